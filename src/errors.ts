@@ -1,0 +1,50 @@
+// Every failure the service reports is an ApiError: one status, one machine-readable
+// kind and a message a person can act on. The HTTP layer turns it into the JSON body.
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly kind: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = kind;
+  }
+}
+
+export const badRequest = (kind: string, message: string, details?: ErrorDetail[]): ApiError =>
+  new ApiError(400, kind, message, details);
+
+export const notFound = (kind: string, message: string): ApiError => new ApiError(404, kind, message);
+
+/** No endpoint of a chain answered within the connect deadline. */
+export class ProviderUnavailableError extends ApiError {
+  constructor(
+    readonly chain: string,
+    readonly endpoints: readonly string[],
+    reason: string,
+    retryAfterSeconds = 5,
+  ) {
+    super(
+      503,
+      'ProviderUnavailableError',
+      `Chain ${chain} is unreachable: ${reason} (endpoints tried: ${endpoints.join(', ') || 'none'})`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
+/** The work of a request overran its deadline after the chain was reached. */
+export class DeadlineExceededError extends ApiError {
+  constructor(what: string, ms: number) {
+    super(504, 'DeadlineExceededError', `${what} did not finish within ${ms} ms`);
+  }
+}

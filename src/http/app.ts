@@ -1,0 +1,61 @@
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import type { Services } from '../service';
+import { FAMILIES, type Family, type RouteContext } from './context';
+import { errorHandler, notFoundHandler } from './errors';
+import { requestLog } from './request-log';
+import { ResponseCache } from './respond';
+import { docsRoutes } from './routes/docs';
+import { FAMILY_ROUTES } from './routes';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  services: Services;
+}
+
+/** A POST carries JSON; an empty POST is let through so that schemas name the missing fields. */
+function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (req.method === 'POST' && hasBody && !req.is('application/json')) {
+    next(new ApiError(415, 'UnsupportedMediaTypeError', 'POST bodies must be JSON with Content-Type: application/json'));
+    return;
+  }
+  next();
+}
+
+export function familyRouter(family: Family, ctx: Omit<RouteContext, 'family'>): Router {
+  const router = Router();
+  const routeCtx: RouteContext = { ...ctx, family };
+  for (const register of FAMILY_ROUTES) register(router, routeCtx);
+  return router;
+}
+
+export function createApp({ config, logger, services }: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestLog(logger));
+  app.use(requireJson);
+  app.use(express.json({ limit: config.BODY_LIMIT, strict: false }));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', (_req, res) => {
+    const ready = services.ready();
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'shutting down' });
+  });
+  docsRoutes(app);
+
+  const cache = new ResponseCache();
+  for (const family of FAMILIES) app.use(`/${family}`, familyRouter(family, { services, cache, config, logger }));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,64 @@
+import { STATUS_CODES } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError, type ErrorDetail } from '../errors';
+import { fromSdkError } from '../service/sdk-errors';
+import { toJson } from './respond';
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  kind: string;
+  message: string;
+  details?: ErrorDetail[];
+  requestId: string;
+}
+
+/** body-parser failures carry a `type`; each maps to the status a client can act on. */
+const BODY_ERRORS: Record<string, { status: number; kind: string; message: (e: Error) => string }> = {
+  'entity.parse.failed': { status: 400, kind: 'MalformedJsonError', message: (e) => `The body is not valid JSON: ${e.message}` },
+  'entity.too.large': { status: 413, kind: 'PayloadTooLargeError', message: () => 'The body is larger than the service accepts' },
+  'encoding.unsupported': { status: 415, kind: 'UnsupportedMediaTypeError', message: (e) => e.message },
+  'charset.unsupported': { status: 415, kind: 'UnsupportedMediaTypeError', message: (e) => e.message },
+  'request.aborted': { status: 400, kind: 'ValidationError', message: () => 'The request was aborted' },
+};
+
+function toApiError(error: unknown): ApiError | undefined {
+  const mapped = fromSdkError(error);
+  if (mapped instanceof ApiError) return mapped;
+  if (mapped instanceof Error && 'type' in mapped && typeof mapped.type === 'string') {
+    const body = BODY_ERRORS[mapped.type];
+    if (body) return new ApiError(body.status, body.kind, body.message(mapped));
+  }
+  return undefined;
+}
+
+export function sendError(req: Request, res: Response, error: ApiError): void {
+  const body: ErrorBody = {
+    statusCode: error.status,
+    error: STATUS_CODES[error.status] ?? 'Error',
+    kind: error.kind,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+    requestId: req.id,
+  };
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  res.status(error.status).type('application/json').send(toJson(body));
+}
+
+export function errorHandler(logger: Logger) {
+  // Express recognises error middleware by its four parameters.
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const apiError = toApiError(error);
+    if (apiError) {
+      sendError(req, res, apiError);
+      return;
+    }
+    logger.error({ reqId: req.id, err: error }, 'unhandled error');
+    sendError(req, res, new ApiError(500, 'InternalError', `Internal error; quote request id ${req.id} when reporting it`));
+  };
+}
+
+export function notFoundHandler(req: Request, res: Response): void {
+  sendError(req, res, new ApiError(404, 'RouteNotFoundError', `No route ${req.method} ${req.path}; GET /openapi.yaml lists them all`));
+}

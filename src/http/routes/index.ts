@@ -1,0 +1,16 @@
+import type { Router } from 'express';
+import type { RouteContext } from '../context';
+import { addressRoutes } from './address';
+import { assetRoutes } from './assets';
+import { chainRoutes } from './chains';
+import { palletRoutes } from './pallets';
+import { removedRoutes } from './removed';
+
+/** Route modules mounted under each family; the removed endpoints come first so they win. */
+export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
+  removedRoutes,
+  assetRoutes,
+  chainRoutes,
+  palletRoutes,
+  addressRoutes,
+];

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ApiError, type ErrorDetail } from '../errors';
+
+type Where = 'body' | 'query' | 'params';
+
+/**
+ * A union reports every branch's failure; the useful one is the branch whose type matched
+ * (its issues are not `invalid_type`). Fall back to the first branch.
+ */
+function leafIssues(issue: z.ZodIssue): z.ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const branches = issue.unionErrors.map((e) => e.issues.flatMap(leafIssues));
+  const typed = branches.find((b) => b.some((i) => i.code !== 'invalid_type' || i.path.length > issue.path.length));
+  if (typed) return typed;
+  return [{ ...issue, code: 'custom', message: issue.message === 'Invalid input' ? 'has the wrong type or shape' : issue.message }];
+}
+
+function kindOf(issue: z.ZodIssue): string {
+  if (issue.code === 'custom' && typeof issue.params?.kind === 'string') return issue.params.kind;
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') return 'MissingParameterError';
+  return 'ValidationError';
+}
+
+function fieldPath(where: Where, path: (string | number)[]): string {
+  return [where, ...path].join('.');
+}
+
+function describe(issue: z.ZodIssue): string {
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') return 'is required';
+  if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
+  return issue.message;
+}
+
+/** Parses `value` or throws a 400 naming each failing field, with the most specific error kind. */
+export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown, where: Where): z.output<S> {
+  const result = schema.safeParse(value ?? (where === 'body' ? undefined : {}));
+  if (result.success) return result.data;
+  const issues = result.error.issues.flatMap(leafIssues);
+  const details: ErrorDetail[] = issues.map((i) => ({ path: fieldPath(where, i.path), message: describe(i) }));
+  const first = issues[0];
+  const kind = kindOf(first);
+  const message = details.map((d) => `${d.path} ${d.message}`).join('; ');
+  throw new ApiError(400, kind, message, details);
+}

@@ -1,0 +1,67 @@
+import type { Server } from 'node:http';
+import { loadConfig, ConfigError, type Config } from './config';
+import { createApp } from './http/app';
+import { createLogger } from './logger';
+import { createServices } from './service';
+
+export interface Running {
+  server: Server;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the service; `stop` stops accepting, lets in-flight requests finish (bounded) and closes chains. */
+export async function start(config: Config): Promise<Running> {
+  const logger = createLogger(config.LOG_LEVEL);
+  const services = createServices(config, logger);
+  const app = createApp({ config, logger, services });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  logger.info({ url }, 'listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info('shutting down');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([closed, grace]);
+      server.closeAllConnections();
+      await services.close();
+      logger.info('stopped');
+    })());
+  return { server, url, stop };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = await start(config);
+  const onSignal = (signal: NodeJS.Signals) => {
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed after ${signal}: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}
+
+if (require.main === module) void main();
