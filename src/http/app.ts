@@ -33,6 +33,22 @@ export function familyRouter(family: Family, ctx: Omit<RouteContext, 'family'>):
   return router;
 }
 
+export interface RouteEntry {
+  method: string;
+  path: string;
+}
+
+/** The routes a router declares, read from Express's own route table. */
+function declaredRoutes(router: Router, prefix = ''): RouteEntry[] {
+  const entries: RouteEntry[] = [];
+  for (const layer of router.stack) {
+    const route = layer.route as { path: string; methods: Record<string, boolean> } | undefined;
+    if (!route) continue;
+    for (const method of Object.keys(route.methods)) entries.push({ method, path: prefix + route.path });
+  }
+  return entries;
+}
+
 export function createApp({ config, logger, services }: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -53,7 +69,13 @@ export function createApp({ config, logger, services }: AppDeps): express.Expres
   docsRoutes(app);
 
   const cache = new ResponseCache();
-  for (const family of FAMILIES) app.use(`/${family}`, familyRouter(family, { services, cache, config, logger }));
+  const routes = declaredRoutes(app.router);
+  for (const family of FAMILIES) {
+    const router = familyRouter(family, { services, cache, config, logger });
+    app.use(`/${family}`, router);
+    routes.push(...declaredRoutes(router, `/${family}`));
+  }
+  app.locals.routes = routes;
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
