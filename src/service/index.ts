@@ -1,19 +1,32 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import { ConnectionPool } from '../chains/pool';
+import { TransferService } from './transfers';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
 export interface Services {
+  pool: ConnectionPool;
+  transfers: TransferService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   close(): Promise<void>;
 }
 
-export function createServices(_config: Config, _logger: Logger): Services {
+export function createServices(config: Config, logger: Logger): Services {
+  const pool = new ConnectionPool({
+    connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
+    idleTimeoutMs: config.IDLE_TIMEOUT_MS,
+    maxChains: config.MAX_CHAINS,
+    logger,
+  });
   let closing = false;
   return {
+    pool,
+    transfers: new TransferService(pool, config),
     ready: () => !closing,
     close: async () => {
       closing = true;
+      await pool.close();
     },
   };
 }

@@ -5,6 +5,7 @@ import { assetRoutes } from './assets';
 import { chainRoutes } from './chains';
 import { palletRoutes } from './pallets';
 import { removedRoutes } from './removed';
+import { transferRoutes } from './transfer';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
 export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
@@ -13,4 +14,5 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   chainRoutes,
   palletRoutes,
   addressRoutes,
+  transferRoutes,
 ];

@@ -1,0 +1,44 @@
+import type { Config } from '../config';
+import type { ConnectionPool } from '../chains/pool';
+import { createChainScope } from '../chains/sdk-apis';
+import { withDeadline } from '../chains/deadline';
+import type { TransferOptions } from '../schemas/transfer';
+import { checkOverrideHosts, endpointResolver } from './endpoints';
+import { fromSdkError } from './sdk-errors';
+
+export interface ChainCall {
+  /** What the SDK gets as `apiOverrides`: every chain it touches is borrowed from our pool. */
+  apiOverrides: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs SDK work that reaches chains: through the pool, under the request deadline, with SDK
+ * failures translated. Borrowed connections go back to the pool even when the deadline wins.
+ */
+export async function runOnChains<T>(
+  pool: ConnectionPool,
+  config: Config,
+  options: Pick<TransferOptions, 'apiOverrides' | 'development'>,
+  what: string,
+  work: (call: ChainCall) => Promise<T>,
+): Promise<T> {
+  checkOverrideHosts(options.apiOverrides, config.ALLOW_PRIVATE_OVERRIDES);
+  const resolve = endpointResolver(options);
+  let release = (): void => undefined;
+  try {
+    return await withDeadline(
+      async (signal) => {
+        const scope = createChainScope(pool, resolve, signal);
+        release = scope.release;
+        return work({ apiOverrides: scope.apiOverrides, signal });
+      },
+      config.REQUEST_TIMEOUT_MS,
+      what,
+    );
+  } catch (error) {
+    throw fromSdkError(error);
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,82 @@
+import type { TCurrencyInputWithAmount } from '@paraspell/sdk-pjs';
+import type { Config } from '../config';
+import type { ConnectionPool } from '../chains/pool';
+import { ApiError, badRequest } from '../errors';
+import { sdk, type ApiPromise } from '../sdk';
+import type { TransferRequest } from '../schemas/transfer';
+import { runOnChains, type ChainCall } from './chain-calls';
+import { applyKeepAlive } from './keep-alive';
+
+export type BatchMode = 'BATCH' | 'BATCH_ALL';
+
+type Builder = ReturnType<typeof sdk.Builder>;
+
+const describe = (req: TransferRequest): string =>
+  `${req.from} -> ${typeof req.to === 'string' ? req.to : 'custom location'}`;
+
+export function isLocal(req: TransferRequest): boolean {
+  return req.from === req.to;
+}
+
+function newBuilder(req: TransferRequest, call: ChainCall): Builder {
+  return sdk.Builder({
+    apiOverrides: call.apiOverrides as Record<string, ApiPromise>,
+    abstractDecimals: req.options.abstractDecimals,
+    xcmFormatCheck: req.options.xcmFormatCheck,
+  });
+}
+
+/** Applies one transfer's fields to a builder, in the order the SDK's types expect. */
+export function configure(builder: Builder, req: TransferRequest) {
+  if (req.from === 'Ethereum') throw badRequest('UnsupportedOperationError', 'Transfers from Ethereum are built by POST /v2/evm-x-transfer');
+  let b = builder
+    .from(req.from)
+    .to(req.to)
+    .currency(req.currency as TCurrencyInputWithAmount)
+    .address(req.recipient);
+  if (req.sender !== undefined) b = b.senderAddress(req.sender);
+  if (req.ahAddress !== undefined) b = b.ahAddress(req.ahAddress);
+  if (req.feeAsset !== undefined) b = b.feeAsset(req.feeAsset);
+  if (req.xcmVersion !== undefined) b = b.xcmVersion(sdk.Version[req.xcmVersion]);
+  if (req.pallet !== undefined) b = b.customPallet(req.pallet.pallet, req.pallet.method);
+  return b;
+}
+
+/** Builds unsigned call data (hex of the encoded call) over pooled connections. */
+export class TransferService {
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly config: Config,
+  ) {}
+
+  async build(req: TransferRequest & { transact?: unknown }): Promise<string> {
+    if (req.transact !== undefined) {
+      throw new ApiError(501, 'UnsupportedOperationError', 'Transact is not available: the engine in use (ParaSpell sdk-pjs 11) cannot build it');
+    }
+    return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
+      const tx = await configure(newBuilder(req, call), req).build();
+      if (!isLocal(req)) return tx.method.toHex();
+      const api = (await call.apiOverrides[req.from]) as ApiPromise;
+      return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
+    });
+  }
+
+  /** One batch call from several transfers that share an origin. */
+  async buildBatch(transfers: TransferRequest[], mode: BatchMode, options: TransferRequest['options']): Promise<string> {
+    const origins = new Set(transfers.map((t) => t.from));
+    if (transfers.length === 0) throw badRequest('BatchValidationError', 'transfers must list at least one transfer');
+    if (origins.size > 1) throw badRequest('BatchValidationError', `All transfers in a batch start on one chain; got ${[...origins].join(', ')}`);
+    if (transfers.some((t) => isLocal(t) && t.keepAlive !== undefined)) {
+      throw badRequest('BatchValidationError', 'keepAlive is not supported inside a batch');
+    }
+    const first = { ...transfers[0], options };
+    return runOnChains(this.pool, this.config, options, `Building a batch from ${first.from}`, async (call) => {
+      let builder = newBuilder(first, call);
+      for (const transfer of transfers) builder = configure(builder, { ...transfer, options }).addToBatch() as unknown as Builder;
+      const tx = await (builder as unknown as { buildBatch(o: { mode: unknown }): Promise<{ method: { toHex(): string } }> }).buildBatch({
+        mode: sdk.BatchMode[mode],
+      });
+      return tx.method.toHex();
+    });
+  }
+}

@@ -1,0 +1,365 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectionPool, type Lease } from '../../src/chains/pool';
+import { createChainScope, type ChainScope } from '../../src/chains/sdk-apis';
+import { withDeadline } from '../../src/chains/deadline';
+import { polkadotApi, sdk } from '../../src/sdk';
+import { ApiError, DeadlineExceededError, ProviderUnavailableError } from '../../src/errors';
+import {
+  decodeCall,
+  refusedUrl,
+  startBlackHole,
+  startTestChain,
+  type BlackHole,
+  type TestChain,
+  type TestChainName,
+} from '../support/test-chain';
+
+// Short, for the unreachable cases; reachable chains get a roomy deadline so a busy machine
+// (metadata decoding takes a few hundred ms) cannot make them flaky.
+const CONNECT_TIMEOUT_MS = 800;
+const ROOMY_CONNECT_MS = 10_000;
+const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bounded wait for a condition seen from the fake chain's side. */
+async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const pools: ConnectionPool[] = [];
+function newPool(options: Partial<ConstructorParameters<typeof ConnectionPool>[0]> = {}): ConnectionPool {
+  const pool = new ConnectionPool({ connectTimeoutMs: ROOMY_CONNECT_MS, idleTimeoutMs: 60_000, maxChains: 10, ...options });
+  pools.push(pool);
+  return pool;
+}
+
+const servers: Array<TestChain | BlackHole> = [];
+async function chain(name: TestChainName, options?: { silent?: boolean }): Promise<TestChain> {
+  const started = await startTestChain(name, options);
+  servers.push(started);
+  return started;
+}
+async function blackHole(): Promise<BlackHole> {
+  const started = await startBlackHole();
+  servers.push(started);
+  return started;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** A pool whose connect deadline is the short one the unreachable cases are held to. */
+const strictPool = (): ConnectionPool => newPool({ connectTimeoutMs: CONNECT_TIMEOUT_MS });
+
+/** Runs `acquire` expecting a ProviderUnavailableError within the connect deadline (plus slack). */
+async function expectUnavailable(acquire: () => Promise<unknown>): Promise<ProviderUnavailableError> {
+  const started = Date.now();
+  const error = await acquire().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderUnavailableError);
+  expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
+  return error as ProviderUnavailableError;
+}
+
+describe('ConnectionPool sharing', () => {
+  it('serves 100 concurrent acquires over exactly one connection', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = newPool();
+    const leases = await Promise.all(Array.from({ length: 100 }, () => pool.acquire('Polkadot', [polkadot.url])));
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+    expect(pool.openCount).toBe(1);
+    expect(new Set(leases.map((lease) => lease.api)).size).toBe(1);
+    expect((await leases[0].api.rpc.system.chain()).toString()).toBeTruthy();
+    leases.forEach((lease) => lease.release());
+  });
+
+  it('ignores disconnect() from borrowers, forced or not', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = newPool();
+    const lease = await pool.acquire('Polkadot', [polkadot.url]);
+    await lease.api.disconnect();
+    lease.release();
+    const again = await pool.acquire('Polkadot', [polkadot.url]);
+    expect(again.api.isConnected).toBe(true);
+    expect(again.api).toBeInstanceOf(polkadotApi.ApiPromise);
+    expect(again.api.registry.chainSS58).toBe(0);
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+    again.release();
+  });
+});
+
+describe('SDK over the pool', () => {
+  let polkadot: TestChain;
+  let assetHub: TestChain;
+  let pool: ConnectionPool;
+  const endpoints = (name: string): readonly string[] => {
+    if (name === 'Polkadot') return [polkadot.url];
+    if (name === 'AssetHubPolkadot') return [assetHub.url];
+    throw new ApiError(400, 'MissingChainApi', `no endpoint for ${name} in this test`);
+  };
+  const build = (scope: ChainScope) =>
+    sdk
+      .Builder({ apiOverrides: scope.apiOverrides, development: true })
+      .from('Polkadot')
+      .to('AssetHubPolkadot')
+      .currency({ symbol: 'DOT', amount: '10000000000' })
+      .address(ADDRESS);
+
+  beforeAll(async () => {
+    [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
+  });
+  afterAll(async () => {
+    await Promise.all([polkadot.close(), assetHub.close()]);
+  });
+
+  it('builds 100 transfers concurrently over one connection that survives the SDK', async () => {
+    pool = newPool();
+    const scopes = Array.from({ length: 100 }, () => createChainScope(pool, endpoints));
+    const builders = scopes.map(build);
+    const hexes = await Promise.all(builders.map(async (builder) => (await builder.build()).toHex()));
+    // The SDK's own disconnect attempts land on the protected api.
+    await Promise.all(builders.map((builder) => builder.disconnect()));
+    scopes.forEach((scope) => scope.release());
+
+    expect(new Set(hexes).size).toBe(1);
+    const call = await decodeCall(polkadot, hexes[0]);
+    expect(`${call.section}.${call.method}`).toBe('xcmPallet.limitedTeleportAssets');
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+    expect(assetHub.connectionsOpened).toBeLessThanOrEqual(1);
+
+    const scope = createChainScope(pool, endpoints);
+    await build(scope).build();
+    scope.release();
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+  });
+
+  it('surfaces an error thrown by resolveEndpoints as the SDK call rejection', async () => {
+    pool = newPool();
+    const scope = createChainScope(pool, endpoints);
+    const kusamaBuild = sdk
+      .Builder({ apiOverrides: scope.apiOverrides, development: true })
+      .from('Kusama')
+      .to('AssetHubKusama')
+      .currency({ symbol: 'KSM', amount: '10000000000' })
+      .address(ADDRESS)
+      .build();
+    await expect(kusamaBuild).rejects.toMatchObject({ kind: 'MissingChainApi' });
+    scope.release();
+  });
+
+  it('returns every lease of a scope on release, so the connection can go idle', async () => {
+    pool = newPool({ idleTimeoutMs: 50 });
+    const scope = createChainScope(pool, endpoints);
+    await build(scope).build();
+    expect(polkadot.openConnections).toBeGreaterThanOrEqual(1);
+    scope.release();
+    await until(() => pool.openCount === 0, 'the released connections to go idle and close');
+    await until(() => polkadot.openConnections === 0 && assetHub.openConnections === 0, 'sockets to close');
+  });
+});
+
+describe('ConnectionPool lifetime', () => {
+  it('closes a connection once it has been idle for idleTimeoutMs, never while leased', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = newPool({ idleTimeoutMs: 100 });
+    const lease = await pool.acquire('Polkadot', [polkadot.url]);
+    await sleep(300);
+    expect(polkadot.openConnections).toBe(1);
+    lease.release();
+    await until(() => polkadot.openConnections === 0, 'the idle connection to close');
+    expect(pool.openCount).toBe(0);
+
+    const again = await pool.acquire('Polkadot', [polkadot.url]);
+    expect(polkadot.connectionsOpened).toBe(2);
+    again.release();
+  });
+
+  it('evicts the least recently used idle connection beyond maxChains', async () => {
+    const [polkadot, kusama, assetHubKusama] = await Promise.all([
+      chain('Polkadot'),
+      chain('Kusama'),
+      chain('AssetHubKusama'),
+    ]);
+    const pool = newPool({ maxChains: 2 });
+    const use = async (name: string, url: string): Promise<void> => (await pool.acquire(name, [url])).release();
+
+    await use('Polkadot', polkadot.url);
+    await use('Kusama', kusama.url);
+    await sleep(5); // distinct lastUsed stamps
+    await use('Polkadot', polkadot.url); // Kusama is now the least recently used
+    await use('AssetHubKusama', assetHubKusama.url);
+
+    await until(() => kusama.openConnections === 0, 'Kusama to be evicted');
+    expect(polkadot.openConnections).toBe(1);
+    expect(assetHubKusama.openConnections).toBe(1);
+    expect(pool.openCount).toBe(2);
+  });
+
+  it('evicts with maxChains=1, but never a leased connection', async () => {
+    const [polkadot, kusama] = await Promise.all([chain('Polkadot'), chain('Kusama')]);
+    const pool = newPool({ maxChains: 1 });
+
+    (await pool.acquire('Polkadot', [polkadot.url])).release();
+    const kusamaLease = await pool.acquire('Kusama', [kusama.url]);
+    await until(() => polkadot.openConnections === 0, 'Polkadot to be evicted');
+
+    // Kusama is leased: going over the cap is allowed rather than failing the request.
+    const polkadotLease = await pool.acquire('Polkadot', [polkadot.url]);
+    expect(kusama.openConnections).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+    expect(pool.openCount).toBe(2);
+    kusamaLease.release();
+    polkadotLease.release();
+  });
+
+  it('close() disconnects everything, rejects pending acquires and later ones', async () => {
+    const [polkadot, silent] = await Promise.all([chain('Polkadot'), chain('Kusama', { silent: true })]);
+    const pool = newPool({ connectTimeoutMs: 10_000 });
+    const lease: Lease = await pool.acquire('Polkadot', [polkadot.url]);
+    const pending = pool.acquire('Kusama', [silent.url]);
+    await until(() => silent.openConnections === 1, 'the silent chain to be dialled');
+
+    await pool.close();
+    await expect(pending).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(pending).rejects.toThrow(/unreachable: the connection pool is closed \(endpoints tried/);
+    await until(() => polkadot.openConnections === 0 && silent.openConnections === 0, 'every socket to close');
+    expect(pool.openCount).toBe(0);
+    lease.release(); // late release after close is harmless
+    await expect(pool.acquire('Polkadot', [polkadot.url])).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+
+  it('forgets a connection that drops, so the next acquire dials again', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = newPool();
+    (await pool.acquire('Polkadot', [polkadot.url])).release();
+    await polkadot.close();
+    await until(() => pool.openCount === 0, 'the pool to notice the drop');
+    const error = await expectUnavailable(() => pool.acquire('Polkadot', [polkadot.url]));
+    expect(error.chain).toBe('Polkadot');
+  });
+});
+
+describe('ConnectionPool failover and unreachable chains', () => {
+  it('moves past a refused endpoint to a good one', async () => {
+    const polkadot = await chain('Polkadot');
+    const refused = await refusedUrl();
+    const pool = newPool();
+    const lease = await pool.acquire('Polkadot', [refused, polkadot.url]);
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect((await lease.api.rpc.system.chain()).toString()).toBeTruthy();
+    lease.release();
+  });
+
+  it('moves past a black hole to a good one within the connect deadline', async () => {
+    const [polkadot, hole] = await Promise.all([chain('Polkadot'), blackHole()]);
+    // The black hole gets half of the deadline, the good endpoint the rest.
+    const pool = newPool({ connectTimeoutMs: 4_000 });
+    const lease = await pool.acquire('Polkadot', [hole.url, polkadot.url]);
+    expect(hole.connectionsOpened).toBe(1);
+    expect(polkadot.connectionsOpened).toBe(1);
+    await until(() => hole.openConnections === 0, 'the abandoned black-hole socket to close');
+    lease.release();
+  });
+
+  it('rejects a refused port with ProviderUnavailableError naming chain and endpoints', async () => {
+    const refused = await refusedUrl();
+    const pool = strictPool();
+    const error = await expectUnavailable(() => pool.acquire('Polkadot', [refused]));
+    expect(error.status).toBe(503);
+    expect(error.chain).toBe('Polkadot');
+    expect(error.endpoints).toEqual([refused]);
+    expect(error.message).toContain(refused);
+    expect(pool.openCount).toBe(0);
+  });
+
+  it('rejects a black hole and leaves no socket open; a failure is not cached', async () => {
+    const hole = await blackHole();
+    const pool = strictPool();
+    await expectUnavailable(() => pool.acquire('Polkadot', [hole.url]));
+    await until(() => hole.openConnections === 0, 'the black-hole socket to close');
+    await expectUnavailable(() => pool.acquire('Polkadot', [hole.url]));
+    expect(hole.connectionsOpened).toBe(2);
+    await until(() => hole.openConnections === 0, 'the second black-hole socket to close');
+  });
+
+  it('rejects a chain that accepts but never answers and leaves no socket open', async () => {
+    const silent = await chain('Polkadot', { silent: true });
+    const pool = strictPool();
+    const error = await expectUnavailable(() => pool.acquire('Polkadot', [silent.url]));
+    expect(error.endpoints).toEqual([silent.url]);
+    expect(silent.connectionsOpened).toBe(1);
+    await until(() => silent.openConnections === 0, 'the silent-chain socket to close');
+    expect(pool.openCount).toBe(0);
+  });
+
+  it('rejects several dead endpoints together within one connect deadline', async () => {
+    const [hole, silent] = await Promise.all([blackHole(), chain('Polkadot', { silent: true })]);
+    const refused = await refusedUrl();
+    const pool = strictPool();
+    const error = await expectUnavailable(() => pool.acquire('Polkadot', [refused, hole.url, silent.url]));
+    expect(error.endpoints).toEqual([refused, hole.url, silent.url]);
+    await until(() => hole.openConnections === 0 && silent.openConnections === 0, 'abandoned sockets to close');
+  });
+
+  it('stops waiting when the caller aborts, while others keep the shared attempt', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = newPool();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
+    await expect(pool.acquire('Polkadot', [polkadot.url], controller.signal)).rejects.toBe(reason);
+
+    const late = new AbortController();
+    const aborted = pool.acquire('Polkadot', [polkadot.url], late.signal);
+    const patient = pool.acquire('Polkadot', [polkadot.url]);
+    late.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
+    const lease = await patient;
+    expect(polkadot.connectionsOpened).toBe(1);
+    lease.release();
+  });
+});
+
+describe('withDeadline', () => {
+  it('rejects an overrun with DeadlineExceededError and aborts the signal', async () => {
+    let seen: AbortSignal | undefined;
+    const work = withDeadline(
+      (signal) => {
+        seen = signal;
+        return new Promise<never>(() => undefined);
+      },
+      50,
+      'a hanging call',
+    );
+    await expect(work).rejects.toBeInstanceOf(DeadlineExceededError);
+    await expect(work).rejects.toMatchObject({ status: 504, message: expect.stringContaining('a hanging call') });
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('passes results and ApiErrors through', async () => {
+    await expect(withDeadline(async () => 42, 1_000, 'quick')).resolves.toBe(42);
+    const error = new ApiError(400, 'InvalidInput', 'bad input');
+    await expect(withDeadline(async () => Promise.reject(error), 1_000, 'failing')).rejects.toBe(error);
+  });
+
+  it('bounds a pool acquire on a silent chain', async () => {
+    const silent = await chain('Polkadot', { silent: true });
+    const pool = newPool({ connectTimeoutMs: 10_000 });
+    await expect(
+      withDeadline((signal) => pool.acquire('Polkadot', [silent.url], signal), 200, 'connecting to Polkadot'),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+  });
+});

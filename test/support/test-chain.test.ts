@@ -1,0 +1,217 @@
+// Proof that the fake node in ./test-chain works with ApiPromise and the SDK's build().
+// Hydration cases are skipped unless @galacticcouncil/descriptors@2.6.0 is resolvable
+// (a devDependency, or for a one-off run: NODE_PATH=<dir>/node_modules npx vitest run ...).
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { polkadotApi, sdk } from '../../src/sdk';
+import type { ApiPromise } from '../../src/sdk';
+import {
+  TEST_CHAIN_NAMES,
+  decodeCall,
+  isTestChainAvailable,
+  refusedUrl,
+  startBlackHole,
+  startTestChain,
+  type TestChain,
+  type TestChainName,
+} from './test-chain';
+
+const ALICE_POLKADOT = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+});
+
+async function until(cond: () => boolean, timeoutMs = 2000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** polkadot.js logs failed RPC calls with console.error: expected noise in some tests. */
+function muteConsoleError(): void {
+  const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  cleanups.push(async () => spy.mockRestore());
+}
+
+async function start(chain: TestChainName, silent = false): Promise<TestChain> {
+  const c = await startTestChain(chain, { silent });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+function connect(url: string): ApiPromise {
+  const api = new polkadotApi.ApiPromise({ provider: new polkadotApi.WsProvider(url), noInitWarn: true });
+  // a chain that goes away before the API is ready rejects this promise: not a test failure here
+  api.isReadyOrError.catch(() => undefined);
+  cleanups.push(() => api.disconnect().catch(() => undefined));
+  return api;
+}
+
+// api-augment is not loaded in this project, so storage results are plain Codecs to TypeScript
+interface AccountInfo {
+  nonce: { toNumber(): number };
+  data: { free: { toString(): string; isZero(): boolean } };
+}
+
+const SPEC_NAMES: Record<TestChainName, string> = {
+  Polkadot: 'polkadot',
+  AssetHubPolkadot: 'statemint',
+  Kusama: 'kusama',
+  AssetHubKusama: 'statemine',
+  Hydration: 'hydradx',
+};
+
+describe('test chain: ApiPromise', () => {
+  for (const name of TEST_CHAIN_NAMES) {
+    it.skipIf(!isTestChainAvailable(name))(`${name}: ApiPromise gets ready, empty storage`, async () => {
+      const chain = await start(name);
+      expect(chain.url).toBe(`ws://127.0.0.1:${chain.port}`);
+      expect(chain.metadataHex.startsWith('0x6d657461')).toBe(true);
+      const api = connect(chain.url);
+      await api.isReady;
+      expect(api.runtimeVersion.specName.toString()).toBe(SPEC_NAMES[name]);
+      expect(api.runtimeVersion.specName.toString()).toBe(chain.runtimeVersion.specName);
+      expect(api.runtimeVersion.specVersion.toNumber()).toBe(chain.runtimeVersion.specVersion);
+      expect(api.tx['xcmPallet'] ?? api.tx['polkadotXcm']).toBeDefined();
+      expect(api.call['dryRunApi']).toBeDefined();
+      const account = (await api.query.system.account(ALICE_POLKADOT)) as unknown as AccountInfo;
+      expect(account.data.free.toString()).toBe('0');
+      expect(account.nonce.toNumber()).toBe(0);
+      const [a, b] = (await api.query.system.account.multi([ALICE_POLKADOT, ALICE_POLKADOT])) as unknown as AccountInfo[];
+      expect(a?.data.free.isZero()).toBe(true);
+      expect(b?.data.free.isZero()).toBe(true);
+      expect(chain.connectionsOpened).toBe(1);
+      expect(chain.openConnections).toBe(1);
+      await api.disconnect();
+      await until(() => chain.openConnections === 0);
+      expect(chain.connectionsOpened).toBe(1);
+    });
+  }
+
+  it('answers unknown methods with -32601', async () => {
+    const chain = await start('Polkadot');
+    const provider = new polkadotApi.WsProvider(chain.url);
+    cleanups.push(() => provider.disconnect());
+    await provider.isReady;
+    await expect(provider.send('foo_bar', [])).rejects.toThrow(/-32601/);
+    expect(await provider.send('state_getStorage', ['0x1234'])).toBeNull();
+    expect(await provider.send('system_chain', [])).toBe('Polkadot');
+  });
+});
+
+describe('test chain: SDK build', () => {
+  it('Polkadot -> AssetHubPolkadot: xcmPallet.limitedTeleportAssets', async () => {
+    const chain = await start('Polkadot');
+    const builder = sdk
+      .Builder({ development: true, apiOverrides: { Polkadot: chain.url } })
+      .from('Polkadot')
+      .to('AssetHubPolkadot')
+      .currency({ symbol: 'DOT', amount: '10000000000' })
+      .address(ALICE_POLKADOT);
+    cleanups.push(() => builder.disconnect());
+    const tx = await builder.build();
+    expect(chain.connectionsOpened).toBe(1);
+    await builder.disconnect();
+    await until(() => chain.openConnections === 0);
+    const decoded = await decodeCall(chain, tx.toHex());
+    expect(decoded.section).toBe('xcmPallet');
+    expect(decoded.method).toBe('limitedTeleportAssets');
+    expect(JSON.stringify(decoded.args['dest'])).toContain('"parachain":1000');
+    expect(JSON.stringify(decoded.args['assets'])).toContain('10000000000');
+    // the bare call decodes the same way
+    expect(await decodeCall(chain, tx.method.toHex())).toEqual(decoded);
+  });
+
+  it('AssetHubPolkadot -> Hydration {id: 1984}: polkadotXcm.limitedReserveTransferAssets', async () => {
+    const chain = await start('AssetHubPolkadot');
+    const builder = sdk
+      .Builder({ development: true, apiOverrides: { AssetHubPolkadot: chain.url } })
+      .from('AssetHubPolkadot')
+      .to('Hydration')
+      .currency({ id: 1984, amount: '1000000' })
+      .address(ALICE_POLKADOT);
+    cleanups.push(() => builder.disconnect());
+    const tx = await builder.build();
+    expect(chain.connectionsOpened).toBe(1);
+    await builder.disconnect();
+    await until(() => chain.openConnections === 0);
+    const decoded = await decodeCall(chain, tx.toHex());
+    expect(decoded.section).toBe('polkadotXcm');
+    expect(decoded.method).toBe('limitedReserveTransferAssets');
+    expect(JSON.stringify(decoded.args['dest'])).toContain('"parachain":2034');
+    expect(JSON.stringify(decoded.args['assets'])).toContain('"generalIndex":1984');
+  });
+});
+
+describe('test chain: SDK build across chains (opt-in partialFee)', () => {
+  it.skipIf(!isTestChainAvailable('Hydration'))(
+    'Polkadot -> Hydration DOT goes through Asset Hub and needs a fee quote',
+    async () => {
+      muteConsoleError(); // the SDK tries DryRunApi first, which the test chain cannot execute
+      const names: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration'];
+      const chains = await Promise.all(names.map((n) => startTestChain(n, { partialFee: 150_000_000n })));
+      for (const c of chains) cleanups.push(() => c.close());
+      const apiOverrides = Object.fromEntries(chains.map((c) => [c.chain, c.url]));
+      const builder = sdk
+        .Builder({ development: true, apiOverrides })
+        .from('Polkadot')
+        .to('Hydration')
+        .currency({ symbol: 'DOT', amount: '10000000000' })
+        .address(ALICE_POLKADOT)
+        .senderAddress(ALICE_POLKADOT);
+      cleanups.push(() => builder.disconnect());
+      const tx = await builder.build();
+      const [polkadot] = chains as [TestChain, ...TestChain[]];
+      const decoded = await decodeCall(polkadot, tx.toHex());
+      expect(decoded.section).toBe('xcmPallet');
+      expect(decoded.method).toBe('transferAssetsUsingTypeAndThen');
+      expect(JSON.stringify(decoded.args['custom_xcm_on_dest'])).toContain('"parachain":2034');
+    },
+    15_000,
+  );
+});
+
+describe('test chain: failure modes', () => {
+  it('silent chain: connection accepted, never ready', async () => {
+    muteConsoleError(); // polkadot.js logs the pending init calls failing on disconnect
+    const chain = await start('Polkadot', true);
+    const api = connect(chain.url);
+    await until(() => chain.openConnections === 1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(api.isConnected).toBe(true);
+    expect((api as unknown as { _isReady: boolean })._isReady).toBe(false);
+    await api.disconnect();
+    await until(() => chain.openConnections === 0);
+    expect(chain.connectionsOpened).toBe(1);
+  });
+
+  it('black hole: counts sockets, never completes the handshake', async () => {
+    const hole = await startBlackHole();
+    cleanups.push(() => hole.close());
+    const provider = new polkadotApi.WsProvider(hole.url, false);
+    const connecting = provider.connect().catch(() => undefined);
+    await until(() => hole.openConnections === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(provider.isConnected).toBe(false);
+    expect(hole.connectionsOpened).toBe(1);
+    await hole.close();
+    await connecting;
+    await provider.disconnect().catch(() => undefined);
+    expect(hole.openConnections).toBe(0);
+  });
+
+  it('refused url: nothing listens', async () => {
+    const url = await refusedUrl();
+    expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    const provider = new polkadotApi.WsProvider(url, false);
+    const errors: unknown[] = [];
+    provider.on('error', (e) => errors.push(e));
+    await provider.connect().catch(() => undefined);
+    await until(() => errors.length > 0);
+    expect(provider.isConnected).toBe(false);
+    await provider.disconnect().catch(() => undefined);
+  });
+});

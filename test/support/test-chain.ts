@@ -1,0 +1,805 @@
+// A fake Substrate node for tests: a JSON-RPC 2.0 WebSocket server on 127.0.0.1 that serves
+// REAL metadata and runtime versions (Polkadot, Kusama and their Asset Hubs from
+// @polkadot/types-support; Hydration from @galacticcouncil/descriptors) over EMPTY storage.
+// That is enough for `ApiPromise` to become ready and for the ParaSpell SDK's `build()`;
+// nothing here executes a runtime: dry-run and other runtime calls fail with -32000, every
+// storage value is absent (balances read as zero), fees only with the opt-in `partialFee`.
+//
+// Loading rule: every @polkadot/* module is loaded through `require` (the same CommonJS copy
+// that src/sdk.ts loads), never through an ESM import.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import { createRequire } from 'node:module';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Metadata as MetadataClass, TypeRegistry as TypeRegistryClass } from '@polkadot/types';
+import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/types/interfaces';
+
+const load = createRequire(__filename);
+
+type PolkadotTypes = typeof import('@polkadot/types');
+
+let typesModule: PolkadotTypes | undefined;
+function polkadotTypes(): PolkadotTypes {
+  typesModule ??= load('@polkadot/types') as PolkadotTypes;
+  return typesModule;
+}
+
+export type TestChainName = 'Polkadot' | 'AssetHubPolkadot' | 'Kusama' | 'AssetHubKusama' | 'Hydration';
+
+export const TEST_CHAIN_NAMES: readonly TestChainName[] = [
+  'Polkadot',
+  'AssetHubPolkadot',
+  'Kusama',
+  'AssetHubKusama',
+  'Hydration',
+];
+
+export interface TestChain {
+  readonly chain: TestChainName;
+  readonly url: string;
+  readonly port: number;
+  /** Total WebSocket connections accepted so far. */
+  readonly connectionsOpened: number;
+  /** WebSocket connections currently open (server side view). */
+  readonly openConnections: number;
+  /** The metadata it serves (raw, starting with the `meta` magic 0x6d657461). */
+  readonly metadataHex: `0x${string}`;
+  readonly runtimeVersion: { specName: string; specVersion: number; [k: string]: unknown };
+  /**
+   * Closes the server: open sockets get a close frame (1001), whatever is still open after
+   * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
+   */
+  close(): Promise<void>;
+}
+
+export interface BlackHole {
+  readonly url: string;
+  readonly port: number;
+  readonly connectionsOpened: number;
+  readonly openConnections: number;
+  close(): Promise<void>;
+}
+
+export interface TestChainOptions {
+  /** Accept WebSocket connections (counted) but never answer any RPC message. */
+  silent?: boolean;
+  /**
+   * Off by default: runtime calls the chain cannot execute fail with -32000. When set,
+   * `TransactionPaymentApi_query_info` (what `tx.paymentInfo()` uses) and the `payment_queryInfo`
+   * RPC answer with this made-up partial fee (planck), which lets SDK routes that price their
+   * transfer on the origin (e.g. DOT Polkadot -> Hydration through Asset Hub) build offline.
+   */
+  partialFee?: bigint;
+}
+
+export interface DecodedCall {
+  section: string;
+  method: string;
+  args: Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chain data
+
+interface ChainProperties {
+  ss58Format: number;
+  tokenDecimals: number;
+  tokenSymbol: string;
+}
+
+interface RuntimeVersionJson {
+  specName: string;
+  implName: string;
+  authoringVersion: number;
+  specVersion: number;
+  implVersion: number;
+  apis: [string, number][];
+  transactionVersion: number;
+  stateVersion: number;
+  [k: string]: unknown;
+}
+
+interface ChainData {
+  metadataHex: `0x${string}`;
+  /** Metadata version of the served bytes (15 or 16). */
+  metadataVersion: number;
+  runtimeVersion: RuntimeVersionJson;
+  rpcMethods: string[];
+}
+
+interface ChainStatic {
+  systemChain: string;
+  genesisHash: string;
+  properties: ChainProperties;
+}
+
+// Real genesis hashes (same as @polkadot/networks), so that anything keyed on them behaves.
+const CHAIN_STATIC: Record<TestChainName, ChainStatic> = {
+  Polkadot: {
+    systemChain: 'Polkadot',
+    genesisHash: '0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3',
+    properties: { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' },
+  },
+  AssetHubPolkadot: {
+    systemChain: 'Polkadot Asset Hub',
+    genesisHash: '0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f',
+    properties: { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' },
+  },
+  Kusama: {
+    systemChain: 'Kusama',
+    genesisHash: '0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe',
+    properties: { ss58Format: 2, tokenDecimals: 12, tokenSymbol: 'KSM' },
+  },
+  AssetHubKusama: {
+    systemChain: 'Kusama Asset Hub',
+    genesisHash: '0x48239ef607d7928874027a43a67689209727dfb3d3dc5e5b03a39bdc2eda771a',
+    properties: { ss58Format: 2, tokenDecimals: 12, tokenSymbol: 'KSM' },
+  },
+  Hydration: {
+    systemChain: 'Hydration',
+    genesisHash: '0xafdc188f45c71dacbaa0b62e16a91f726c7b8699a9748cdf715459de6b7f366d',
+    properties: { ss58Format: 63, tokenDecimals: 12, tokenSymbol: 'HDX' },
+  },
+};
+
+const TYPES_SUPPORT_FILE: Record<Exclude<TestChainName, 'Hydration'>, string> = {
+  Polkadot: 'polkadot',
+  AssetHubPolkadot: 'asset-hub-polkadot',
+  Kusama: 'kusama',
+  AssetHubKusama: 'asset-hub-kusama',
+};
+
+export const HYDRATION_DESCRIPTORS = '@galacticcouncil/descriptors@2.6.0';
+
+const chainDataCache = new Map<TestChainName, ChainData>();
+
+function defaultExport<T>(mod: unknown): T {
+  const m = mod as { default?: T };
+  return (m.default ?? mod) as T;
+}
+
+/** Strips an `Option<OpaqueMetadata>` / `OpaqueMetadata` wrapper, returns the raw `meta...` bytes. */
+function rawMetadata(bytes: Buffer): Buffer {
+  const MAGIC = 0x6174656d; // 'meta' little endian
+  if (bytes.length >= 4 && bytes.readUInt32LE(0) === MAGIC) return bytes;
+  let offset = 0;
+  if (bytes[0] === 0x01) offset = 1; // Option::Some
+  const { value, length } = decodeCompact(bytes, offset);
+  const start = offset + length;
+  if (bytes.readUInt32LE(start) !== MAGIC || start + value !== bytes.length) {
+    throw new Error('test-chain: metadata bytes do not carry the "meta" magic');
+  }
+  return bytes.subarray(start);
+}
+
+function decodeCompact(bytes: Buffer, offset: number): { value: number; length: number } {
+  const b = bytes[offset] ?? 0;
+  switch (b & 0b11) {
+    case 0:
+      return { value: b >> 2, length: 1 };
+    case 1:
+      return { value: bytes.readUInt16LE(offset) >> 2, length: 2 };
+    case 2:
+      return { value: bytes.readUInt32LE(offset) >>> 2, length: 4 };
+    default:
+      throw new Error('test-chain: big compact lengths are not supported');
+  }
+}
+
+function encodeCompact(n: number): Buffer {
+  if (n < 1 << 6) return Buffer.from([n << 2]);
+  if (n < 1 << 14) {
+    const b = Buffer.alloc(2);
+    b.writeUInt16LE((n << 2) | 0b01);
+    return b;
+  }
+  if (n < 1 << 30) {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(((n << 2) | 0b10) >>> 0);
+    return b;
+  }
+  throw new Error('test-chain: value too large for compact encoding');
+}
+
+function hydrationMetadataBase64(): string {
+  let pkgJson: string;
+  try {
+    pkgJson = load.resolve('@galacticcouncil/descriptors/package.json');
+  } catch {
+    throw new Error(
+      `test-chain: Hydration needs the devDependency ${HYDRATION_DESCRIPTORS} ` +
+        `(npm install --save-dev --save-exact ${HYDRATION_DESCRIPTORS}); it ships Hydration's metadata.`,
+    );
+  }
+  const buildDir = path.join(path.dirname(pkgJson), 'build');
+  const file = fs.readdirSync(buildDir).find((f) => /^hydration_metadata-.*\.js$/.test(f));
+  if (!file) throw new Error(`test-chain: no build/hydration_metadata-*.js in ${buildDir}`);
+  const text = fs.readFileSync(path.join(buildDir, file), 'utf8');
+  const match = /["'`]([A-Za-z0-9+/]{1000,}={0,2})["'`]/.exec(text);
+  if (!match?.[1]) throw new Error(`test-chain: no base64 metadata found in ${file}`);
+  return match[1];
+}
+
+/** Reads the runtime version baked into the metadata (constant System.Version). */
+function runtimeVersionFromMetadata(registry: TypeRegistryClass): RuntimeVersionJson {
+  const system = registry.metadata.pallets.find((p) => p.name.eq('System'));
+  const constant = system?.constants.find((c) => c.name.eq('Version'));
+  if (!constant) throw new Error('test-chain: metadata has no System.Version constant');
+  const version = registry
+    .createType(registry.createLookupType(constant.type), constant.value.toU8a(true))
+    .toJSON() as Record<string, unknown>;
+  const systemVersion = typeof version['systemVersion'] === 'number' ? version['systemVersion'] : 1;
+  return {
+    specName: String(version['specName']),
+    implName: String(version['implName']),
+    authoringVersion: Number(version['authoringVersion']),
+    specVersion: Number(version['specVersion']),
+    implVersion: Number(version['implVersion']),
+    apis: (version['apis'] as [string, number][]).map(([id, v]) => [id, v]),
+    transactionVersion: Number(version['transactionVersion']),
+    systemVersion,
+    stateVersion: systemVersion,
+  };
+}
+
+function chainData(chain: TestChainName): ChainData {
+  const cached = chainDataCache.get(chain);
+  if (cached) return cached;
+  let data: ChainData;
+  if (chain === 'Hydration') {
+    const raw = Buffer.from(hydrationMetadataBase64(), 'base64');
+    const metadataHex = `0x${rawMetadata(raw).toString('hex')}` as const;
+    data = {
+      metadataHex,
+      metadataVersion: raw[4] ?? 16,
+      runtimeVersion: runtimeVersionFromMetadata(registryForChain(chain, metadataHex)),
+      // Hydration's own list is not shipped anywhere offline; a parachain's list is close enough.
+      rpcMethods: legacyRpcMethods(
+        defaultExport<{ methods: string[] }>(load('@polkadot/types-support/metadata/v15/asset-hub-polkadot-rpc')).methods,
+      ),
+    };
+  } else {
+    const base = `@polkadot/types-support/metadata/v15/${TYPES_SUPPORT_FILE[chain]}`;
+    const wrapped = Buffer.from(defaultExport<string>(load(`${base}-hex`)).slice(2), 'hex');
+    const raw = rawMetadata(wrapped);
+    const ver = defaultExport<Record<string, unknown>>(load(`${base}-ver`));
+    data = {
+      metadataHex: `0x${raw.toString('hex')}`,
+      metadataVersion: raw[4] ?? 15,
+      runtimeVersion: {
+        ...(ver as RuntimeVersionJson),
+        stateVersion: Number(ver['stateVersion'] ?? ver['systemVersion'] ?? 1),
+      },
+      rpcMethods: legacyRpcMethods(defaultExport<{ methods: string[] }>(load(`${base}-rpc`)).methods),
+    };
+  }
+  chainDataCache.set(chain, data);
+  return data;
+}
+
+/**
+ * The node's `rpc_methods` list without the new JSON-RPC spec families (`chainHead_v1_*`,
+ * `archive_v1_*`, ...): polkadot.js does not decorate those and warns about each at startup.
+ */
+function legacyRpcMethods(methods: string[]): string[] {
+  return methods.filter((m) => !/^[A-Za-z]+_v\d+_/.test(m));
+}
+
+/** True when the chain's data can be loaded here (Hydration needs an extra devDependency). */
+export function isTestChainAvailable(chain: TestChainName): boolean {
+  try {
+    chainData(chain);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks: genesis (#0) up to a fixed head, hashes made up from the chain name.
+
+const HEAD_NUMBER = 100;
+const ZERO_HASH = `0x${'00'.repeat(32)}`;
+
+interface Header {
+  parentHash: string;
+  number: string;
+  stateRoot: string;
+  extrinsicsRoot: string;
+  digest: { logs: string[] };
+}
+
+class BlockTree {
+  private readonly hashes: string[] = [];
+  private readonly numbers = new Map<string, number>();
+  private readonly stateRoot: string;
+  private readonly extrinsicsRoot: string;
+
+  constructor(chain: TestChainName, genesisHash: string) {
+    for (let n = 0; n <= HEAD_NUMBER; n++) {
+      const hash = n === 0 ? genesisHash : sha256Hex(`test-chain/${chain}/block/${n}`);
+      this.hashes.push(hash);
+      this.numbers.set(hash, n);
+    }
+    this.stateRoot = sha256Hex(`test-chain/${chain}/state-root`);
+    this.extrinsicsRoot = sha256Hex(`test-chain/${chain}/extrinsics-root`);
+  }
+
+  get head(): string {
+    return this.hashes[HEAD_NUMBER] as string;
+  }
+
+  hashOf(n: number): string | null {
+    return Number.isInteger(n) && n >= 0 && n <= HEAD_NUMBER ? (this.hashes[n] as string) : null;
+  }
+
+  header(hash: string): Header | null {
+    const n = this.numbers.get(hash.toLowerCase());
+    if (n === undefined) return null;
+    return {
+      parentHash: n === 0 ? ZERO_HASH : (this.hashes[n - 1] as string),
+      number: `0x${n.toString(16)}`,
+      stateRoot: this.stateRoot,
+      extrinsicsRoot: this.extrinsicsRoot,
+      digest: { logs: [] },
+    };
+  }
+}
+
+function sha256Hex(s: string): string {
+  return `0x${createHash('sha256').update(s).digest('hex')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON-RPC
+
+interface RpcRequest {
+  jsonrpc?: string;
+  id?: number | string | null;
+  method?: unknown;
+  params?: unknown;
+}
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Subscription {
+  method: string; // notification method name
+  result: unknown;
+}
+
+const SUBSCRIPTIONS: Record<string, { notify: string; unsubscribe: string[] }> = {
+  state_subscribeRuntimeVersion: {
+    notify: 'state_runtimeVersion',
+    unsubscribe: ['state_unsubscribeRuntimeVersion', 'chain_unsubscribeRuntimeVersion'],
+  },
+  chain_subscribeRuntimeVersion: {
+    notify: 'state_runtimeVersion',
+    unsubscribe: ['state_unsubscribeRuntimeVersion', 'chain_unsubscribeRuntimeVersion'],
+  },
+  chain_subscribeNewHeads: { notify: 'chain_newHead', unsubscribe: ['chain_unsubscribeNewHeads', 'chain_unsubscribeNewHead'] },
+  chain_subscribeNewHead: { notify: 'chain_newHead', unsubscribe: ['chain_unsubscribeNewHeads', 'chain_unsubscribeNewHead'] },
+  chain_subscribeFinalizedHeads: {
+    notify: 'chain_finalizedHead',
+    unsubscribe: ['chain_unsubscribeFinalizedHeads', 'chain_unsubscribeFinalisedHeads'],
+  },
+  chain_subscribeFinalisedHeads: {
+    notify: 'chain_finalizedHead',
+    unsubscribe: ['chain_unsubscribeFinalizedHeads', 'chain_unsubscribeFinalisedHeads'],
+  },
+  chain_subscribeAllHeads: { notify: 'chain_allHead', unsubscribe: ['chain_unsubscribeAllHeads'] },
+  state_subscribeStorage: { notify: 'state_storage', unsubscribe: ['state_unsubscribeStorage'] },
+};
+
+const UNSUBSCRIBE_METHODS = new Set(Object.values(SUBSCRIPTIONS).flatMap((s) => s.unsubscribe));
+
+function params(p: unknown): unknown[] {
+  return Array.isArray(p) ? p : [];
+}
+
+function hexU32(n: number): string {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(n >>> 0);
+  return b.toString('hex');
+}
+
+class Node {
+  private readonly blocks: BlockTree;
+  private readonly stat: ChainStatic;
+  private nextSubscription = 1;
+  private readonly metadataRaw: Buffer;
+
+  constructor(
+    private readonly chain: TestChainName,
+    private readonly data: ChainData,
+    private readonly partialFee: bigint | undefined,
+  ) {
+    this.stat = CHAIN_STATIC[chain];
+    this.blocks = new BlockTree(chain, this.stat.genesisHash);
+    this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
+  }
+
+  /** Returns the result, or a subscription (id + first notification). Throws RpcError. */
+  handle(method: string, p: unknown[]): { result: unknown; subscription?: Subscription } {
+    const sub = Object.hasOwn(SUBSCRIPTIONS, method) ? SUBSCRIPTIONS[method] : undefined;
+    if (sub) {
+      const id = `${this.chain}-${this.nextSubscription++}`;
+      return { result: id, subscription: { method: sub.notify, result: this.subscriptionPayload(method, p) } };
+    }
+    if (UNSUBSCRIBE_METHODS.has(method)) return { result: true };
+    return { result: this.call(method, p) };
+  }
+
+  private subscriptionPayload(method: string, p: unknown[]): unknown {
+    switch (method) {
+      case 'state_subscribeRuntimeVersion':
+      case 'chain_subscribeRuntimeVersion':
+        return this.data.runtimeVersion;
+      case 'state_subscribeStorage':
+        return this.storageChangeSet(p[0], this.blocks.head);
+      default:
+        return this.blocks.header(this.blocks.head);
+    }
+  }
+
+  private storageChangeSet(keys: unknown, block: string): { block: string; changes: [string, null][] } {
+    const list = Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+    return { block, changes: list.map((k) => [k, null]) };
+  }
+
+  private blockHashParam(v: unknown): string {
+    return typeof v === 'string' && v.startsWith('0x') && v.length === 66 ? v : this.blocks.head;
+  }
+
+  private call(method: string, p: unknown[]): unknown {
+    const d = this.data;
+    switch (method) {
+      case 'rpc_methods':
+        return { version: 1, methods: d.rpcMethods };
+      case 'system_chain':
+        return this.stat.systemChain;
+      case 'system_name':
+        return 'test-chain';
+      case 'system_version':
+        return '1.0.0-test-chain';
+      case 'system_chainType':
+        return 'Live';
+      case 'system_properties':
+        return this.stat.properties;
+      case 'system_health':
+        return { peers: 1, isSyncing: false, shouldHavePeers: true };
+      case 'system_peers':
+        return [];
+      case 'payment_queryInfo': {
+        if (this.partialFee === undefined) throw new RpcError(-32601, 'Method not found');
+        const info = this.queryInfo();
+        return { ...info, class: 'normal', partialFee: info.partialFee.toString() };
+      }
+      case 'system_accountNextIndex':
+      case 'account_nextIndex':
+        return 0;
+      case 'chain_getBlockHash': {
+        const n = p[0];
+        if (n === undefined || n === null) return this.blocks.head;
+        const num = typeof n === 'number' ? n : typeof n === 'string' ? Number(n) : NaN;
+        return this.blocks.hashOf(num);
+      }
+      case 'chain_getHeader':
+        return this.blocks.header(this.blockHashParam(p[0]));
+      case 'chain_getFinalizedHead':
+      case 'chain_getFinalisedHead':
+        return this.blocks.head;
+      case 'chain_getBlock': {
+        const header = this.blocks.header(this.blockHashParam(p[0]));
+        return header ? { block: { header, extrinsics: [] }, justifications: null } : null;
+      }
+      case 'state_getRuntimeVersion':
+      case 'chain_getRuntimeVersion':
+        return d.runtimeVersion;
+      case 'state_getMetadata':
+        return d.metadataHex;
+      case 'state_call':
+        return this.stateCall(String(p[0]), typeof p[1] === 'string' ? p[1] : '0x');
+      case 'state_getStorage':
+      case 'state_getStorageAt':
+      case 'state_getStorageHash':
+      case 'state_getStorageHashAt':
+      case 'state_getStorageSize':
+      case 'state_getStorageSizeAt':
+        return null;
+      case 'state_queryStorageAt':
+        return [this.storageChangeSet(p[0], this.blockHashParam(p[1]))];
+      case 'state_queryStorage':
+        return [];
+      case 'state_getKeys':
+      case 'state_getKeysPaged':
+      case 'state_getKeysPagedAt':
+      case 'state_getPairs':
+        return [];
+      default:
+        throw new RpcError(-32601, 'Method not found');
+    }
+  }
+
+  private stateCall(fn: string, data: string): string {
+    const version = this.data.metadataVersion;
+    switch (fn) {
+      case 'Metadata_metadata_versions':
+        // Vec<u32> with one entry: the version of the bytes we hold.
+        return `0x04${hexU32(version)}`;
+      case 'Metadata_metadata_at_version': {
+        const asked = Buffer.from(data.replace(/^0x/, ''), 'hex');
+        if (asked.length < 4 || asked.readUInt32LE(0) !== version) return '0x00'; // None
+        // Option<OpaqueMetadata>: Some + compact length + bytes
+        return `0x01${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
+      }
+      case 'Metadata_metadata':
+        return `0x${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
+      case 'AccountNonceApi_account_nonce':
+        return `0x${hexU32(0)}`;
+      case 'TransactionPaymentApi_query_info':
+        if (this.partialFee === undefined) break;
+        return this.encodeQueryInfo();
+    }
+    throw new RpcError(-32000, `Client error: test-chain cannot execute runtime call ${fn}`);
+  }
+
+  private queryInfo(): { weight: { refTime: number; proofSize: number }; class: string; partialFee: bigint } {
+    return { weight: { refTime: 200_000_000, proofSize: 4_000 }, class: 'Normal', partialFee: this.partialFee ?? 0n };
+  }
+
+  /** RuntimeDispatchInfo encoded with the output type the metadata declares for query_info. */
+  private encodeQueryInfo(): string {
+    const registry = registryForChain(this.chain, this.data.metadataHex);
+    const api = registry.metadata.apis.find((a) => a.name.eq('TransactionPaymentApi'));
+    const method = api?.methods.find((m) => m.name.eq('query_info'));
+    if (!method) throw new RpcError(-32000, 'Client error: no TransactionPaymentApi_query_info in metadata');
+    return registry.createType(registry.createLookupType(method.output), this.queryInfo()).toHex();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+const CLOSE_GRACE_MS = 100;
+
+function listen(server: net.Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: net.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    server.close(() => resolve());
+  });
+}
+
+export async function startTestChain(chain: TestChainName, options: TestChainOptions = {}): Promise<TestChain> {
+  if (!Object.hasOwn(CHAIN_STATIC, chain)) throw new Error(`test-chain: unknown chain ${String(chain)}`);
+  const data = chainData(chain);
+  const node = new Node(chain, data, options.partialFee);
+  const silent = options.silent === true;
+
+  const server = http.createServer((_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain' });
+    res.end('test-chain: WebSocket only');
+  });
+  const wss = new WebSocketServer({ server });
+  const sockets = new Set<WebSocket>();
+  let opened = 0;
+  let closed = false;
+
+  wss.on('connection', (ws) => {
+    opened++;
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.on('error', () => undefined);
+    if (silent) return;
+    ws.on('message', (raw) => {
+      const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
+      answer(ws, node, text);
+    });
+  });
+
+  const port = await listen(server);
+  const url = `ws://127.0.0.1:${port}`;
+
+  return {
+    chain,
+    url,
+    port,
+    get connectionsOpened() {
+      return opened;
+    },
+    get openConnections() {
+      return sockets.size;
+    },
+    metadataHex: data.metadataHex,
+    runtimeVersion: { ...data.runtimeVersion },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const closing = new Promise<void>((resolve) => wss.close(() => resolve()));
+      // A clean close frame first (clients that are already leaving finish quietly), then
+      // terminate whatever is still open after a short grace period.
+      if (sockets.size > 0) {
+        for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.close(1001, 'test-chain closing');
+        const deadline = Date.now() + CLOSE_GRACE_MS;
+        while (sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+        for (const ws of sockets) ws.terminate();
+        sockets.clear();
+      }
+      await closing;
+      server.closeAllConnections();
+      await closeServer(server);
+    },
+  };
+}
+
+function send(ws: WebSocket, message: unknown): void {
+  if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+}
+
+function answer(ws: WebSocket, node: Node, text: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    send(ws, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    return;
+  }
+  const requests = Array.isArray(parsed) ? parsed : [parsed];
+  const responses: unknown[] = [];
+  const notifications: unknown[] = [];
+  for (const req of requests as RpcRequest[]) {
+    const id = req && typeof req === 'object' ? (req.id ?? null) : null;
+    if (!req || typeof req !== 'object' || typeof req.method !== 'string') {
+      responses.push({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } });
+      continue;
+    }
+    try {
+      const { result, subscription } = node.handle(req.method, params(req.params));
+      responses.push({ jsonrpc: '2.0', id, result });
+      if (subscription) {
+        notifications.push({
+          jsonrpc: '2.0',
+          method: subscription.method,
+          params: { subscription: result, result: subscription.result },
+        });
+      }
+    } catch (e) {
+      const error = e instanceof RpcError ? { code: e.code, message: e.message } : { code: -32603, message: String(e) };
+      responses.push({ jsonrpc: '2.0', id, error });
+    }
+  }
+  send(ws, Array.isArray(parsed) ? responses : responses[0]);
+  // First notification after the subscription id has been sent (order is kept on one socket).
+  for (const n of notifications) send(ws, n);
+}
+
+/** A TCP server that accepts sockets and never answers: the WebSocket handshake never completes. */
+export async function startBlackHole(): Promise<BlackHole> {
+  const sockets = new Set<net.Socket>();
+  let opened = 0;
+  let closed = false;
+  const server = net.createServer((socket) => {
+    opened++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    socket.resume(); // read and drop whatever arrives
+  });
+  const port = await listen(server);
+  return {
+    url: `ws://127.0.0.1:${port}`,
+    port,
+    get connectionsOpened() {
+      return opened;
+    },
+    get openConnections() {
+      return sockets.size;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+      await closeServer(server);
+    },
+  };
+}
+
+/** `ws://127.0.0.1:<port>` of a port on which nothing listens (it was free a moment ago). */
+export async function refusedUrl(): Promise<string> {
+  const server = net.createServer();
+  const port = await listen(server);
+  await closeServer(server);
+  return `ws://127.0.0.1:${port}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+const registries = new Map<TestChainName, TypeRegistryClass>();
+
+/** A TypeRegistry with the chain's metadata and properties (built once per chain, ~0.2 s). */
+function registryForChain(chain: TestChainName, metadataHex?: `0x${string}`): TypeRegistryClass {
+  let registry = registries.get(chain);
+  if (!registry) {
+    const { TypeRegistry, Metadata } = polkadotTypes();
+    registry = new TypeRegistry();
+    const metadata: MetadataClass = new Metadata(registry, metadataHex ?? chainData(chain).metadataHex);
+    registry.setMetadata(metadata, undefined, undefined, true);
+    registry.setChainProperties(
+      registry.createType('ChainProperties', CHAIN_STATIC[chain].properties) as unknown as ChainPropertiesCodec,
+    );
+    registries.set(chain, registry);
+  }
+  return registry;
+}
+
+/**
+ * `toJSON()` writes integers above 2^53 as hex; `toPrimitive()` writes them as decimal strings
+ * (but also turns printable byte strings into text). Take the JSON shape and only swap in the
+ * decimal string where both name the same integer.
+ */
+function withDecimalBigInts(json: unknown, prim: unknown): unknown {
+  if (typeof json === 'string' && /^0x[0-9a-f]+$/i.test(json) && typeof prim === 'string' && /^\d+$/.test(prim)) {
+    return BigInt(json) === BigInt(prim) ? prim : json;
+  }
+  if (Array.isArray(json)) {
+    return json.map((v, i) => withDecimalBigInts(v, Array.isArray(prim) ? prim[i] : undefined));
+  }
+  if (json !== null && typeof json === 'object') {
+    const p = prim !== null && typeof prim === 'object' ? (prim as Record<string, unknown>) : {};
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(json)) out[k] = withDecimalBigInts(v, p[k]);
+    return out;
+  }
+  return json;
+}
+
+/**
+ * Decodes an extrinsic hex (`tx.toHex()`) or a bare call hex (`tx.method.toHex()`) with the
+ * chain's metadata. `section`/`method` are camelCase as polkadot.js names them (`xcmPallet`,
+ * `limitedTeleportAssets`). `args` are keyed like `call.toHuman().args`, i.e. by the metadata's
+ * argument names (`dest`, `beneficiary`, `assets`, `fee_asset_item`, `weight_limit`), and hold
+ * `toJSON()` values: enums as `{ variant: value }` with camelCase variant names, e.g.
+ * `{ v5: { parents: 0, interior: { x1: [{ parachain: 1000 }] } } }`, `{ accountId32: { network: null,
+ * id: '0x…' } }`, `{ fungible: 10000000000 }`; integers are numbers up to 2^53 and decimal strings
+ * above (not toJSON's hex); byte arrays and account ids in XCM junctions are hex.
+ */
+export async function decodeCall(chain: TestChain, hex: string): Promise<DecodedCall> {
+  const registry = registryForChain(chain.chain);
+  const { hexToU8a, u8aEq } = load('@polkadot/util') as typeof import('@polkadot/util');
+  const u8a = hexToU8a(hex);
+  let call: Call | undefined;
+  try {
+    const extrinsic = registry.createType('Extrinsic', u8a);
+    if (u8aEq(extrinsic.toU8a(), u8a)) call = registry.createType<Call>('Call', extrinsic.method.toU8a());
+  } catch {
+    call = undefined;
+  }
+  call ??= registry.createType<Call>('Call', u8a);
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of call.argsEntries) args[name] = withDecimalBigInts(value.toJSON(), value.toPrimitive());
+  return Promise.resolve({ section: call.section, method: call.method, args });
+}
