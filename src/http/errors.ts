@@ -26,7 +26,8 @@ const BODY_ERRORS: Record<string, { status: number; kind: string; message: (e: E
 function toApiError(error: unknown): ApiError | undefined {
   const mapped = fromSdkError(error);
   if (mapped instanceof ApiError) return mapped;
-  if (mapped instanceof Error && 'type' in mapped && typeof mapped.type === 'string') {
+  if (!(mapped instanceof Error)) return undefined;
+  if ('type' in mapped && typeof mapped.type === 'string') {
     const body = BODY_ERRORS[mapped.type];
     if (body) return new ApiError(body.status, body.kind, body.message(mapped));
   }

@@ -24,7 +24,10 @@ export function batchBody(family: Family) {
     },
     z
       .object({
-        transfers: z.array(item, { required_error: 'is required', invalid_type_error: 'must be an array of transfers' }).min(1, { message: 'must list at least one transfer' }),
+        transfers: z
+          .array(item, { required_error: 'is required', invalid_type_error: 'must be an array of transfers' }).superRefine((list, ctx) => {
+            if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one transfer', params: { kind: 'BatchValidationError' } });
+          }),
         options,
       })
       .strict(),

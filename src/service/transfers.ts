@@ -42,7 +42,10 @@ export function configure(builder: Builder, req: TransferRequest) {
   return b;
 }
 
-/** Builds unsigned call data (hex of the encoded call) over pooled connections. */
+/**
+ * Builds unsigned call data over pooled connections. The hex is the unsigned extrinsic, which
+ * is what `api.tx(hex)` in @polkadot/api decodes (a bare call would be read as an extrinsic).
+ */
 export class TransferService {
   constructor(
     private readonly pool: ConnectionPool,
@@ -55,9 +58,9 @@ export class TransferService {
     }
     return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
       const tx = await configure(newBuilder(req, call), req).build();
-      if (!isLocal(req)) return tx.method.toHex();
+      if (!isLocal(req)) return tx.toHex();
       const api = (await call.apiOverrides[req.from]) as ApiPromise;
-      return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
+      return applyKeepAlive(api, tx, req.keepAlive ?? true).toHex();
     });
   }
 
@@ -76,7 +79,7 @@ export class TransferService {
       const tx = await (builder as unknown as { buildBatch(o: { mode: unknown }): Promise<{ method: { toHex(): string } }> }).buildBatch({
         mode: sdk.BatchMode[mode],
       });
-      return tx.method.toHex();
+      return tx.toHex();
     });
   }
 }

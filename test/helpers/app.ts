@@ -13,7 +13,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** The real app with the real services, logging off. */
 export function testApp(overrides: Record<string, string> = {}): { app: ReturnType<typeof createApp>; services: Services; config: Config } {
   const config = testConfig(overrides);
-  const logger = pino({ level: 'silent' });
+  const logger = pino({ level: config.LOG_LEVEL });
   const services = createServices(config, logger);
   return { app: createApp({ config, logger, services }), services, config };
 }

@@ -23,5 +23,5 @@ export function docsRoutes(app: Express): void {
   app.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_PAGE);
   });
-  app.use('/docs/assets', express.static(uiDir, { index: false, fallthrough: false }));
+  app.use('/docs/assets', express.static(uiDir, { index: false }));
 }

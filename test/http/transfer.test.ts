@@ -1,0 +1,311 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { polkadotApi, sdk } from '../../src/sdk';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { decodeCall, startTestChain, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
+
+// What a wallet checks before it signs: pallet and method, destination, beneficiary, asset and amount.
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af3020';
+const DOT = 10_000_000_000n;
+const USDT_ON_AH = { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1984 }] } };
+
+const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama'];
+const chains = {} as Record<TestChainName, TestChain>;
+const overrides: Record<string, string> = {};
+const { app, services } = testApp();
+
+beforeAll(async () => {
+  for (const name of NAMES) {
+    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
+    overrides[name] = chains[name].url;
+  }
+});
+
+afterAll(async () => {
+  await services.close();
+  await Promise.all(NAMES.map((n) => chains[n]?.close()));
+});
+
+const options = (extra: Record<string, unknown> = {}) => ({ development: true, apiOverrides: overrides, ...extra });
+
+async function build(body: Record<string, unknown>, family: 'v5' | 'v2' = 'v5') {
+  return request(app)
+    .post(`/${family}/x-transfer`)
+    .send({ ...body, options: options((body.options as Record<string, unknown>) ?? {}) });
+}
+
+/** Builds, expects 200 and a hex string, and decodes it against the origin's metadata. */
+async function buildAndDecode(body: Record<string, unknown>, chain?: TestChain, family: 'v5' | 'v2' = 'v5'): Promise<DecodedCall & { hex: string }> {
+  const res = await build(body, family);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toMatch(/^0x[0-9a-f]+$/);
+  const origin = chain ?? chains[body.from as TestChainName];
+  return { hex: res.body as string, ...(await decodeCall(origin, res.body as string)) };
+}
+
+const beneficiaryId = (call: DecodedCall) => JSON.stringify(call.args.beneficiary);
+
+describe('POST /x-transfer builds call data a wallet can check', () => {
+  it('relay -> asset hub: a teleport of DOT to parachain 1000', async () => {
+    const call = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE });
+    expect(`${call.section}.${call.method}`).toBe('xcmPallet.limitedTeleportAssets');
+    expect(call.args.dest).toEqual({ v5: { parents: 0, interior: { x1: [{ parachain: 1000 }] } } });
+    expect(beneficiaryId(call)).toContain(ALICE_ID);
+    expect(call.args.assets).toEqual({ v5: [{ id: { parents: 0, interior: { here: null } }, fun: { fungible: Number(DOT) } }] });
+  });
+
+  it('asset hub -> relay: a teleport of DOT back to the relay', async () => {
+    const call = await buildAndDecode({ from: 'AssetHubPolkadot', to: 'Polkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, address: ALICE, senderAddress: ALICE });
+    expect(`${call.section}.${call.method}`).toBe('polkadotXcm.limitedTeleportAssets');
+    expect(call.args.dest).toEqual({ v5: { parents: 1, interior: { here: null } } });
+    expect(call.args.assets).toEqual({ v5: [{ id: { parents: 1, interior: { here: null } }, fun: { fungible: Number(DOT) } }] });
+    expect(beneficiaryId(call)).toContain(ALICE_ID);
+  });
+
+  it('asset hub -> Hydration: a reserve transfer of USDT (id 1984) to parachain 2034', async () => {
+    const call = await buildAndDecode({ from: 'AssetHubPolkadot', to: 'Hydration', currency: { id: 1984, amount: '2500000' }, address: ALICE });
+    expect(`${call.section}.${call.method}`).toBe('polkadotXcm.limitedReserveTransferAssets');
+    expect(JSON.stringify(call.args.dest)).toContain('{"parachain":2034}');
+    expect(JSON.stringify(call.args.assets)).toContain('"palletInstance":50},{"generalIndex":1984}');
+    expect(JSON.stringify(call.args.assets)).toContain('"fungible":2500000');
+    expect(beneficiaryId(call)).toContain(ALICE_ID);
+  });
+
+  it('the hex is what @polkadot/api decodes with api.tx(hex)', async () => {
+    const { hex } = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE });
+    const api = await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chains.Polkadot.url), noInitWarn: true });
+    try {
+      const tx = api.tx(hex);
+      expect(`${tx.method.section}.${tx.method.method}`).toBe('xcmPallet.limitedTeleportAssets');
+      expect(tx.toHex()).toBe(hex);
+      expect(tx.isSigned).toBe(false);
+    } finally {
+      await api.disconnect();
+    }
+  });
+
+  it('to as a custom Location builds the same call as the chain name', async () => {
+    const byName = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE });
+    const byLocation = await buildAndDecode({ from: 'Polkadot', to: { parents: 0, interior: { X1: [{ Parachain: 1000 }] } }, currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE });
+    expect(byLocation.hex).toBe(byName.hex);
+  });
+
+  describe('local transfers (from = to)', () => {
+    const local = (extra: Record<string, unknown>) => ({ from: 'AssetHubPolkadot', to: 'AssetHubPolkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, address: ALICE, ...extra });
+
+    it('keepAlive true keeps the account alive, false allows it to be reaped', async () => {
+      const kept = await buildAndDecode(local({ keepAlive: true }));
+      expect(`${kept.section}.${kept.method}`).toBe('balances.transferKeepAlive');
+      expect(kept.args).toEqual({ dest: { id: ALICE }, value: Number(DOT) });
+      const reaped = await buildAndDecode(local({ keepAlive: false }));
+      expect(`${reaped.section}.${reaped.method}`).toBe('balances.transferAllowDeath');
+      expect(reaped.args).toEqual({ dest: { id: ALICE }, value: Number(DOT) });
+      const byDefault = await buildAndDecode(local({}));
+      expect(byDefault.hex).toBe(kept.hex);
+    });
+
+    it('keepAlive applies to asset pallets too (USDT on asset hub)', async () => {
+      const usdt = { currency: { id: 1984, amount: '1000' } };
+      const kept = await buildAndDecode(local({ ...usdt, keepAlive: true }));
+      expect(`${kept.section}.${kept.method}`).toBe('assets.transferKeepAlive');
+      expect(kept.args).toEqual({ id: 1984, target: { id: ALICE }, amount: 1000 });
+      const reaped = await buildAndDecode(local({ ...usdt, keepAlive: false }));
+      expect(`${reaped.section}.${reaped.method}`).toBe('assets.transfer');
+    });
+
+    it('ALL sends everything, keeping the account alive unless keepAlive is false', async () => {
+      const all = { currency: { symbol: { type: 'Native', value: 'DOT' }, amount: 'ALL' }, senderAddress: ALICE };
+      const kept = await buildAndDecode(local({ ...all }));
+      expect(`${kept.section}.${kept.method}`).toBe('balances.transferAll');
+      expect(kept.args).toEqual({ dest: { id: ALICE }, keep_alive: true });
+      const reaped = await buildAndDecode(local({ ...all, keepAlive: false }));
+      expect(reaped.args).toEqual({ dest: { id: ALICE }, keep_alive: false });
+    });
+
+    it('keepAlive that is not a boolean is a 400 naming the field', async () => {
+      const res = await build(local({ keepAlive: 'yes' }));
+      expectErrorBody(res.body, 400, 'ValidationError');
+      expect(res.body.details).toEqual([{ path: 'body.keepAlive', message: 'must be true or false' }]);
+    });
+  });
+
+  it('a multi-asset transfer with feeAsset sends both assets and pays fees with the chosen one', async () => {
+    // sdk-pjs 11 builds multi-asset transfers only through XTokens (asset hub and Hydration use an
+    // execute call that refuses them). BifrostPolkadot is an XTokens chain; Hydration's runtime,
+    // which has the same XTokens pallet, stands in for it here.
+    const res = await request(app)
+      .post('/v5/x-transfer')
+      .send({
+        from: 'BifrostPolkadot',
+        to: 'AssetHubPolkadot',
+        currency: [{ symbol: 'USDT', amount: '1000000' }, { symbol: 'DOT', amount: String(DOT) }],
+        feeAsset: { symbol: 'DOT' },
+        address: ALICE,
+        senderAddress: ALICE,
+        options: options({ apiOverrides: { ...overrides, BifrostPolkadot: chains.Hydration.url } }),
+      })
+      .expect(200);
+    const call = await decodeCall(chains.Hydration, res.body);
+    expect(`${call.section}.${call.method}`).toBe('xTokens.transferMultiassets');
+    expect(call.args.assets).toEqual({
+      v5: [
+        { id: USDT_ON_AH, fun: { fungible: 1000000 } },
+        { id: { parents: 1, interior: { here: null } }, fun: { fungible: Number(DOT) } },
+      ],
+    });
+    expect(call.args.fee_item).toBe(1);
+    expect(JSON.stringify(call.args.dest)).toContain('{"parachain":1000}');
+  });
+
+  it('an Override(...) location sends exactly that asset', async () => {
+    const loc = '{"parents":1,"interior":{"X3":[{"Parachain":1000},{"PalletInstance":50},{"GeneralIndex":1984}]}}';
+    const call = await buildAndDecode({ from: 'Hydration', to: 'AssetHubPolkadot', currency: { location: `Override(${loc})`, amount: '1000000' }, address: ALICE, senderAddress: ALICE });
+    expect(`${call.section}.${call.method}`).toBe('xTokens.transferMultiasset');
+    expect(call.args.asset).toEqual({ v4: { id: USDT_ON_AH, fun: { fungible: 1000000 } } });
+    const asObject = await buildAndDecode({ from: 'Hydration', to: 'AssetHubPolkadot', currency: { location: { type: 'Override', value: JSON.parse(loc) }, amount: '1000000' }, address: ALICE, senderAddress: ALICE });
+    expect(asObject.hex).toBe(call.hex);
+  });
+
+  it('xcmVersion V3 and V4 produce different encodings of the same transfer', async () => {
+    const body = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE };
+    const v3 = await buildAndDecode({ ...body, xcmVersion: 'V3' });
+    const v4 = await buildAndDecode({ ...body, xcmVersion: 'V4' });
+    expect(v3.hex).not.toBe(v4.hex);
+    expect(Object.keys(v3.args.dest as object)).toEqual(['v3']);
+    expect(Object.keys(v4.args.dest as object)).toEqual(['v4']);
+    expect(v3.args.assets).toEqual({ v3: [{ id: { concrete: { parents: 0, interior: { here: null } } }, fun: { fungible: Number(DOT) } }] });
+  });
+
+  it('pallet + method pick a custom XCM method', async () => {
+    const call = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE, pallet: 'XcmPallet', method: 'limited_reserve_transfer_assets' });
+    expect(`${call.section}.${call.method}`).toBe('xcmPallet.limitedReserveTransferAssets');
+  });
+
+  it('asset hub Polkadot -> asset hub Kusama crosses the bridge', async () => {
+    const call = await buildAndDecode({ from: 'AssetHubPolkadot', to: 'AssetHubKusama', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, address: ALICE, senderAddress: ALICE });
+    expect(`${call.section}.${call.method}`).toBe('polkadotXcm.transferAssetsUsingTypeAndThen');
+    expect(call.args.dest).toEqual({ v5: { parents: 2, interior: { x2: [{ globalConsensus: { kusama: null } }, { parachain: 1000 }] } } });
+  });
+
+  it('the same transfer through /v5 and /v2 gives the same hex', async () => {
+    const v5 = await build({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE }, 'v5');
+    const v2 = await build({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, recipient: ALICE, options: { abstractDecimals: false } }, 'v2');
+    expect(v5.status).toBe(200);
+    expect(v2.body).toBe(v5.body);
+    // /v2 reads amounts in whole DOT by default.
+    const abstract = await build({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, recipient: ALICE }, 'v2');
+    expect(abstract.body).toBe(v5.body);
+    const v5abstract = await build({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, address: ALICE, options: { abstractDecimals: true } }, 'v5');
+    expect(v5abstract.body).toBe(v5.body);
+  });
+});
+
+describe('POST /x-transfer-batch', () => {
+  const transfer = (amount: bigint, family: 'v5' | 'v2' = 'v5') => ({
+    from: 'Polkadot',
+    to: 'AssetHubPolkadot',
+    currency: { symbol: 'DOT', amount: String(amount) },
+    [family === 'v5' ? 'address' : 'recipient']: ALICE,
+  });
+
+  it('BATCH_ALL (the default) and BATCH wrap the transfers in utility.batchAll / utility.batch', async () => {
+    const all = await request(app).post('/v5/x-transfer-batch').send({ transfers: [transfer(DOT), transfer(2n * DOT)], options: options() }).expect(200);
+    const batchAll = await decodeCall(chains.Polkadot, all.body);
+    expect(`${batchAll.section}.${batchAll.method}`).toBe('utility.batchAll');
+    const calls = batchAll.args.calls as { args: { assets: unknown } }[];
+    expect(calls).toHaveLength(2);
+    expect(JSON.stringify(calls[0])).toContain(`"fungible":${DOT}`);
+    expect(JSON.stringify(calls[1])).toContain(`"fungible":${2n * DOT}`);
+    const some = await request(app).post('/v5/x-transfer-batch').send({ transfers: [transfer(DOT), transfer(2n * DOT)], options: options({ mode: 'BATCH' }) }).expect(200);
+    expect((await decodeCall(chains.Polkadot, some.body)).method).toBe('batch');
+    const v2 = await request(app).post('/v2/x-transfer-batch').send({ transfers: [transfer(DOT, 'v2'), transfer(2n * DOT, 'v2')], options: options({ abstractDecimals: false }) }).expect(200);
+    expect(v2.body).toBe(all.body);
+  });
+
+  it('an empty list, mixed origins, a bad mode or per-transfer options are a 400', async () => {
+    expectErrorBody((await request(app).post('/v5/x-transfer-batch').send({ transfers: [], options: options() }).expect(400)).body, 400, 'BatchValidationError');
+    const mixed = { ...transfer(DOT), from: 'Kusama', to: 'AssetHubKusama', currency: { symbol: 'KSM', amount: '1' } };
+    const res = await request(app).post('/v5/x-transfer-batch').send({ transfers: [transfer(DOT), mixed], options: options() }).expect(400);
+    expectErrorBody(res.body, 400, 'BatchValidationError');
+    expect(res.body.message).toContain('Kusama');
+    expectErrorBody((await request(app).post('/v5/x-transfer-batch').send({ transfers: [transfer(DOT)], options: options({ mode: 'SOME' }) }).expect(400)).body, 400, 'ValidationError');
+    const own = await request(app).post('/v5/x-transfer-batch').send({ transfers: [{ ...transfer(DOT), options: {} }], options: options() }).expect(400);
+    expectErrorBody(own.body, 400, 'BatchValidationError');
+    expect(own.body.details[0].path).toBe('body.transfers.0.options');
+  });
+});
+
+describe.each(FAMILIES)('/%s x-transfer: each condition of the error table is a 400 naming the field', (family) => {
+  const recipient = family === 'v5' ? 'address' : 'recipient';
+  const base = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, [recipient]: ALICE, options: { development: true, apiOverrides: overrides, abstractDecimals: false } };
+  const send = (body: Record<string, unknown>) => request(app).post(`/${family}/x-transfer`).send(body);
+  const without = (key: string) => Object.fromEntries(Object.entries(base).filter(([k]) => k !== key));
+
+  it.each([
+    ['from missing', () => without('from'), 'MissingParameterError', 'body.from'],
+    ['to missing', () => without('to'), 'MissingParameterError', 'body.to'],
+    ['currency missing', () => without('currency'), 'MissingParameterError', 'body.currency'],
+    ['recipient missing', () => without(recipient), 'MissingParameterError', `body.${recipient}`],
+    ['from unknown', () => ({ ...base, from: 'Polkadat' }), 'UnknownChainError', 'body.from'],
+    ['to unknown', () => ({ ...base, to: 'AssetHubPolkadoot' }), 'UnknownChainError', 'body.to'],
+    ['amount missing', () => ({ ...base, currency: { symbol: 'DOT' } }), 'MissingParameterError', 'body.currency.amount'],
+    ['amount not a number', () => ({ ...base, currency: { symbol: 'DOT', amount: 'ten' } }), 'ValidationError', 'body.currency.amount'],
+    ['amount negative', () => ({ ...base, currency: { symbol: 'DOT', amount: -1 } }), 'ValidationError', 'body.currency.amount'],
+    ['amount fractional without abstractDecimals', () => ({ ...base, currency: { symbol: 'DOT', amount: '1.5' } }), 'NumberFormatError', 'body.currency.amount'],
+    ['currency with two selectors', () => ({ ...base, currency: { symbol: 'DOT', id: 1, amount: '1' } }), 'InvalidCurrencyError', 'body.currency'],
+    ['xcmVersion unknown', () => ({ ...base, xcmVersion: 'V9' }), 'ValidationError', 'body.xcmVersion'],
+    ['pallet without method', () => ({ ...base, pallet: 'XcmPallet' }), 'MissingParameterError', 'body.method'],
+    ['transact malformed', () => ({ ...base, [family === 'v5' ? 'transact' : 'transactOptions']: { hex: 'zz' } }), 'ValidationError', `body.${family === 'v5' ? 'transact' : 'transactOptions'}.hex`],
+    ['override URL not a websocket', () => ({ ...base, options: { ...base.options, apiOverrides: { Polkadot: 'http://127.0.0.1:1' } } }), 'ValidationError', 'body.options.apiOverrides.Polkadot'],
+    ['override for an unknown chain', () => ({ ...base, options: { ...base.options, apiOverrides: { Polkadat: 'ws://127.0.0.1:1' } } }), 'UnknownChainError', 'body.options.apiOverrides.Polkadat'],
+    ['an option this endpoint does not take', () => ({ ...base, options: { ...base.options, mode: 'BATCH' } }), 'ValidationError', 'body.options'],
+    ['the other family\'s field name', () => ({ ...base, [family === 'v5' ? 'recipient' : 'address']: ALICE }), 'ValidationError', 'body'],
+  ])('%s', async (_name, body, kind, path) => {
+    const res = await send(body()).expect(400);
+    expectErrorBody(res.body, 400, kind);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('an unknown asset, an invalid address and incompatible chains are 400s from the engine', async () => {
+    const asset = await send({ ...base, currency: { symbol: 'NOPE', amount: '1' } }).expect(400);
+    expectErrorBody(asset.body, 400, 'InvalidCurrencyError');
+    const address = await send({ ...base, [recipient]: 'not-an-address' }).expect(400);
+    expectErrorBody(address.body, 400, 'InvalidAddressError');
+    const incompatible = await send({ ...base, to: 'AssetHubKusama' }).expect(400);
+    expectErrorBody(incompatible.body, 400, 'UnsupportedOperationError');
+  });
+
+  it('a well-formed transact payload is refused with 501: the engine cannot build it', async () => {
+    const res = await send({ ...base, [family === 'v5' ? 'transact' : 'transactOptions']: { hex: '0x0000' } }).expect(501);
+    expectErrorBody(res.body, 501, 'UnsupportedOperationError');
+  });
+
+  it('development mode without an override for a chain the transfer needs is a 400 naming it', async () => {
+    const res = await send({ ...base, options: { development: true, apiOverrides: {}, abstractDecimals: false } }).expect(400);
+    expectErrorBody(res.body, 400, 'MissingChainApiError');
+    expect(res.body.message).toContain('Polkadot');
+  });
+});
+
+describe('override endpoints on private networks', () => {
+  it('are refused unless the operator allows them', async () => {
+    const strict = testApp({ ALLOW_PRIVATE_OVERRIDES: 'false' });
+    try {
+      for (const url of ['ws://127.0.0.1:9944', 'ws://localhost:9944', 'wss://10.1.2.3', 'ws://[::1]:9944', 'ws://192.168.0.5']) {
+        const res = await request(strict.app)
+          .post('/v5/x-transfer')
+          .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, address: ALICE, options: { apiOverrides: { Polkadot: url } } })
+          .expect(400);
+        expectErrorBody(res.body, 400, 'ValidationError');
+        expect(res.body.details[0].path).toBe('body.options.apiOverrides.Polkadot');
+      }
+    } finally {
+      await strict.services.close();
+    }
+  });
+});
+
+it('the SDK is the one copy loaded through src/sdk', () => {
+  expect(typeof sdk.Builder).toBe('function');
+});
