@@ -74,11 +74,14 @@ export class TransferService {
     }
     const first = { ...transfers[0], options };
     return runOnChains(this.pool, this.config, options, `Building a batch from ${first.from}`, async (call) => {
+      // addToBatch() hands back the same builder, holding the batch so far.
       let builder = newBuilder(first, call);
-      for (const transfer of transfers) builder = configure(builder, { ...transfer, options }).addToBatch() as unknown as Builder;
-      const tx = await (builder as unknown as { buildBatch(o: { mode: unknown }): Promise<{ method: { toHex(): string } }> }).buildBatch({
-        mode: sdk.BatchMode[mode],
-      });
+      let batched: ReturnType<ReturnType<typeof configure>['addToBatch']> | undefined;
+      for (const transfer of transfers) {
+        batched = configure(builder, { ...transfer, options }).addToBatch();
+        builder = batched as unknown as Builder;
+      }
+      const tx = await batched!.buildBatch({ mode: sdk.BatchMode[mode] });
       return tx.toHex();
     });
   }

@@ -84,7 +84,7 @@ describe('pooled connections', () => {
 
 describe('unreachable chains answer 503 within the connect deadline, and the server keeps serving', () => {
   it.each([
-    ['a port that refuses connections', async () => ({ url: await refusedUrl(), close: async () => undefined })],
+    ['a port that refuses connections', async () => ({ url: await refusedUrl(), close: async (): Promise<void> => undefined })],
     ['a server that accepts but never answers', async () => startBlackHole()],
     ['a chain that accepts WebSockets but never answers', async () => startTestChain('Polkadot', { silent: true })],
   ])('%s', async (_name, open) => {

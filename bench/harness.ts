@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { projectRoot } from '../src/project-root';
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Service {
+  url: string;
+  child: ChildProcess;
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+/** Starts the compiled server in its own process (request logging on, to /dev/null). */
+export async function startService(env: Record<string, string> = {}): Promise<Service> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(projectRoot(), 'dist/src/server.js')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 20_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > end) throw new Error('the service did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    child,
+    rssMb: () => {
+      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface Load {
+  url: string;
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  connections: number;
+  seconds: number;
+}
+
+export async function load({ url, method = 'GET', body, connections, seconds }: Load): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    method,
+    connections,
+    duration: seconds,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function row(name: string, r: LoadResult): string {
+  return `${name.padEnd(44)} ${String(r.reqPerSec).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms${r.non2xx || r.errors ? `   (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`;
+}
