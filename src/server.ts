@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createApp } from './http/app';
-import { createLogger } from './logger';
+import { createLogger, flushLogger } from './logger';
 import { createServices } from './service';
 
 export interface Running {
@@ -35,6 +35,7 @@ export async function start(config: Config): Promise<Running> {
       server.closeAllConnections();
       await services.close();
       logger.info('stopped');
+      flushLogger(logger);
     })());
   return { server, url, stop };
 }

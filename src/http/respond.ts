@@ -17,14 +17,21 @@ function serialize(value: unknown): Serialized {
   return { body, etag };
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Cached bytes go straight to the socket: Express's send() would only recompute headers. */
 function write(req: Request, res: Response, { body, etag }: Serialized): void {
   res.setHeader('ETag', etag);
   res.setHeader('Cache-Control', 'no-cache');
   if (req.headers['if-none-match'] === etag) {
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
-  res.status(200).type('application/json').send(body);
+  res.statusCode = 200;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Content-Length', body.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 /**
@@ -54,5 +61,6 @@ export class ResponseCache {
 
 /** Sends a computed (uncached) value as JSON. */
 export function sendJson(res: Response, value: unknown, status = 200): void {
-  res.status(status).type('application/json').send(toJson(value));
+  res.status(status).setHeader('Content-Type', JSON_TYPE);
+  res.send(toJson(value));
 }
