@@ -1,3 +1,4 @@
+import { sdk } from '../sdk';
 import type { ConnectionPool, Lease } from './pool';
 
 /**
@@ -61,4 +62,29 @@ export function createChainScope(
       leases.splice(0).forEach((lease) => lease.release());
     },
   };
+}
+
+interface SdkChainApi {
+  clone(): SdkChainApi;
+  init(chain: string): Promise<void>;
+  createApiForChain(chain: string): Promise<SdkChainApi>;
+}
+
+let patched = false;
+
+/**
+ * sdk-pjs 11 opens some chains (AssetHubPolkadot for transfers to Ethereum from Hydration,
+ * Bifrost and Moonbeam) with `createApiForChain`, which drops the caller's config and dials the
+ * public endpoints, outside the pool and forever on failure. Make it clone the config instead, as
+ * every other hop does, so those chains are pooled, deadlined and honour development mode.
+ */
+export function routeAllSdkChainsThroughOverrides(): void {
+  if (patched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkChainApi }).api) as SdkChainApi;
+  proto.createApiForChain = async function createApiForChain(this: SdkChainApi, chain: string) {
+    const api = this.clone();
+    await api.init(chain);
+    return api;
+  };
+  patched = true;
 }

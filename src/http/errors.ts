@@ -23,6 +23,15 @@ const BODY_ERRORS: Record<string, { status: number; kind: string; message: (e: E
   'request.aborted': { status: 400, kind: 'ValidationError', message: () => 'The request was aborted' },
 };
 
+/**
+ * Express and its body readers signal other client errors with a 4xx `status`: a path escape
+ * that does not decode, a body whose Content-Encoding does not match its bytes.
+ */
+function clientStatus(error: Error): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
 function toApiError(error: unknown): ApiError | undefined {
   const mapped = fromSdkError(error);
   if (mapped instanceof ApiError) return mapped;
@@ -31,6 +40,8 @@ function toApiError(error: unknown): ApiError | undefined {
     const body = BODY_ERRORS[mapped.type];
     if (body) return new ApiError(body.status, body.kind, body.message(mapped));
   }
+  const status = clientStatus(mapped);
+  if (status !== undefined) return new ApiError(status, 'MalformedRequestError', `The request could not be read: ${mapped.message}`);
   return undefined;
 }
 

@@ -40,7 +40,8 @@ function fieldPath(where: Where, path: (string | number)[]): string {
 }
 
 function describe(issue: z.ZodIssue, input: unknown): string {
-  if (issue.code !== 'custom' && isMissing(issue, input)) return 'is required';
+  const explained = issue.code === 'custom' && typeof issue.params?.kind === 'string';
+  if (!explained && isMissing(issue, input)) return 'is required';
   if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
   return issue.message;
 }

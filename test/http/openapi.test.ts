@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { projectRoot } from '../../src/project-root';
+import { sdk } from '../../src/sdk';
+import { expectErrorBody, testApp } from '../helpers/app';
+
+const { app } = testApp();
+const SPEC_PATH = join(projectRoot(), 'openapi.yaml');
+const SPEC_TEXT = readFileSync(SPEC_PATH, 'utf8');
+
+// ---- a typed view of the parts of the document these tests read -------------------------------
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+interface Operation {
+  method: string;
+  /** The path as written in the document, e.g. `/v2/assets/{chain}`. */
+  path: string;
+  op: JsonObject;
+  /** Parameters of the path item and of the operation, `$ref`s resolved. */
+  parameters: JsonObject[];
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function asObject(v: Json | undefined, what: string): JsonObject {
+  if (!isObject(v)) throw new Error(`${what} is not an object`);
+  return v;
+}
+
+/** Follows a local `$ref` (`#/a/b`) chain to the object it names. */
+function deref(doc: JsonObject, value: Json | undefined, what: string): JsonObject {
+  let current = asObject(value, what);
+  for (let hops = 0; typeof current.$ref === 'string'; hops++) {
+    if (hops > 10) throw new Error(`${what}: $ref cycle`);
+    const ref = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`${what}: only local $refs are used, got ${ref}`);
+    let target: Json = doc;
+    for (const raw of ref.slice(2).split('/')) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      target = asObject(target, `${what} -> ${ref}`)[key] ?? null;
+    }
+    current = asObject(target, `${what} -> ${ref}`);
+  }
+  return current;
+}
+
+function loadSpec(): JsonObject {
+  return asObject(parse(SPEC_TEXT) as Json, 'openapi.yaml');
+}
+
+function operations(doc: JsonObject): Operation[] {
+  const ops: Operation[] = [];
+  for (const [path, rawItem] of Object.entries(asObject(doc.paths, 'paths'))) {
+    const item = deref(doc, rawItem, `paths.${path}`);
+    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+    for (const method of HTTP_METHODS) {
+      if (item[method] === undefined) continue;
+      const op = asObject(item[method], `${method} ${path}`);
+      const own = Array.isArray(op.parameters) ? op.parameters : [];
+      const parameters = [...shared, ...own].map((p, i) => deref(doc, p, `${method} ${path} parameter ${i}`));
+      ops.push({ method, path, op, parameters });
+    }
+  }
+  return ops;
+}
+
+const toExpress = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+function appRoutes(): Set<string> {
+  const routes = app.locals.routes as { method: string; path: string }[];
+  return new Set(routes.map((r) => key(r.method, r.path)));
+}
+
+// ---- tests --------------------------------------------------------------------------------
+
+describe('openapi.yaml', () => {
+  const doc = loadSpec();
+  const ops = operations(doc);
+
+  it('is a valid OpenAPI 3.1 document whose $refs all resolve', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 2)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    const resolved = validator.resolveRefs();
+    expect(Object.keys(asObject(resolved.paths as Json, 'resolved paths'))).toHaveLength(Object.keys(asObject(doc.paths, 'paths')).length);
+    // The validator does not check that every local $ref names something; walk them.
+    const refs: string[] = [];
+    const walk = (v: Json): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (isObject(v)) {
+        if (typeof v.$ref === 'string') refs.push(v.$ref);
+        Object.values(v).forEach(walk);
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of new Set(refs)) expect(() => deref(doc, { $ref: ref }, ref), ref).not.toThrow();
+  });
+
+  it('documents exactly the routes the app declares', () => {
+    const documented = new Set(ops.map((o) => key(o.method, toExpress(o.path))));
+    const declared = appRoutes();
+    expect(declared.size).toBeGreaterThan(50);
+    const undocumented = [...declared].filter((r) => !documented.has(r)).sort();
+    const notInApp = [...documented].filter((r) => !declared.has(r)).sort();
+    const diff = [
+      ...undocumented.map((r) => `  declared by the app but missing from openapi.yaml: ${r}`),
+      ...notInApp.map((r) => `  in openapi.yaml but not declared by the app:       ${r}`),
+    ].join('\n');
+    expect({ undocumented, notInApp }, `route parity:\n${diff}`).toEqual({ undocumented: [], notInApp: [] });
+  });
+
+  it('declares every path template parameter, required, and no stray path parameters', () => {
+    for (const { method, path, parameters } of ops) {
+      const where = key(method, path);
+      const inTemplate = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      const declared = parameters.filter((p) => p.in === 'path');
+      expect(declared.map((p) => p.name).sort(), where).toEqual(inTemplate);
+      for (const p of declared) expect(p.required, `${where} path parameter ${String(p.name)}`).toBe(true);
+      const names = parameters.map((p) => `${String(p.in)}:${String(p.name)}`);
+      expect(new Set(names).size, `${where} has duplicate parameters`).toBe(names.length);
+    }
+  });
+
+  it('documents a 400 on every operation except parameterless GETs, and on every path with {chain}', () => {
+    const offenders: string[] = [];
+    for (const { method, path, op, parameters } of ops) {
+      const responses = asObject(op.responses, `${key(method, path)} responses`);
+      const has400 = responses['400'] !== undefined;
+      const parameterless = method === 'get' && !parameters.some((p) => p.in === 'path' || p.in === 'query');
+      if (!has400 && !parameterless) offenders.push(`${key(method, path)}: no 400 and not a parameterless GET`);
+      if (path.includes('{chain}') && !has400) offenders.push(`${key(method, path)}: has {chain} but no 400`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('documents every operation: summary, tag, 500, and JSON error bodies on every error response', () => {
+    const tags = new Set((Array.isArray(doc.tags) ? doc.tags : []).map((t) => asObject(t, 'tag').name));
+    for (const { method, path, op } of ops) {
+      const where = key(method, path);
+      expect(typeof op.summary, `${where} summary`).toBe('string');
+      const opTags = Array.isArray(op.tags) ? op.tags : [];
+      expect(opTags.length, `${where} tags`).toBeGreaterThan(0);
+      for (const t of opTags) expect(tags.has(t), `${where} tag ${String(t)} is declared`).toBe(true);
+      const responses = asObject(op.responses, `${where} responses`);
+      const meta = ['/health', '/ready', '/openapi.yaml', '/docs'].includes(path);
+      if (!meta) expect(responses['500'], `${where} documents 500`).toBeDefined();
+      for (const [status, raw] of Object.entries(responses)) {
+        const response = deref(doc, raw, `${where} ${status}`);
+        expect(typeof response.description, `${where} ${status} description`).toBe('string');
+        if (Number(status) < 400 || (path === '/ready' && status === '503')) continue;
+        const content = asObject(response.content, `${where} ${status} content`);
+        const schema = asObject(asObject(content['application/json'], `${where} ${status} JSON`).schema, `${where} ${status} schema`);
+        expect(schema.$ref, `${where} ${status} uses ErrorBody`).toBe('#/components/schemas/ErrorBody');
+      }
+      if (method === 'post') {
+        expect(responses['413'], `${where} documents 413`).toBeDefined();
+        expect(responses['415'], `${where} documents 415`).toBeDefined();
+      }
+    }
+  });
+
+  it('lists every chain and pallet the SDK knows', () => {
+    const schemas = asObject(asObject(doc.components, 'components').schemas, 'schemas');
+    expect(asObject(schemas.ChainName, 'ChainName').enum).toEqual([...sdk.CHAINS]);
+    expect(asObject(schemas.PalletName, 'PalletName').enum).toEqual([...sdk.PALLETS]);
+  });
+
+  it('gives every family route a twin in the other family, described under components.pathItems', () => {
+    const paths = asObject(doc.paths, 'paths');
+    for (const [path, item] of Object.entries(paths)) {
+      const m = /^\/(v5|v2)(\/.*)$/.exec(path);
+      if (!m) continue;
+      const twin = paths[`/${m[1] === 'v5' ? 'v2' : 'v5'}${m[2]}`];
+      // Lookups share one path item; routes whose bodies differ (transfer) have one per family.
+      expect(twin, `${path} has a twin`).toBeDefined();
+      expect(asObject(item, path).$ref, `${path} references components.pathItems`).toMatch(/^#\/components\/pathItems\//);
+    }
+  });
+});
+
+describe('serving the document', () => {
+  it('GET /openapi.yaml serves the same document', async () => {
+    const res = await request(app)
+      .get('/openapi.yaml')
+      .buffer(true)
+      .parse((response, done) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done(null, text));
+      })
+      .expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/yaml/);
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+    expect(res.body).toBe(SPEC_TEXT);
+    expect(parse(res.body as string)).toEqual(loadSpec());
+  });
+
+  it('GET /docs serves Swagger UI whose script and stylesheet load', async () => {
+    const res = await request(app).get('/docs').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const links = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(links).toEqual(expect.arrayContaining(['/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']));
+    expect(res.text).toContain("url: '/openapi.yaml'");
+    for (const link of links) {
+      const asset = await request(app).get(link).buffer(true).expect(200);
+      expect(Number(asset.headers['content-length']), link).toBeGreaterThan(1000);
+    }
+  });
+
+  // Regression guard: express.static with `fallthrough: false` once handed its 404/403 to the
+  // error handler, which answered 500.
+  it('a missing or forbidden /docs/assets file is a JSON 4xx, not a 500', async () => {
+    for (const path of ['/docs/assets/nope.js', '/docs/assets/', '/docs/assets/..%2Fpackage.json']) {
+      const res = await request(app).get(path);
+      expect(res.status, `GET ${path}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `GET ${path}`).toBeLessThan(500);
+      expectErrorBody(res.body, res.status);
+    }
+  });
+});
