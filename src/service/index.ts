@@ -1,18 +1,22 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ConnectionPool } from '../chains/pool';
+import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
+import { PreflightService } from './preflight';
 import { TransferService } from './transfers';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
 export interface Services {
   pool: ConnectionPool;
   transfers: TransferService;
+  preflight: PreflightService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   close(): Promise<void>;
 }
 
 export function createServices(config: Config, logger: Logger): Services {
+  routeAllSdkChainsThroughOverrides();
   const pool = new ConnectionPool({
     connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
     idleTimeoutMs: config.IDLE_TIMEOUT_MS,
@@ -23,6 +27,7 @@ export function createServices(config: Config, logger: Logger): Services {
   return {
     pool,
     transfers: new TransferService(pool, config),
+    preflight: new PreflightService(pool, config),
     ready: () => !closing,
     close: async () => {
       closing = true;

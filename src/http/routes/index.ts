@@ -2,8 +2,10 @@ import type { Router } from 'express';
 import type { RouteContext } from '../context';
 import { addressRoutes } from './address';
 import { assetRoutes } from './assets';
+import { balanceRoutes } from './balance';
 import { chainRoutes } from './chains';
 import { palletRoutes } from './pallets';
+import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
 import { transferRoutes } from './transfer';
 
@@ -15,4 +17,6 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   palletRoutes,
   addressRoutes,
   transferRoutes,
+  preflightRoutes,
+  balanceRoutes,
 ];

@@ -1,0 +1,19 @@
+import type { Request, Response, Router } from 'express';
+import { parseInput } from '../../schemas/parse';
+import { balanceBody, balanceParams } from '../../schemas/preflight';
+import { sendJson } from '../respond';
+import type { RouteContext } from '../context';
+
+/** Balances: `/v5` takes `address` (currency optional, native by default), `/v2` `recipient` and `currency`. */
+export function balanceRoutes(router: Router, { family, services }: RouteContext): void {
+  const schema = balanceBody(family);
+  const handler = async (req: Request, res: Response) => {
+    const { chain } = parseInput(balanceParams, req.params, 'params');
+    const body = parseInput(schema, req.body, 'body');
+    sendJson(res, await services.preflight.balance({ chain, ...body }));
+  };
+  router.post('/balance/:chain', handler);
+  // The /v2 listing (and the former /v4 path) carry a trailing /asset segment; both families
+  // answer there so that no path works in one family only.
+  router.post('/balance/:chain/asset', handler);
+}

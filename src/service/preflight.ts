@@ -1,0 +1,263 @@
+import type { TAssetInfo, TBridgeStatus, TChain, TCurrencyCore, TPjsApiOrUrl } from '@paraspell/sdk-pjs';
+import type { Config } from '../config';
+import type { ConnectionPool } from '../chains/pool';
+import { ApiError, badRequest } from '../errors';
+import { sdk, type ApiPromise } from '../sdk';
+import type { BalanceRequest, PreflightRequest } from '../schemas/preflight';
+import type { TransferOptions } from '../schemas/transfer';
+import { minTransferableAmount, originFeeCountsInAsset, transferableAmount, verifyEdOnDestination } from './amount-rules';
+import { runOnChains, type ChainCall } from './chain-calls';
+import {
+  registryAssetResolver,
+  toDryRunResult,
+  toTransferInfoResult,
+  toXcmFeeResult,
+  type ContractAsset,
+  type DryRunResult,
+  type OriginXcmFeeResult,
+  type TransferInfoResult,
+  type XcmFeeResult,
+} from './preflight-shapes';
+import { sdkCall } from './sdk-errors';
+import { configure } from './transfers';
+
+type Builder = ReturnType<typeof sdk.Builder>;
+type ApiOverrides = ChainCall['apiOverrides'];
+type SenderBuilder = ReturnType<ReturnType<typeof configure>['senderAddress']>;
+
+/**
+ * The SDK calls this service makes that reach chains. A seam so that tests can feed results shaped
+ * exactly like sdk-pjs 11.14.8's (nothing here can execute a runtime offline).
+ */
+export interface PreflightSdk {
+  Builder: typeof sdk.Builder;
+  /** Balance of `address` on `chain`; the chain's native asset without `currency`. */
+  getBalance(args: { address: string; chain: TChain; currency?: TCurrencyCore; apiOverrides: ApiOverrides }): Promise<bigint>;
+  getBridgeStatus(apiOverrides: ApiOverrides): Promise<TBridgeStatus>;
+}
+
+/**
+ * sdk-pjs's PolkadotJsApi takes builder options (`{apiOverrides, development}`) wherever its .d.ts
+ * says `api`; passing them (rather than an awaited ApiPromise) keeps the connection lazy, so the
+ * SDK validates the address before anything is dialled.
+ */
+const lazyApi = (apiOverrides: ApiOverrides): TPjsApiOrUrl => ({ apiOverrides, development: true }) as unknown as TPjsApiOrUrl;
+
+export const realSdk: PreflightSdk = {
+  Builder: sdk.Builder,
+  getBalance: ({ address, chain, currency, apiOverrides }) =>
+    currency
+      ? sdk.getAssetBalance({ address, chain, currency, api: lazyApi(apiOverrides) })
+      : sdk.getBalanceNative({ address, chain, api: lazyApi(apiOverrides) }),
+  getBridgeStatus: async (apiOverrides) => sdk.getBridgeStatus((await apiOverrides['BridgeHubPolkadot']) as ApiPromise),
+};
+
+const NO_OVERRIDES: Pick<TransferOptions, 'apiOverrides' | 'development'> = { apiOverrides: {}, development: false };
+
+const swapUnsupported = (): ApiError =>
+  new ApiError(
+    501,
+    'UnsupportedOperationError',
+    'swapOptions cannot be served here: the engine in use (ParaSpell sdk-pjs 11.14.8) has no swap in its transfer builder. Swaps are served by the router (POST /v5/router and /v5/router/* endpoints).',
+  );
+
+function requireDryRun(chain: TChain, what: string): void {
+  if (!sdk.hasDryRunSupport(chain)) {
+    throw badRequest('RuntimeApiUnavailableError', `${what} needs the dry-run runtime API, which ${chain} does not provide (GET /v5/chains/${chain}/has-dry-run-support)`);
+  }
+}
+
+/** One asset and its amount: the amount queries price a single asset. */
+function single(req: PreflightRequest): { core: TCurrencyCore; amount: string } {
+  if (Array.isArray(req.currency)) throw badRequest('ValidationError', 'Amount queries take one currency, not a multi-asset array');
+  const { amount, ...selector } = req.currency;
+  if ('location' in selector && typeof selector.location === 'object' && selector.location !== null && 'type' in selector.location) {
+    throw badRequest('InvalidCurrencyError', 'Amount queries select registry assets; Override locations are not supported here');
+  }
+  return { core: selector as TCurrencyCore, amount };
+}
+
+/** The selector that finds `asset` again on its chain (location is the most precise one). */
+function selectorOf(asset: TAssetInfo): TCurrencyCore {
+  if (asset.location) return { location: asset.location };
+  if ('assetId' in asset && asset.assetId !== undefined) return { id: asset.assetId };
+  return { symbol: asset.symbol };
+}
+
+/** Fee assets come back translated (paymentInfo relabelled native); compare them across chains by location. */
+function isSameAsset(fee: ContractAsset | undefined, asset: TAssetInfo): boolean {
+  if (!fee) return false;
+  return sdk.isAssetXcEqual(fee as TAssetInfo, asset);
+}
+
+const big = (v: string | undefined): bigint => (v === undefined ? 0n : BigInt(v));
+
+/** Pre-flight queries (dry run, fees, transfer info, amounts) and balances over the connection pool. */
+export class PreflightService {
+  private readonly sdk: PreflightSdk;
+
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly config: Config,
+    seam: Partial<PreflightSdk> = {},
+  ) {
+    this.sdk = { ...realSdk, ...seam };
+  }
+
+  private run<T>(req: PreflightRequest, what: string, work: (builder: SenderBuilder, call: ChainCall) => Promise<T>): Promise<T> {
+    return runOnChains(this.pool, this.config, req.options, `${what} ${req.from} -> ${req.to}`, (call) => {
+      const builder: Builder = this.sdk.Builder({
+        apiOverrides: call.apiOverrides as Record<string, ApiPromise>,
+        abstractDecimals: req.options.abstractDecimals,
+        xcmFormatCheck: req.options.xcmFormatCheck,
+      });
+      // The sender is required here; setting it last gives the builder the type its queries need.
+      return work(configure(builder, { ...req, sender: undefined }).senderAddress(req.sender), call);
+    });
+  }
+
+  private translate(req: PreflightRequest) {
+    return { origin: req.from, destination: req.to, resolveAsset: registryAssetResolver };
+  }
+
+  async dryRun(req: PreflightRequest): Promise<DryRunResult> {
+    if (req.swapOptions) throw swapUnsupported();
+    requireDryRun(req.from, 'A dry run');
+    const r = await this.run(req, 'Dry-running', (b) => b.dryRun());
+    return toDryRunResult(r, this.translate(req));
+  }
+
+  async dryRunPreview(req: PreflightRequest, mintFeeAssets: boolean): Promise<DryRunResult> {
+    requireDryRun(req.from, 'A dry-run preview');
+    const r = await this.run(req, 'Dry-running (preview)', (b) => b.dryRunPreview({ mintFeeAssets }));
+    return toDryRunResult(r, this.translate(req));
+  }
+
+  async getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
+    if (req.swapOptions) throw swapUnsupported();
+    const r = await this.run(req, 'Pricing', (b) => b.getXcmFee({ disableFallback }));
+    return toXcmFeeResult(r, this.translate(req));
+  }
+
+  async getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
+    const r = await this.run(req, 'Pricing the origin of', (b) => b.getOriginXcmFee({ disableFallback }));
+    return toXcmFeeResult(r, { ...this.translate(req), originOnly: true });
+  }
+
+  async getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
+    const r = await this.run(req, 'Transfer info for', (b) => b.getTransferInfo());
+    return toTransferInfoResult(r, { resolveAsset: registryAssetResolver });
+  }
+
+  /** Rule 1: max(balance - ED - originFee, 0), the fee counted only when paid in the queried asset. */
+  async getTransferableAmount(req: PreflightRequest): Promise<string> {
+    if (req.swapOptions) throw swapUnsupported();
+    const { core } = single(req);
+    const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
+    const native = sdkCall(() => sdk.findNativeAssetInfoOrThrow(req.from));
+    const feeAsset = req.feeAsset ? sdkCall(() => sdk.findAssetInfoOrThrow(req.from, req.feeAsset as TCurrencyCore, req.to)) : undefined;
+    const counts = originFeeCountsInAsset({
+      hasFeeAsset: feeAsset !== undefined,
+      assetIsOriginNative: sdk.isAssetEqual(native, asset),
+      feeAssetIsQueriedAsset: feeAsset !== undefined && sdk.isAssetEqual(feeAsset, asset),
+    });
+    const result = await this.run(req, 'Transferable amount for', async (b, call) => {
+      const balance = await this.sdk.getBalance({ address: req.sender, chain: req.from, currency: core, apiOverrides: call.apiOverrides });
+      // The fee is only needed when it counts; otherwise the origin is not priced at all.
+      const fee = counts ? (await b.getOriginXcmFee({ disableFallback: false })).fee : 0n;
+      if (fee === undefined) throw badRequest('UnableToComputeError', `No origin XCM fee could be computed on ${req.from}`);
+      return transferableAmount({ balance, existentialDeposit: BigInt(asset.existentialDeposit ?? '0'), originFee: fee, feeCountsInAsset: counts });
+    });
+    return result.toString();
+  }
+
+  /** Rule 3: hop fees + destination fee + origin fee (each only in the transferred asset) + ED if the recipient holds none + 1. */
+  async getMinTransferableAmount(req: PreflightRequest): Promise<string> {
+    if (req.swapOptions) throw swapUnsupported();
+    requireDryRun(req.from, 'The minimal transferable amount');
+    if (req.to !== 'Ethereum') requireDryRun(req.to, 'The minimal transferable amount');
+    const { core } = single(req);
+    const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
+    const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
+    const native = sdkCall(() => sdk.findNativeAssetInfoOrThrow(req.from));
+    const feeAsset = req.feeAsset ? sdkCall(() => sdk.findAssetInfoOrThrow(req.from, req.feeAsset as TCurrencyCore, req.to)) : undefined;
+    const paysInAsset = originFeeCountsInAsset({
+      hasFeeAsset: feeAsset !== undefined,
+      assetIsOriginNative: sdk.isAssetEqual(native, asset),
+      feeAssetIsQueriedAsset: feeAsset !== undefined && sdk.isAssetEqual(feeAsset, asset),
+    });
+    const { destBalance, fees } = await this.run(req, 'Minimal transferable amount for', async (b, call) => {
+      const [balance, raw] = await Promise.all([
+        this.sdk.getBalance({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
+        b.getXcmFee({ disableFallback: false }),
+      ]);
+      return { destBalance: balance, fees: toXcmFeeResult(raw, this.translate(req)) };
+    });
+    for (const hop of fees.hops) requireDryRun(hop.chain as TChain, `The minimal transferable amount (through ${hop.chain})`);
+    const min = minTransferableAmount({
+      hopFees: fees.hops.map((h) => ({ amount: big(h.result.fee), inTransferredAsset: isSameAsset(h.result.asset, asset) })),
+      destinationFee: big(fees.destination?.fee),
+      destinationFeeInAsset: isSameAsset(fees.destination?.asset, asset),
+      originFee: big(fees.origin.fee),
+      originFeeInAsset: paysInAsset && isSameAsset(fees.origin.asset, asset),
+      destinationEd: BigInt(destAsset.existentialDeposit ?? '0'),
+      recipientDestBalance: destBalance,
+    });
+    return min.toString();
+  }
+
+  /** The SDK's figure (transfer info's received amount); the contract gives no formula. */
+  async getReceivableAmount(req: PreflightRequest): Promise<string> {
+    requireDryRun(req.to, 'The receivable amount');
+    const amount = await this.run(req, 'Receivable amount for', (b) => b.getReceivableAmount());
+    return amount.toString();
+  }
+
+  /** Rule 6: true if the recipient holds the asset, else amount - ED - destination fee > 0. */
+  async verifyEdOnDestination(req: PreflightRequest): Promise<boolean> {
+    const { core, amount } = single(req);
+    if (amount === 'ALL') throw badRequest('NumberFormatError', 'currency.amount must be the amount to verify, not ALL');
+    const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
+    const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
+    const destNative = sdkCall(() => sdk.findNativeAssetInfo(req.to));
+    const base = req.options.abstractDecimals ? sdk.parseUnits(amount, asset.decimals) : BigInt(amount);
+    const { balance, fees } = await this.run(req, 'Verifying the existential deposit for', async (b, call) => {
+      const [bal, raw] = await Promise.all([
+        this.sdk.getBalance({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
+        b.getXcmFee({ disableFallback: false }),
+      ]);
+      return { balance: bal, fees: toXcmFeeResult(raw, this.translate(req)) };
+    });
+    const dest = fees.destination;
+    if (dest?.fee === undefined) throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}`);
+    return verifyEdOnDestination({
+      recipientBalance: balance,
+      amount: base,
+      existentialDeposit: BigInt(destAsset.existentialDeposit ?? '0'),
+      destinationFee: BigInt(dest.fee),
+      feeType: dest.feeType,
+      currencyIsDestinationNative: destNative !== null && sdk.isAssetXcEqual(destNative, destAsset),
+    });
+  }
+
+  /** The builder of 11.14.8 has no swap, and best-amount-out is only defined for swaps. */
+  bestAmountOut(_req: PreflightRequest): Promise<never> {
+    return Promise.reject(swapUnsupported());
+  }
+
+  async balance(req: BalanceRequest): Promise<string> {
+    if (req.currency) {
+      const currency = req.currency;
+      sdkCall(() => sdk.findAssetInfoOrThrow(req.chain, currency, null));
+    }
+    const amount = await runOnChains(this.pool, this.config, req.options, `Reading a balance on ${req.chain}`, (call) =>
+      this.sdk.getBalance({ address: req.address, chain: req.chain, currency: req.currency, apiOverrides: call.apiOverrides }),
+    );
+    return amount.toString();
+  }
+
+  bridgeStatus(): Promise<TBridgeStatus> {
+    return runOnChains(this.pool, this.config, NO_OVERRIDES, 'Reading the Ethereum bridge status', (call) => this.sdk.getBridgeStatus(call.apiOverrides));
+  }
+}
+
