@@ -4,11 +4,9 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json openapi.yaml ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY bench ./bench
-COPY test ./test
-RUN npx tsc -p tsconfig.json
+RUN npm run build
 
 # Runtime stage: production dependencies and the compiled service only.
 FROM node:20-bookworm-slim AS runtime
