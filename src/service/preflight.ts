@@ -92,6 +92,17 @@ function isSameAsset(fee: ContractAsset | undefined, asset: TAssetInfo): boolean
 
 const big = (v: string | undefined): bigint => (v === undefined ? 0n : BigInt(v));
 
+/** Rule 1's condition for `asset` on the origin: paid in the native asset, or in the feeAsset when one is given. */
+function originFeeCounts(req: PreflightRequest, asset: TAssetInfo): boolean {
+  const native = sdkCall(() => sdk.findNativeAssetInfoOrThrow(req.from));
+  const feeAsset = req.feeAsset ? sdkCall(() => sdk.findAssetInfoOrThrow(req.from, req.feeAsset as TCurrencyCore, req.to)) : undefined;
+  return originFeeCountsInAsset({
+    hasFeeAsset: feeAsset !== undefined,
+    assetIsOriginNative: sdk.isAssetEqual(native, asset),
+    feeAssetIsQueriedAsset: feeAsset !== undefined && sdk.isAssetEqual(feeAsset, asset),
+  });
+}
+
 /** Pre-flight queries (dry run, fees, transfer info, amounts) and balances over the connection pool. */
 export class PreflightService {
   private readonly sdk: PreflightSdk;
@@ -118,6 +129,17 @@ export class PreflightService {
 
   private translate(req: PreflightRequest) {
     return { origin: req.from, destination: req.to, resolveAsset: registryAssetResolver };
+  }
+
+  /** The recipient's balance of `destAsset` on the destination and the route's fees, over one set of connections. */
+  private recipientBalanceAndFees(req: PreflightRequest, destAsset: TAssetInfo, what: string): Promise<{ balance: bigint; fees: XcmFeeResult }> {
+    return this.run(req, what, async (b, call) => {
+      const [balance, raw] = await Promise.all([
+        this.sdk.getBalance({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
+        b.getXcmFee({ disableFallback: false }),
+      ]);
+      return { balance, fees: toXcmFeeResult(raw, this.translate(req)) };
+    });
   }
 
   async dryRun(req: PreflightRequest): Promise<DryRunResult> {
@@ -154,13 +176,7 @@ export class PreflightService {
     if (req.swapOptions) throw swapUnsupported();
     const { core } = single(req);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
-    const native = sdkCall(() => sdk.findNativeAssetInfoOrThrow(req.from));
-    const feeAsset = req.feeAsset ? sdkCall(() => sdk.findAssetInfoOrThrow(req.from, req.feeAsset as TCurrencyCore, req.to)) : undefined;
-    const counts = originFeeCountsInAsset({
-      hasFeeAsset: feeAsset !== undefined,
-      assetIsOriginNative: sdk.isAssetEqual(native, asset),
-      feeAssetIsQueriedAsset: feeAsset !== undefined && sdk.isAssetEqual(feeAsset, asset),
-    });
+    const counts = originFeeCounts(req, asset);
     const result = await this.run(req, 'Transferable amount for', async (b, call) => {
       const balance = await this.sdk.getBalance({ address: req.sender, chain: req.from, currency: core, apiOverrides: call.apiOverrides });
       // The fee is only needed when it counts; otherwise the origin is not priced at all.
@@ -179,20 +195,8 @@ export class PreflightService {
     const { core } = single(req);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
-    const native = sdkCall(() => sdk.findNativeAssetInfoOrThrow(req.from));
-    const feeAsset = req.feeAsset ? sdkCall(() => sdk.findAssetInfoOrThrow(req.from, req.feeAsset as TCurrencyCore, req.to)) : undefined;
-    const paysInAsset = originFeeCountsInAsset({
-      hasFeeAsset: feeAsset !== undefined,
-      assetIsOriginNative: sdk.isAssetEqual(native, asset),
-      feeAssetIsQueriedAsset: feeAsset !== undefined && sdk.isAssetEqual(feeAsset, asset),
-    });
-    const { destBalance, fees } = await this.run(req, 'Minimal transferable amount for', async (b, call) => {
-      const [balance, raw] = await Promise.all([
-        this.sdk.getBalance({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
-        b.getXcmFee({ disableFallback: false }),
-      ]);
-      return { destBalance: balance, fees: toXcmFeeResult(raw, this.translate(req)) };
-    });
+    const paysInAsset = originFeeCounts(req, asset);
+    const { balance: destBalance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Minimal transferable amount for');
     for (const hop of fees.hops) requireDryRun(hop.chain as TChain, `The minimal transferable amount (through ${hop.chain})`);
     const min = minTransferableAmount({
       hopFees: fees.hops.map((h) => ({ amount: big(h.result.fee), inTransferredAsset: isSameAsset(h.result.asset, asset) })),
@@ -221,13 +225,7 @@ export class PreflightService {
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
     const destNative = sdkCall(() => sdk.findNativeAssetInfo(req.to));
     const base = req.options.abstractDecimals ? sdk.parseUnits(amount, asset.decimals) : BigInt(amount);
-    const { balance, fees } = await this.run(req, 'Verifying the existential deposit for', async (b, call) => {
-      const [bal, raw] = await Promise.all([
-        this.sdk.getBalance({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
-        b.getXcmFee({ disableFallback: false }),
-      ]);
-      return { balance: bal, fees: toXcmFeeResult(raw, this.translate(req)) };
-    });
+    const { balance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Verifying the existential deposit for');
     const dest = fees.destination;
     if (dest?.fee === undefined) throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}`);
     return verifyEdOnDestination({

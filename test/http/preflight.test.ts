@@ -1,7 +1,7 @@
 import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAssetInfo, TBridgeStatus, TDryRunChainSuccess, TDryRunResult, TGetXcmFeeResult, TTransferInfo, TXcmFeeDetailSuccess } from '@paraspell/sdk-pjs';
+import type { TAssetInfo, TBridgeStatus, TDryRunChainSuccess, TDryRunResult, TGetXcmFeeResult, TTransferInfo } from '@paraspell/sdk-pjs';
 import { createApp } from '../../src/http/app';
 import { sdk } from '../../src/sdk';
 import { createServices } from '../../src/service';
@@ -9,6 +9,20 @@ import { PreflightService, type PreflightSdk } from '../../src/service/preflight
 import type { SdkOriginXcmFee } from '../../src/service/preflight-shapes';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
 import { refusedUrl, startTestChain, type TestChain } from '../support/test-chain';
+import {
+  AH_HOP_FEE,
+  AH_ORIGIN_DRY_RUN,
+  DOT_AH,
+  DOT_HYDRATION,
+  DRY_RUN_HOP_FAILURE,
+  FWD_TO_1000,
+  FWD_TO_2034,
+  GLMR,
+  HDX,
+  ORIGIN_FEE_DRY_RUN,
+  USDT_AH,
+  XCM_FEE_ORIGIN_FALLBACK,
+} from '../fixtures/sdk-results';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
@@ -274,50 +288,6 @@ describe('unreachable chain', () => {
 
 // ---- the SDK boundary: results shaped exactly like sdk-pjs 11.14.8's --------------------------
 
-// Real registry assets of @paraspell/assets 11.14.8 (as findAssetInfo returns them).
-const DOT_AH: TAssetInfo = {
-  symbol: 'DOT',
-  isNative: true,
-  decimals: 10,
-  existentialDeposit: '100000000',
-  location: { parents: 1, interior: { Here: null } },
-  isFeeAsset: true,
-};
-const USDT_AH: TAssetInfo = {
-  assetId: '1984',
-  symbol: 'USDt',
-  decimals: 6,
-  location: { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } },
-  existentialDeposit: '10000',
-  isFeeAsset: true,
-};
-const HDX: TAssetInfo = {
-  symbol: 'HDX',
-  isNative: true,
-  decimals: 12,
-  existentialDeposit: '1000000000000',
-  location: { parents: 1, interior: { X2: [{ Parachain: 2034 }, { GeneralIndex: 0 }] } },
-  isFeeAsset: true,
-};
-const DOT_HYDRATION: TAssetInfo = {
-  assetId: '5',
-  symbol: 'DOT',
-  decimals: 10,
-  existentialDeposit: '17540000',
-  location: { parents: 1, interior: { Here: null } },
-  isFeeAsset: true,
-};
-const GLMR: TAssetInfo = {
-  symbol: 'GLMR',
-  isNative: true,
-  decimals: 18,
-  existentialDeposit: '0',
-  location: { parents: 1, interior: { X2: [{ Parachain: 2004 }, { PalletInstance: 10 }] } },
-  isFeeAsset: true,
-};
-const FWD_TO_2034 = [{ v4: { parents: 1, interior: { x1: [{ parachain: 2034 }] } } }, [{ v4: [{ withdrawAsset: [] }] }]];
-const FWD_TO_1000 = [{ v4: { parents: 1, interior: { x1: [{ parachain: 1000 }] } } }, [{ v4: [{ reserveAssetDeposited: [] }] }]];
-
 /** Contract form of a registry asset. */
 const c = (a: TAssetInfo, extra: Record<string, unknown> = {}) => ({ ...a, ...extra });
 
@@ -405,19 +375,10 @@ describe.each(FAMILIES)('/%s dry run at the SDK boundary', (family) => {
   });
 
   it('destination failure: origin success with every field, destination dryRunError without chain', async () => {
-    const origin: TDryRunChainSuccess = {
-      success: true,
-      fee: 31_000_000n,
-      weight: { refTime: 1_234_567_890n, proofSize: 54_321n },
-      forwardedXcms: FWD_TO_2034,
-      destParaId: 2034,
-      currency: 'DOT',
-      asset: DOT_AH,
-    };
     const sdkResult: TDryRunResult = {
       failureReason: 'UntrustedReserveLocation',
       failureChain: 'destination',
-      origin,
+      origin: AH_ORIGIN_DRY_RUN,
       destination: { success: false, failureReason: 'UntrustedReserveLocation', currency: 'DOT', asset: DOT_HYDRATION },
       hops: [],
     };
@@ -439,16 +400,8 @@ describe.each(FAMILIES)('/%s dry run at the SDK boundary', (family) => {
   });
 
   it('hop failure (asset hub between Hydration and Moonbeam): chainKind hop, the hub folded into hops', async () => {
-    const ahFailure = { success: false as const, failureReason: 'Barrier', currency: 'DOT', asset: DOT_AH };
-    const sdkResult: TDryRunResult = {
-      failureReason: 'Barrier',
-      failureChain: 'assetHub',
-      origin: { success: true, fee: 2_000_000_000_000n, weight: { refTime: 5n, proofSize: 6n }, forwardedXcms: FWD_TO_1000, destParaId: 1000, currency: 'HDX', asset: HDX },
-      assetHub: ahFailure,
-      hops: [{ chain: 'AssetHubPolkadot', result: ahFailure }],
-    };
     const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' } };
-    const res = await fakeApp({ dryRun: sdkResult }).post(`${v}/dry-run`, body).expect(200);
+    const res = await fakeApp({ dryRun: DRY_RUN_HOP_FAILURE }).post(`${v}/dry-run`, body).expect(200);
     expect(res.body.success).toBe(false);
     expect(res.body.dryRunError).toEqual({ reason: 'Barrier', chain: 'AssetHubPolkadot', chainKind: 'hop' });
     expect(res.body.hops).toEqual([{ chain: 'AssetHubPolkadot', result: { success: false, dryRunError: { reason: 'Barrier' }, asset: c(DOT_AH) } }]);
@@ -482,14 +435,7 @@ describe.each(FAMILIES)('/%s fees and transfer info at the SDK boundary', (famil
   const v = `/${family}`;
 
   it('xcm-fee: payment-info fallback after an origin dry-run failure keeps fees, native assets, success false', async () => {
-    const sdkResult: TGetXcmFeeResult<false> = {
-      origin: { fee: 26_000_000n, feeType: 'paymentInfo', sufficient: false, currency: 'USDt', asset: USDT_AH, dryRunError: 'FailedToTransactAsset', dryRunSubError: 'FundsUnavailable' },
-      destination: { fee: 4_000_000_000n, feeType: 'paymentInfo', sufficient: true, currency: 'HDX', asset: HDX },
-      hops: [],
-      failureChain: 'origin',
-      failureReason: 'FailedToTransactAsset',
-    };
-    const fake = fakeApp({ getXcmFee: sdkResult });
+    const fake = fakeApp({ getXcmFee: XCM_FEE_ORIGIN_FALLBACK });
     const res = await fake.post(`${v}/xcm-fee`, bodyOf(family)).expect(200);
     expect(res.body).toEqual({
       success: false,
@@ -502,12 +448,11 @@ describe.each(FAMILIES)('/%s fees and transfer info at the SDK boundary', (famil
   });
 
   it('xcm-fee: disableFallback in every accepted form reaches the SDK; success with hops', async () => {
-    const ah: TXcmFeeDetailSuccess = { fee: 40_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH };
     const sdkResult: TGetXcmFeeResult<false> = {
       origin: { weight: { refTime: 1n, proofSize: 1n }, fee: 2_000_000_000_000n, feeType: 'dryRun', sufficient: true, currency: 'HDX', asset: HDX },
-      assetHub: ah,
+      assetHub: AH_HOP_FEE,
       destination: { fee: 5n, feeType: 'dryRun', sufficient: true, currency: 'GLMR', asset: GLMR },
-      hops: [{ chain: 'AssetHubPolkadot', result: ah }],
+      hops: [{ chain: 'AssetHubPolkadot', result: AH_HOP_FEE }],
     };
     const fake = fakeApp({ getXcmFee: sdkResult });
     const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' } };
@@ -524,8 +469,7 @@ describe.each(FAMILIES)('/%s fees and transfer info at the SDK boundary', (famil
   });
 
   it('origin-xcm-fee: origin only; disableFallback origin failure is success false with no fee', async () => {
-    const ok: SdkOriginXcmFee = { fee: 30_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH, forwardedXcms: FWD_TO_2034, destParaId: 2034, weight: { refTime: 5n, proofSize: 6n } };
-    const res = await fakeApp({ getOriginXcmFee: ok }).post(`${v}/origin-xcm-fee`, bodyOf(family)).expect(200);
+    const res = await fakeApp({ getOriginXcmFee: ORIGIN_FEE_DRY_RUN }).post(`${v}/origin-xcm-fee`, bodyOf(family)).expect(200);
     expect(res.body).toEqual({ success: true, origin: { fee: '30000000', feeType: 'dryRun', sufficient: true, asset: c(DOT_AH), weight: { refTime: '5', proofSize: '6' } } });
     const failed: SdkOriginXcmFee = { dryRunError: 'Filtered', currency: 'DOT', asset: DOT_AH };
     const fake = fakeApp({ getOriginXcmFee: failed });
@@ -620,11 +564,10 @@ describe.each(FAMILIES)('/%s amount rules (Rules 1, 3, 6) at the SDK boundary', 
   });
 
   it('min-transferable-amount through a hop: only fees in DOT count (HDX origin fee and GLMR destination fee do not)', async () => {
-    const ah: TXcmFeeDetailSuccess = { fee: 40_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH };
     const fees = feeResult({
       origin: { fee: 2_000_000_000_000n, feeType: 'dryRun', sufficient: true, currency: 'HDX', asset: HDX },
-      assetHub: ah,
-      hops: [{ chain: 'AssetHubPolkadot', result: ah }],
+      assetHub: AH_HOP_FEE,
+      hops: [{ chain: 'AssetHubPolkadot', result: AH_HOP_FEE }],
       destination: { fee: 5_000_000_000_000_000n, feeType: 'paymentInfo', sufficient: true, currency: 'DOT', asset: DOT_AH },
     });
     const body = base({ from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' } });

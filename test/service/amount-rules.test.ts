@@ -46,32 +46,23 @@ describe('transferableAmount (Rule 1)', () => {
 });
 
 describe('minTransferableAmount (Rule 3)', () => {
+  const everyTermInAsset = {
+    hopFees: [{ amount: 40_000_000n, inTransferredAsset: true }],
+    destinationFee: 3_000_000n,
+    destinationFeeInAsset: true,
+    originFee: 200_000_000n,
+    originFeeInAsset: true,
+    destinationEd: 100_000_000n,
+  };
+
   it('every term in the transferred asset, recipient empty: 0.004 + 0.0003 + 0.02 + 0.01 DOT + 1', () => {
-    expect(
-      minTransferableAmount({
-        hopFees: [{ amount: 40_000_000n, inTransferredAsset: true }],
-        destinationFee: 3_000_000n,
-        destinationFeeInAsset: true,
-        originFee: 200_000_000n,
-        originFeeInAsset: true,
-        destinationEd: 100_000_000n,
-        recipientDestBalance: 0n,
-      }),
-    ).toBe(40_000_000n + 3_000_000n + 200_000_000n + 100_000_000n + 1n); // 343_000_001
+    expect(minTransferableAmount({ ...everyTermInAsset, recipientDestBalance: 0n })).toBe(
+      40_000_000n + 3_000_000n + 200_000_000n + 100_000_000n + 1n, // 343_000_001
+    );
   });
 
   it('ED component off when the recipient already holds the asset', () => {
-    expect(
-      minTransferableAmount({
-        hopFees: [{ amount: 40_000_000n, inTransferredAsset: true }],
-        destinationFee: 3_000_000n,
-        destinationFeeInAsset: true,
-        originFee: 200_000_000n,
-        originFeeInAsset: true,
-        destinationEd: 100_000_000n,
-        recipientDestBalance: 1n,
-      }),
-    ).toBe(243_000_001n);
+    expect(minTransferableAmount({ ...everyTermInAsset, recipientDestBalance: 1n })).toBe(243_000_001n);
   });
 
   it('Hydration -> Moonbeam DOT via AssetHub: origin fee in HDX and destination fee in GLMR do not count', () => {

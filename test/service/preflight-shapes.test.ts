@@ -22,72 +22,25 @@ import {
   type SdkOriginXcmFee,
 } from '../../src/service/preflight-shapes';
 import { ApiError } from '../../src/errors';
-
-// ---- Real registry assets of @paraspell/assets 11.14.8 (copied from findAssetInfo output) ----
-const DOT_POLKADOT: TAssetInfo = {
-  symbol: 'DOT',
-  isNative: true,
-  decimals: 10,
-  existentialDeposit: '10000000000',
-  location: { parents: 1, interior: { Here: null } },
-};
-const DOT_AH: TAssetInfo = {
-  symbol: 'DOT',
-  isNative: true,
-  decimals: 10,
-  existentialDeposit: '100000000',
-  location: { parents: 1, interior: { Here: null } },
-  isFeeAsset: true,
-};
-const USDT_AH: TAssetInfo = {
-  assetId: '1984',
-  symbol: 'USDt',
-  decimals: 6,
-  location: { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } },
-  existentialDeposit: '10000',
-  isFeeAsset: true,
-};
-const HDX: TAssetInfo = {
-  symbol: 'HDX',
-  isNative: true,
-  decimals: 12,
-  existentialDeposit: '1000000000000',
-  location: { parents: 1, interior: { X2: [{ Parachain: 2034 }, { GeneralIndex: 0 }] } },
-  isFeeAsset: true,
-};
-const DOT_HYDRATION: TAssetInfo = {
-  assetId: '5',
-  symbol: 'DOT',
-  decimals: 10,
-  existentialDeposit: '17540000',
-  location: { parents: 1, interior: { Here: null } },
-  isFeeAsset: true,
-};
-const USDT_HYDRATION: TAssetInfo = {
-  assetId: '10',
-  symbol: 'USDT',
-  decimals: 6,
-  existentialDeposit: '10000',
-  location: { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } },
-  isFeeAsset: true,
-  alias: 'USDT1',
-};
-const DOT_BH: TAssetInfo = {
-  symbol: 'DOT',
-  isNative: true,
-  decimals: 10,
-  existentialDeposit: '1000000000',
-  location: { parents: 1, interior: { Here: null } },
-  isFeeAsset: true,
-};
-const GLMR: TAssetInfo = {
-  symbol: 'GLMR',
-  isNative: true,
-  decimals: 18,
-  existentialDeposit: '0',
-  location: { parents: 1, interior: { X2: [{ Parachain: 2004 }, { PalletInstance: 10 }] } },
-  isFeeAsset: true,
-};
+import {
+  AH_HOP_FEE,
+  AH_ORIGIN_DRY_RUN,
+  DOT_AH,
+  DOT_BH,
+  DOT_HYDRATION,
+  DOT_POLKADOT,
+  DRY_RUN_HOP_FAILURE,
+  FWD_TO_1000,
+  FWD_TO_1002,
+  FWD_TO_2034,
+  FWD_TO_ETH,
+  GLMR,
+  HDX,
+  ORIGIN_FEE_DRY_RUN,
+  USDT_AH,
+  USDT_HYDRATION,
+  XCM_FEE_ORIGIN_FALLBACK,
+} from '../fixtures/sdk-results';
 
 /** Contract form of a registry asset (ED string, no manuallyAdded, same optional flags). */
 const c = (a: TAssetInfo, extra: Partial<ContractAsset> = {}): ContractAsset => {
@@ -99,12 +52,6 @@ const c = (a: TAssetInfo, extra: Partial<ContractAsset> = {}): ContractAsset => 
   if (a.alias !== undefined) out.alias = a.alias;
   return { ...out, ...extra };
 };
-
-// forwardedXcms as sdk-pjs builds them from DryRunApi `toJSON()` ([location, messages]).
-const FWD_TO_2034 = [{ v4: { parents: 1, interior: { x1: [{ parachain: 2034 }] } } }, [{ v4: [{ withdrawAsset: [] }] }]];
-const FWD_TO_1000 = [{ v4: { parents: 1, interior: { x1: [{ parachain: 1000 }] } } }, [{ v4: [{ reserveAssetDeposited: [] }] }]];
-const FWD_TO_1002 = [{ v4: { parents: 1, interior: { x1: [{ parachain: 1002 }] } } }, [{ v4: [{ receiveTeleportedAsset: [] }] }]];
-const FWD_TO_ETH = [{ v4: { parents: 2, interior: { x1: [{ globalConsensus: { ethereum: { chainId: 1 } } }] } } }, [{ v4: [] }]];
 
 const LEGACY_KEYS = new Set([
   'failureReason',
@@ -239,19 +186,10 @@ describe('toDryRunResult', () => {
   });
 
   it('destination failure: origin success with every field, destination with dryRunError without chain', () => {
-    const origin: TDryRunChainSuccess = {
-      success: true,
-      fee: 31_000_000n,
-      weight: { refTime: 1_234_567_890n, proofSize: 54_321n },
-      forwardedXcms: FWD_TO_2034,
-      destParaId: 2034,
-      currency: 'DOT',
-      asset: DOT_AH,
-    };
     const sdkResult: TDryRunResult = {
       failureReason: 'UntrustedReserveLocation',
       failureChain: 'destination',
-      origin,
+      origin: AH_ORIGIN_DRY_RUN,
       destination: { success: false, failureReason: 'UntrustedReserveLocation', currency: 'USDT', asset: USDT_HYDRATION },
       hops: [],
     };
@@ -277,30 +215,7 @@ describe('toDryRunResult', () => {
   });
 
   it('hop failure on the asset hub: chainKind hop, chain name, assetHub folded (no duplicate)', () => {
-    // Hydration -> Moonbeam DOT, reserve on AssetHubPolkadot; the hop fails. traverseXcmHops pushes
-    // the hop into hops AND sets assetHub; getFailureInfo reports failureChain 'assetHub'.
-    const ahFailure = {
-      success: false as const,
-      failureReason: 'Barrier',
-      currency: 'DOT',
-      asset: DOT_AH,
-    };
-    const sdkResult: TDryRunResult = {
-      failureReason: 'Barrier',
-      failureChain: 'assetHub',
-      origin: {
-        success: true,
-        fee: 2_000_000_000_000n,
-        weight: { refTime: 5n, proofSize: 6n },
-        forwardedXcms: FWD_TO_1000,
-        destParaId: 1000,
-        currency: 'HDX',
-        asset: HDX,
-      },
-      assetHub: ahFailure,
-      hops: [{ chain: 'AssetHubPolkadot', result: ahFailure }],
-    };
-    const r = toDryRunResult(sdkResult, { origin: 'Hydration', destination: 'Moonbeam' });
+    const r = toDryRunResult(DRY_RUN_HOP_FAILURE, { origin: 'Hydration', destination: 'Moonbeam' });
     expect(r.success).toBe(false);
     expect(r.dryRunError).toEqual({ reason: 'Barrier', chain: 'AssetHubPolkadot', chainKind: 'hop' });
     expect(r.hops).toEqual([
@@ -438,11 +353,13 @@ describe('toDryRunResult', () => {
 });
 
 // =============================================================================================
+/** Most fee fixtures price AssetHubPolkadot -> Hydration. */
+const AH_TO_HYDRATION = { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver };
+
 describe('toXcmFeeResult (full)', () => {
   const opts = { origin: 'Hydration', destination: 'Ethereum', resolveAsset: registryAssetResolver };
 
   it('success with asset hub + bridge hub hops: every field, hubs folded, destination asset has amount', () => {
-    const ahDetail: TXcmFeeDetailSuccess = { fee: 40_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH };
     const bhDetail: TXcmFeeDetailSuccess = { fee: 90_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH };
     const sdkResult: TGetXcmFeeResult<false> = {
       origin: {
@@ -453,11 +370,11 @@ describe('toXcmFeeResult (full)', () => {
         currency: 'HDX',
         asset: HDX,
       },
-      assetHub: ahDetail,
+      assetHub: AH_HOP_FEE,
       bridgeHub: bhDetail,
       destination: { fee: 0n, feeType: 'noFeeRequired', sufficient: true, currency: 'WETH', asset: DOT_AH },
       hops: [
-        { chain: 'AssetHubPolkadot', result: ahDetail },
+        { chain: 'AssetHubPolkadot', result: AH_HOP_FEE },
         { chain: 'BridgeHubPolkadot', result: bhDetail },
       ],
     };
@@ -486,31 +403,14 @@ describe('toXcmFeeResult (full)', () => {
       destination: { fee: 22_000n, feeType: 'dryRun', sufficient: true, currency: 'USDT', asset: USDT_HYDRATION },
       hops: [],
     };
-    const r = toXcmFeeResult(sdkResult, { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver });
+    const r = toXcmFeeResult(sdkResult, AH_TO_HYDRATION);
     expect(r.destination).toEqual({ fee: '22000', feeType: 'dryRun', sufficient: true, asset: c(USDT_HYDRATION, { amount: '22000' }) });
     expect(r.hops).toEqual([]);
     expect(r.success).toBe(true);
   });
 
   it('fallback to payment info after an origin dry-run failure: fees kept, native assets, dryRunError origin', () => {
-    // getXcmFeeOnce, branch "originDryRunError || paymentInfo": destination forced to payment info
-    // and labelled with the destination's native asset; top-level failureChain/failureReason.
-    const sdkResult: TGetXcmFeeResult<false> = {
-      origin: {
-        fee: 26_000_000n,
-        feeType: 'paymentInfo',
-        sufficient: false,
-        currency: 'USDt',
-        asset: USDT_AH,
-        dryRunError: 'FailedToTransactAsset',
-        dryRunSubError: 'FundsUnavailable',
-      },
-      destination: { fee: 4_000_000_000n, feeType: 'paymentInfo', sufficient: true, currency: 'HDX', asset: HDX },
-      hops: [],
-      failureChain: 'origin',
-      failureReason: 'FailedToTransactAsset',
-    };
-    const r = toXcmFeeResult(sdkResult, { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver });
+    const r = toXcmFeeResult(XCM_FEE_ORIGIN_FALLBACK, AH_TO_HYDRATION);
     expect(r).toEqual({
       success: false,
       dryRunError: { reason: 'FailedToTransactAsset', subReason: 'FundsUnavailable', chain: 'AssetHubPolkadot', chainKind: 'origin' },
@@ -534,17 +434,12 @@ describe('toXcmFeeResult (full)', () => {
       destination: { fee: 1n, feeType: 'paymentInfo', sufficient: true, currency: 'USDT', asset: USDT_HYDRATION },
       hops: [],
     };
-    const keep = toXcmFeeResult(sdkResult, {
-      origin: 'AssetHubPolkadot',
-      destination: 'Hydration',
-      resolveAsset: registryAssetResolver,
-      paymentInfoInNative: false,
-    });
+    const keep = toXcmFeeResult(sdkResult, { ...AH_TO_HYDRATION, paymentInfoInNative: false });
     expect(keep.origin.asset).toEqual(c(USDT_AH));
     expect(keep.destination?.asset).toEqual(c(USDT_HYDRATION, { amount: '1' }));
     const noResolver = toXcmFeeResult(sdkResult, { origin: 'AssetHubPolkadot', destination: 'Hydration' });
     expect(noResolver.origin.asset).toEqual(c(USDT_AH));
-    const relabelled = toXcmFeeResult(sdkResult, { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver });
+    const relabelled = toXcmFeeResult(sdkResult, AH_TO_HYDRATION);
     expect(relabelled.origin.asset).toEqual(c(DOT_AH));
     expect(relabelled.destination?.asset).toEqual(c(HDX, { amount: '1' }));
     expect(relabelled.success).toBe(true);
@@ -612,7 +507,7 @@ describe('toXcmFeeResult (full)', () => {
       failureChain: 'destination',
       failureReason: 'FailedToTransactAsset',
     };
-    const r = toXcmFeeResult(sdkResult, { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver });
+    const r = toXcmFeeResult(sdkResult, AH_TO_HYDRATION);
     expect(r).toEqual({
       success: false,
       dryRunError: { reason: 'FailedToTransactAsset', subReason: 'BelowMinimum', chain: 'Hydration', chainKind: 'destination' },
@@ -631,7 +526,7 @@ describe('toXcmFeeResult (full)', () => {
       failureChain: 'origin',
       failureReason: 'Filtered',
     };
-    const r = toXcmFeeResult(sdkResult, { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver });
+    const r = toXcmFeeResult(sdkResult, AH_TO_HYDRATION);
     expect(r).toEqual({
       success: false,
       dryRunError: { reason: 'Filtered', chain: 'AssetHubPolkadot', chainKind: 'origin' },
@@ -643,21 +538,10 @@ describe('toXcmFeeResult (full)', () => {
 });
 
 describe('toXcmFeeResult (origin only)', () => {
-  const opts = { origin: 'AssetHubPolkadot', destination: 'Hydration', resolveAsset: registryAssetResolver, originOnly: true as const };
+  const opts = { ...AH_TO_HYDRATION, originOnly: true as const };
 
   it('dry-run origin fee: success, origin fields, no destination, no hops', () => {
-    // getOriginXcmFee result (dry-run branch) incl. forwardedXcms/destParaId, which the contract drops.
-    const sdkResult: SdkOriginXcmFee = {
-      fee: 30_000_000n,
-      feeType: 'dryRun',
-      sufficient: true,
-      currency: 'DOT',
-      asset: DOT_AH,
-      forwardedXcms: FWD_TO_2034,
-      destParaId: 2034,
-      weight: { refTime: 5n, proofSize: 6n },
-    };
-    const r = toXcmFeeResult(sdkResult, opts);
+    const r = toXcmFeeResult(ORIGIN_FEE_DRY_RUN, opts);
     expect(r).toEqual({
       success: true,
       origin: { fee: '30000000', feeType: 'dryRun', sufficient: true, asset: c(DOT_AH), weight: { refTime: '5', proofSize: '6' } },

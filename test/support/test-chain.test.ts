@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import type { ApiPromise } from '../../src/sdk';
+import type { TCurrencyInputWithAmount, TDestination } from '@paraspell/sdk-pjs';
 import {
   TEST_CHAIN_NAMES,
   decodeCall,
@@ -102,21 +103,26 @@ describe('test chain: ApiPromise', () => {
   });
 });
 
+/** Builds `from` -> `to` against a test chain for `from`; checks the builder dialled it once and let go. */
+async function buildAndDecode(from: TestChainName, to: TDestination, currency: TCurrencyInputWithAmount) {
+  const chain = await start(from);
+  const builder = sdk
+    .Builder({ development: true, apiOverrides: { [from]: chain.url } })
+    .from(from)
+    .to(to)
+    .currency(currency)
+    .address(ALICE_POLKADOT);
+  cleanups.push(() => builder.disconnect());
+  const tx = await builder.build();
+  expect(chain.connectionsOpened).toBe(1);
+  await builder.disconnect();
+  await until(() => chain.openConnections === 0);
+  return { chain, tx, decoded: await decodeCall(chain, tx.toHex()) };
+}
+
 describe('test chain: SDK build', () => {
   it('Polkadot -> AssetHubPolkadot: xcmPallet.limitedTeleportAssets', async () => {
-    const chain = await start('Polkadot');
-    const builder = sdk
-      .Builder({ development: true, apiOverrides: { Polkadot: chain.url } })
-      .from('Polkadot')
-      .to('AssetHubPolkadot')
-      .currency({ symbol: 'DOT', amount: '10000000000' })
-      .address(ALICE_POLKADOT);
-    cleanups.push(() => builder.disconnect());
-    const tx = await builder.build();
-    expect(chain.connectionsOpened).toBe(1);
-    await builder.disconnect();
-    await until(() => chain.openConnections === 0);
-    const decoded = await decodeCall(chain, tx.toHex());
+    const { chain, tx, decoded } = await buildAndDecode('Polkadot', 'AssetHubPolkadot', { symbol: 'DOT', amount: '10000000000' });
     expect(decoded.section).toBe('xcmPallet');
     expect(decoded.method).toBe('limitedTeleportAssets');
     expect(JSON.stringify(decoded.args['dest'])).toContain('"parachain":1000');
@@ -126,19 +132,7 @@ describe('test chain: SDK build', () => {
   });
 
   it('AssetHubPolkadot -> Hydration {id: 1984}: polkadotXcm.limitedReserveTransferAssets', async () => {
-    const chain = await start('AssetHubPolkadot');
-    const builder = sdk
-      .Builder({ development: true, apiOverrides: { AssetHubPolkadot: chain.url } })
-      .from('AssetHubPolkadot')
-      .to('Hydration')
-      .currency({ id: 1984, amount: '1000000' })
-      .address(ALICE_POLKADOT);
-    cleanups.push(() => builder.disconnect());
-    const tx = await builder.build();
-    expect(chain.connectionsOpened).toBe(1);
-    await builder.disconnect();
-    await until(() => chain.openConnections === 0);
-    const decoded = await decodeCall(chain, tx.toHex());
+    const { decoded } = await buildAndDecode('AssetHubPolkadot', 'Hydration', { id: 1984, amount: '1000000' });
     expect(decoded.section).toBe('polkadotXcm');
     expect(decoded.method).toBe('limitedReserveTransferAssets');
     expect(JSON.stringify(decoded.args['dest'])).toContain('"parachain":2034');

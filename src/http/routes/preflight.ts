@@ -1,47 +1,39 @@
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
+import type { z } from 'zod';
 import { parseInput } from '../../schemas/parse';
 import { preflightSchemas } from '../../schemas/preflight';
+import type { PreflightService } from '../../service/preflight';
 import { sendJson } from '../respond';
 import type { RouteContext } from '../context';
+
+type Schemas = ReturnType<typeof preflightSchemas>;
+type Ask<K extends keyof Schemas> = (preflight: PreflightService, body: z.output<Schemas[K]>) => Promise<unknown>;
+
+/** Body schema -> path and the service call it feeds; every pre-flight POST is handled the same way. */
+const ENDPOINTS: { [K in keyof Schemas]: [path: string, ask: Ask<K>] } = {
+  dryRun: ['/dry-run', (p, { request }) => p.dryRun(request)],
+  dryRunPreview: ['/dry-run-preview', (p, { request, extraOptions }) => p.dryRunPreview(request, extraOptions.mintFeeAssets === true)],
+  xcmFee: ['/xcm-fee', (p, { request }) => p.getXcmFee(request, request.disableFallback ?? false)],
+  originXcmFee: ['/origin-xcm-fee', (p, { request }) => p.getOriginXcmFee(request, request.disableFallback ?? false)],
+  transferInfo: ['/transfer-info', (p, { request }) => p.getTransferInfo(request)],
+  transferableAmount: ['/transferable-amount', (p, { request }) => p.getTransferableAmount(request)],
+  minTransferableAmount: ['/min-transferable-amount', (p, { request }) => p.getMinTransferableAmount(request)],
+  receivableAmount: ['/receivable-amount', (p, { request }) => p.getReceivableAmount(request)],
+  verifyEdOnDestination: ['/verify-ed-on-destination', (p, { request }) => p.verifyEdOnDestination(request)],
+  bestAmountOut: ['/best-amount-out', (p, { request }) => p.bestAmountOut(request)],
+};
 
 /** Pre-flight queries: parse the family's body into the neutral request, ask the service, send JSON. */
 export function preflightRoutes(router: Router, { family, services }: RouteContext): void {
   const s = preflightSchemas(family);
-  const body = <K extends keyof typeof s>(key: K, req: Request) => parseInput(s[key], req.body, 'body');
+  const mount = <K extends keyof Schemas>(key: K) => {
+    const [path, ask] = ENDPOINTS[key];
+    router.post(path, async (req, res) => {
+      sendJson(res, await ask(services.preflight, parseInput(s[key], req.body, 'body')));
+    });
+  };
+  for (const key of Object.keys(ENDPOINTS) as (keyof Schemas)[]) mount(key);
 
-  router.post('/dry-run', async (req, res) => {
-    sendJson(res, await services.preflight.dryRun(body('dryRun', req).request));
-  });
-  router.post('/dry-run-preview', async (req, res) => {
-    const { request, extraOptions } = body('dryRunPreview', req);
-    sendJson(res, await services.preflight.dryRunPreview(request, extraOptions.mintFeeAssets === true));
-  });
-  router.post('/xcm-fee', async (req, res) => {
-    const { request } = body('xcmFee', req);
-    sendJson(res, await services.preflight.getXcmFee(request, request.disableFallback ?? false));
-  });
-  router.post('/origin-xcm-fee', async (req, res) => {
-    const { request } = body('originXcmFee', req);
-    sendJson(res, await services.preflight.getOriginXcmFee(request, request.disableFallback ?? false));
-  });
-  router.post('/transfer-info', async (req, res) => {
-    sendJson(res, await services.preflight.getTransferInfo(body('transferInfo', req).request));
-  });
-  router.post('/transferable-amount', async (req, res) => {
-    sendJson(res, await services.preflight.getTransferableAmount(body('transferableAmount', req).request));
-  });
-  router.post('/min-transferable-amount', async (req, res) => {
-    sendJson(res, await services.preflight.getMinTransferableAmount(body('minTransferableAmount', req).request));
-  });
-  router.post('/receivable-amount', async (req, res) => {
-    sendJson(res, await services.preflight.getReceivableAmount(body('receivableAmount', req).request));
-  });
-  router.post('/verify-ed-on-destination', async (req, res) => {
-    sendJson(res, await services.preflight.verifyEdOnDestination(body('verifyEdOnDestination', req).request));
-  });
-  router.post('/best-amount-out', async (req, res) => {
-    sendJson(res, await services.preflight.bestAmountOut(body('bestAmountOut', req).request));
-  });
   router.get('/x-transfer/eth-bridge-status', async (_req, res) => {
     sendJson(res, await services.preflight.bridgeStatus());
   });
