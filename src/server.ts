@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createApp } from './http/app';
 import { createLogger, flushLogger } from './logger';
@@ -7,6 +8,7 @@ import { createServices } from './service';
 export interface Running {
   server: Server;
   url: string;
+  logger: Logger;
   stop(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export async function start(config: Config): Promise<Running> {
       logger.info('stopped');
       flushLogger(logger);
     })());
-  return { server, url, stop };
+  return { server, url, logger, stop };
 }
 
 async function main(): Promise<void> {
@@ -63,6 +65,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  // xcm-router 11.14.8's Acala/Karura clients (and the chain clients it abandons after our
+  // deadline) reject promises nobody awaits; Node would exit on them. Log them and keep serving.
+  process.on('unhandledRejection', (reason) => {
+    running.logger.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
+  });
 }
 
 if (require.main === module) void main();

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { ConnectionPool } from '../chains/pool';
 import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { PreflightService } from './preflight';
+import { RouterService } from './router';
 import { TransferService } from './transfers';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
@@ -10,6 +11,8 @@ export interface Services {
   pool: ConnectionPool;
   transfers: TransferService;
   preflight: PreflightService;
+  /** Cross-chain swaps; the router engine loads on its first use. */
+  router: RouterService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   close(): Promise<void>;
@@ -28,6 +31,7 @@ export function createServices(config: Config, logger: Logger): Services {
     pool,
     transfers: new TransferService(pool, config),
     preflight: new PreflightService(pool, config),
+    router: new RouterService(config),
     ready: () => !closing,
     close: async () => {
       closing = true;

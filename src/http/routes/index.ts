@@ -7,6 +7,7 @@ import { chainRoutes } from './chains';
 import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
+import { routerRoutes } from './router';
 import { transferRoutes } from './transfer';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
@@ -19,4 +20,5 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   transferRoutes,
   preflightRoutes,
   balanceRoutes,
+  routerRoutes,
 ];

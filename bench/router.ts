@@ -1,0 +1,28 @@
+// Router pairs under load, and what the router costs in memory: idle RSS of a fresh service,
+// RSS after the first router request (which loads xcm-router), then POST /v2/router/pairs with
+// 50 connections for 10 s after a 3 s warm-up (answers are cached bytes after the first).
+import { load, row, startService } from './harness';
+
+async function main(): Promise<void> {
+  const service = await startService();
+  await new Promise((r) => setTimeout(r, 1_000));
+  console.log(`idle RSS, router not loaded: ${service.rssMb()} MB`);
+
+  const url = `${service.url}/v2/router/pairs`;
+  const body = { exchange: 'HydrationDex' };
+  const started = process.hrtime.bigint();
+  const first = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const firstMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (!first.ok) throw new Error(`first pairs request failed: ${first.status} ${await first.text()}`);
+  const pairs = (await first.json()) as unknown[];
+  console.log(`first router request (loads xcm-router): ${firstMs.toFixed(0)} ms, ${pairs.length} pairs`);
+  await new Promise((r) => setTimeout(r, 1_000));
+  console.log(`RSS after the first router request: ${service.rssMb()} MB`);
+
+  await load({ url, method: 'POST', body, connections: 50, seconds: 3 });
+  console.log(row('POST /v2/router/pairs (HydrationDex), 50 conns', await load({ url, method: 'POST', body, connections: 50, seconds: 10 })));
+  console.log(`RSS after load: ${service.rssMb()} MB`);
+  await service.stop();
+}
+
+void main();

@@ -1,0 +1,392 @@
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import type { TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
+import type { Family } from '../http/context';
+import { sdk } from '../sdk';
+import { assetId, chainName, location, substrateChainName } from './common';
+import { nearest } from './suggest';
+import { apiOverridesSchema, FAMILY_FIELDS, type TransferOptions } from './transfer';
+
+/**
+ * Router bodies (spec "Router (`/v5`)" and `POST /x-transfers`). xcm-router 11.14.8 validates
+ * almost nothing itself (bad names, currencies and amounts end in plain TypeErrors), so every rule
+ * of the contract's router table is checked here, before the router is even loaded.
+ */
+
+/**
+ * The exchanges of xcm-router 11.14.8 (its EXCHANGE_CHAINS). Written out here so that validating
+ * a body never loads the router (~0.5 s, ~35 MB); a test checks the list against the package.
+ */
+export const EXCHANGE_NAMES = [
+  'AssetHubPolkadotDex',
+  'AssetHubKusamaDex',
+  'HydrationDex',
+  'KaruraDex',
+  'AcalaDex',
+  'BifrostKusamaDex',
+  'BifrostPolkadotDex',
+] as const;
+export type ExchangeName = (typeof EXCHANGE_NAMES)[number];
+
+/** AcalaDex/KaruraDex dial the registry's public endpoints whatever apiOverrides says (FINDINGS §2). */
+export const OVERRIDE_IGNORING_EXCHANGES: readonly ExchangeName[] = ['AcalaDex', 'KaruraDex'];
+
+/** `<Chain>Dex` -> the chain the exchange lives on. */
+export const exchangeBaseChain = (exchange: ExchangeName): TSubstrateChain => exchange.slice(0, -'Dex'.length) as TSubstrateChain;
+
+const EXCHANGE_SET = new Set<string>(EXCHANGE_NAMES);
+
+const issue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'ValidationError') =>
+  ctx.addIssue({ code: 'custom', path, message, params: { kind } });
+
+const exchangeName = z
+  .string({ invalid_type_error: 'must be an exchange name (string)' })
+  .superRefine((v, ctx) => {
+    if (EXCHANGE_SET.has(v)) return;
+    const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
+    issue(ctx, [], `unknown exchange '${v}'${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
+  })
+  .transform((v) => v as ExchangeName);
+
+/**
+ * Exchange selection. Absent: automatic (best price of all); several: whitelist (best price among
+ * them); one value, as a string or a one-element array: manual. Normalized to a de-duplicated list.
+ */
+export const exchangeSelection = z
+  .union([exchangeName, z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)')], {
+    errorMap: (i, c) => (i.code === 'invalid_union' ? { message: 'must be an exchange name or an array of exchange names' } : { message: c.defaultError }),
+  })
+  .transform((v): ExchangeName[] => (typeof v === 'string' ? [v] : [...new Set(v)]))
+  .optional();
+
+export type ExchangeSelection = z.output<typeof exchangeSelection>;
+
+/** Manual selection (exactly one exchange) respects apiOverrides; automatic and whitelists do not. */
+export const isManual = (exchange: ExchangeSelection): exchange is [ExchangeName] => exchange !== undefined && exchange.length === 1;
+
+/** The router's currency: location (JSON or its text), id or a basic symbol; nothing else (contract rule 4). */
+export type RouterCurrency = { location: TLocation } | { id: string | number | bigint } | { symbol: string };
+
+export const routerCurrency = z
+  .object(
+    {
+      location: location.optional(),
+      id: assetId.optional(),
+      symbol: z.unknown().optional(),
+    },
+    { invalid_type_error: 'must be a currency object {location} | {id} | {symbol}' },
+  )
+  .strict()
+  .superRefine((v, ctx) => {
+    const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
+    if (count !== 1) issue(ctx, [], 'must carry exactly one of location, id or symbol', 'InvalidCurrencyError');
+    if (v.symbol !== undefined && typeof v.symbol !== 'string') {
+      issue(ctx, ['symbol'], 'must be a plain symbol string: the router does not accept currency specifiers (Native/Foreign/ForeignAbstract)', 'InvalidCurrencyError');
+    } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
+  })
+  .transform((v): RouterCurrency => {
+    if (v.location !== undefined) return { location: v.location };
+    if (v.id !== undefined) return { id: v.id };
+    return { symbol: v.symbol as string };
+  });
+
+const AMOUNT = /^(\d+)(\.\d+)?$/;
+
+/** An amount as the contract writes it (a string); a JSON number is taken as its decimal text. */
+const amountText = z.union(
+  [
+    z.string().trim(),
+    z
+      .number()
+      .refine((n) => Number.isSafeInteger(n) || (Number.isFinite(n) && !Number.isInteger(n)), 'is too large for a JSON number; send it as a string')
+      .transform((n) => String(n)),
+  ],
+  { errorMap: () => ({ message: 'must be an amount string, e.g. "10000000000"' }) },
+);
+
+// ---- addresses --------------------------------------------------------------------------
+
+const load = createRequire(__filename);
+const utilCrypto: Pick<typeof import('@polkadot/util-crypto'), 'decodeAddress'> = load('@polkadot/util-crypto');
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const isEvmAddress = (a: string): boolean => EVM_ADDRESS.test(a);
+
+/** SS58, a raw 32-byte account id in hex, or a 20-byte EVM address. */
+export function isValidAddress(address: string): boolean {
+  if (EVM_ADDRESS.test(address) || /^0x[0-9a-fA-F]{64}$/.test(address)) return true;
+  try {
+    return utilCrypto.decodeAddress(address).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+const address = z
+  .string({ invalid_type_error: 'must be an address string' })
+  .min(1, 'must not be empty')
+  .refine(isValidAddress, { message: 'is not a valid address (SS58, 0x + 32-byte account id, or 0x + 20-byte EVM address)', params: { kind: 'InvalidAddressError' } });
+
+// ---- options ----------------------------------------------------------------------------
+
+export type RouterOptions = Pick<TransferOptions, 'development' | 'abstractDecimals' | 'apiOverrides'>;
+
+/** The router takes abstractDecimals, development and apiOverrides only (contract: API options). */
+export function routerOptionsSchema(family: Family) {
+  return z.preprocess(
+    (v) => v ?? {},
+    z
+      .object({
+        development: z.boolean({ invalid_type_error: 'must be true or false' }).default(false),
+        abstractDecimals: z.boolean({ invalid_type_error: 'must be true or false' }).default(family === 'v2'),
+        apiOverrides: apiOverridesSchema.default({}),
+      })
+      .strict('the router accepts only development, abstractDecimals and apiOverrides'),
+  );
+}
+
+// ---- the request model ------------------------------------------------------------------
+
+/** The family-neutral router request every router operation (and /x-transfers) is translated into. */
+export interface RouterRequest {
+  from?: TSubstrateChain;
+  to?: TChain;
+  /** Absent: automatic; several: whitelist; one: manual. */
+  exchange?: ExchangeName[];
+  currencyFrom: RouterCurrency;
+  currencyTo: RouterCurrency;
+  /** Decimal text; whole base units unless options.abstractDecimals. */
+  amount: string;
+  slippagePct: string;
+  recipientAddress?: string;
+  senderAddress?: string;
+  evmSenderAddress?: string;
+  options: RouterOptions;
+}
+
+type Need = 'required' | 'optional';
+
+/** One row of the contract's router table. `slippagePct` optional means "default 1". */
+export interface RouterFieldRules {
+  to: Need;
+  slippagePct: Need;
+  recipientAddress: Need;
+  senderAddress: Need;
+}
+
+/** The contract's router table, row by row (`from` is optional everywhere). */
+export const ROUTER_RULES = {
+  build: { to: 'optional', slippagePct: 'required', recipientAddress: 'required', senderAddress: 'required' },
+  dryRun: { to: 'required', slippagePct: 'optional', recipientAddress: 'required', senderAddress: 'required' },
+  minTransferableAmount: { to: 'required', slippagePct: 'optional', recipientAddress: 'required', senderAddress: 'optional' },
+  transferableAmount: { to: 'required', slippagePct: 'optional', recipientAddress: 'required', senderAddress: 'optional' },
+  bestAmountOut: { to: 'required', slippagePct: 'optional', recipientAddress: 'optional', senderAddress: 'optional' },
+  xcmFees: { to: 'optional', slippagePct: 'required', recipientAddress: 'required', senderAddress: 'required' },
+} as const satisfies Record<string, RouterFieldRules>;
+
+export type RouterOperation = keyof typeof ROUTER_RULES;
+
+const slippageText = z
+  .union([z.string().trim(), z.number().transform(String)], { errorMap: () => ({ message: 'must be a percentage, e.g. "1"' }) })
+  .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 100, 'must be a percentage above 0 and at most 100');
+
+const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'required' ? schema : schema.optional());
+
+interface Shared {
+  from?: TSubstrateChain;
+  to?: TChain;
+  exchange?: ExchangeName[];
+  currencyFrom: RouterCurrency;
+  currencyTo: RouterCurrency;
+  amount: string;
+  recipientAddress?: string;
+  senderAddress?: string;
+  evmSenderAddress?: string;
+  options: RouterOptions;
+}
+
+/**
+ * Rules across fields, reported where the caller has to change something. The router would throw
+ * some of these itself, but only after it has dialled the origin; others it never checks.
+ */
+function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: { amount: string[]; recipient: string[]; sender: string[]; evmSender: string[]; currencyFrom: string[]; currencyTo: string[] }): void {
+  const match = AMOUNT.exec(b.amount);
+  if (!match) issue(ctx, names.amount, 'must be a non-negative decimal number, e.g. "10000000000"', 'NumberFormatError');
+  else if (match[2] !== undefined && !b.options.abstractDecimals) issue(ctx, names.amount, 'must be a whole number of base units (or turn on options.abstractDecimals)', 'NumberFormatError');
+  else if (/^[0.]+$/.test(b.amount)) issue(ctx, names.amount, 'must be greater than 0', 'NumberFormatError');
+
+  const automatic = !isManual(b.exchange);
+  if (automatic) {
+    // The router picks the exchange by price; an asset id means something only on one chain (contract rule 4).
+    if ('id' in b.currencyFrom) issue(ctx, [...names.currencyFrom, 'id'], 'selecting by id needs one manually chosen exchange; use symbol or location with automatic or whitelisted selection', 'InvalidCurrencyError');
+    if ('id' in b.currencyTo) issue(ctx, [...names.currencyTo, 'id'], 'selecting by id needs one manually chosen exchange; use symbol or location with automatic or whitelisted selection', 'InvalidCurrencyError');
+    if (b.from === undefined) issue(ctx, ['from'], 'is required unless exactly one exchange is chosen (automatic selection starts from the origin chain)', 'MissingParameterError');
+  }
+  if (b.to !== undefined && b.recipientAddress !== undefined) {
+    const evmTo = b.to !== 'Ethereum' && sdk.isChainEvm(b.to);
+    if (b.to === 'Ethereum' || evmTo) {
+      if (!isEvmAddress(b.recipientAddress)) issue(ctx, names.recipient, `must be a 20-byte EVM address (0x...), since ${b.to} is an EVM chain`, 'InvalidAddressError');
+    } else if (isEvmAddress(b.recipientAddress)) issue(ctx, names.recipient, `is an EVM address, but ${b.to} is not an EVM chain`, 'InvalidAddressError');
+  }
+  if (b.senderAddress !== undefined && isEvmAddress(b.senderAddress)) {
+    issue(ctx, names.sender, `must be a Substrate address; put an EVM sender in ${names.evmSender.join('.')}`, 'InvalidAddressError');
+  }
+  if (b.evmSenderAddress !== undefined && !isEvmAddress(b.evmSenderAddress)) issue(ctx, names.evmSender, 'must be a 20-byte EVM address (0x...)', 'InvalidAddressError');
+  if (b.from !== undefined && sdk.isChainEvm(b.from) && b.evmSenderAddress === undefined) {
+    issue(ctx, names.evmSender, `is required: ${b.from} is an EVM chain`, 'MissingParameterError');
+  }
+}
+
+const evmSenderValue = z.string({ invalid_type_error: 'must be a 20-byte EVM address (0x...)' });
+
+/** A router body for one operation, under the family's defaults, translated into RouterRequest. */
+export function routerBody(family: Family, operation: RouterOperation) {
+  const rules = ROUTER_RULES[operation];
+  return z
+    .object({
+      from: substrateChainName.optional(),
+      to: opt(chainName, rules.to),
+      exchange: exchangeSelection,
+      currencyFrom: routerCurrency,
+      currencyTo: routerCurrency,
+      amount: amountText,
+      slippagePct: opt(slippageText, rules.slippagePct),
+      recipientAddress: opt(address, rules.recipientAddress),
+      senderAddress: opt(address, rules.senderAddress),
+      // The contract's table calls it evmInjectorAddress, its examples evmSenderAddress: both are taken.
+      evmSenderAddress: evmSenderValue.optional(),
+      evmInjectorAddress: evmSenderValue.optional(),
+      options: routerOptionsSchema(family),
+    })
+    .strict()
+    .superRefine((b, ctx) => {
+      if (b.evmSenderAddress !== undefined && b.evmInjectorAddress !== undefined) {
+        issue(ctx, ['evmInjectorAddress'], 'is another name for evmSenderAddress: give one of them');
+      }
+      const shared: Shared = { ...b, evmSenderAddress: b.evmSenderAddress ?? b.evmInjectorAddress };
+      const evmName = b.evmInjectorAddress !== undefined ? 'evmInjectorAddress' : 'evmSenderAddress';
+      crossFieldRules(shared, ctx, {
+        amount: ['amount'],
+        recipient: ['recipientAddress'],
+        sender: ['senderAddress'],
+        evmSender: [evmName],
+        currencyFrom: ['currencyFrom'],
+        currencyTo: ['currencyTo'],
+      });
+    })
+    .transform(
+      (b): RouterRequest => ({
+        from: b.from,
+        to: b.to as TChain | undefined,
+        exchange: b.exchange,
+        currencyFrom: b.currencyFrom,
+        currencyTo: b.currencyTo,
+        amount: b.amount,
+        slippagePct: b.slippagePct ?? '1',
+        recipientAddress: b.recipientAddress,
+        senderAddress: b.senderAddress,
+        evmSenderAddress: b.evmSenderAddress ?? b.evmInjectorAddress,
+        options: b.options,
+      }),
+    );
+}
+
+/** `POST /router/pairs`: an optional exchange (string, array, or absent for all). */
+export const pairsBody = z.preprocess((v) => v ?? {}, z.object({ exchange: exchangeSelection }).strict());
+
+// ---- POST /x-transfers ------------------------------------------------------------------
+
+const swapOptionsSchema = z
+  .object(
+    {
+      currencyTo: routerCurrency,
+      exchange: exchangeSelection,
+      slippage: z
+        .number({ invalid_type_error: 'must be a number (percent)' })
+        .gt(0, 'must be above 0')
+        .max(100, 'must be at most 100')
+        .default(1),
+      evmSenderAddress: evmSenderValue.optional(),
+    },
+    { required_error: 'is required', invalid_type_error: 'must be an object {currencyTo, exchange?, slippage?, evmSenderAddress?}' },
+  )
+  .strict();
+
+const swapCurrency = z
+  .object({ location: z.unknown().optional(), id: z.unknown().optional(), symbol: z.unknown().optional(), amount: amountText }, {
+    invalid_type_error: 'must be one currency object {location|id|symbol, amount}: a swap sends one asset',
+  })
+  .strict()
+  .transform((v, ctx) => {
+    const { amount, ...selector } = v;
+    const parsed = routerCurrency.safeParse(Object.fromEntries(Object.entries(selector).filter(([, x]) => x !== undefined)));
+    if (!parsed.success) {
+      for (const i of parsed.error.issues) ctx.addIssue(i);
+      return z.NEVER;
+    }
+    return { selector: parsed.data, amount };
+  });
+
+/**
+ * The swap transfer: the family's transfer fields (recipient and sender required) plus
+ * `swapOptions`. Transfer-only fields (feeAsset, xcmVersion, pallet, ...) are not accepted: the
+ * router builds the calls itself and has no place for them.
+ */
+export function swapTransferBody(family: Family) {
+  const f = FAMILY_FIELDS[family];
+  return z
+    .object({
+      from: substrateChainName,
+      to: chainName,
+      currency: swapCurrency,
+      [f.recipient]: address,
+      [f.sender]: address,
+      swapOptions: swapOptionsSchema,
+      options: routerOptionsSchema(family),
+    })
+    .strict('is not accepted by a swap transfer')
+    .superRefine((b, ctx) => {
+      const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
+      const currency = b.currency as z.output<typeof swapCurrency>;
+      crossFieldRules(
+        {
+          from: b.from as TSubstrateChain,
+          to: b.to as TChain,
+          exchange: swap.exchange,
+          currencyFrom: currency.selector,
+          currencyTo: swap.currencyTo,
+          amount: currency.amount,
+          recipientAddress: b[f.recipient] as string,
+          senderAddress: b[f.sender] as string,
+          evmSenderAddress: swap.evmSenderAddress,
+          options: b.options as RouterOptions,
+        },
+        ctx,
+        {
+          amount: ['currency', 'amount'],
+          recipient: [f.recipient],
+          sender: [f.sender],
+          evmSender: ['swapOptions', 'evmSenderAddress'],
+          currencyFrom: ['currency'],
+          currencyTo: ['swapOptions', 'currencyTo'],
+        },
+      );
+    })
+    .transform((b): RouterRequest => {
+      const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
+      const currency = b.currency as z.output<typeof swapCurrency>;
+      return {
+        from: b.from as TSubstrateChain,
+        to: b.to as TChain,
+        exchange: swap.exchange,
+        currencyFrom: currency.selector,
+        currencyTo: swap.currencyTo,
+        amount: currency.amount,
+        slippagePct: String(swap.slippage),
+        recipientAddress: b[f.recipient] as string,
+        senderAddress: b[f.sender] as string,
+        evmSenderAddress: swap.evmSenderAddress,
+        options: b.options as RouterOptions,
+      };
+    });
+}

@@ -1,0 +1,104 @@
+// The xcm-router engine, loaded on first use only. The router and what it pulls in (polkadot-api,
+// the exchanges' SDKs) cost ~0.5 s and ~35 MB RSS to load; a process that never serves a router
+// request must not pay that. Loaded through `require` like the SDK (src/sdk.ts), so both share one
+// copy of @paraspell/sdk-core and @polkadot/*.
+import { createRequire } from 'node:module';
+import type {
+  TExchangeInput,
+  TGetBestAmountOutResult,
+  TRouterAsset,
+  TRouterBuilderOptions,
+  TRouterDryRunResult,
+  TRouterPlan,
+  TRouterXcmFeeResult,
+} from '@paraspell/xcm-router';
+import type { TCurrencyInput } from '@paraspell/sdk-pjs';
+import type { RouterRequest } from '../schemas/router';
+
+type XcmRouter = typeof import('@paraspell/xcm-router');
+
+/** What one router call needs: the request and the router's builder options. */
+export interface EngineCall {
+  request: RouterRequest;
+  builderOptions: TRouterBuilderOptions;
+}
+
+/**
+ * The router operations this service uses, typed with the router's own result types. It is the
+ * seam tests replace: nothing here can run offline (every call needs live chains).
+ */
+export interface RouterEngine {
+  /** xcm-router's EXCHANGE_CHAINS. */
+  exchanges(): readonly string[];
+  pairs(exchange: TExchangeInput): [TRouterAsset, TRouterAsset][];
+  buildTransactions(call: EngineCall): Promise<TRouterPlan>;
+  dryRun(call: EngineCall): Promise<TRouterDryRunResult>;
+  getXcmFees(call: EngineCall): Promise<TRouterXcmFeeResult>;
+  getTransferableAmount(call: EngineCall): Promise<bigint>;
+  getMinTransferableAmount(call: EngineCall): Promise<bigint>;
+  getBestAmountOut(call: EngineCall): Promise<TGetBestAmountOutResult>;
+}
+
+const load = createRequire(__filename);
+let loaded: XcmRouter | undefined;
+
+/** Loads @paraspell/xcm-router once. */
+export function loadRouter(): XcmRouter {
+  if (loaded) return loaded;
+  // polkadot-api (the router's XCM legs) needs a WebSocket class; Node 20 has none built in.
+  // Only when missing: Node 22+ (or --experimental-websocket) brings its own.
+  const g = globalThis as { WebSocket?: unknown };
+  if (g.WebSocket === undefined) g.WebSocket = (load('ws') as typeof import('ws')).WebSocket;
+  loaded = load('@paraspell/xcm-router') as XcmRouter;
+  return loaded;
+}
+
+/** Whether the router has been loaded in this process (for tests and start-up checks). */
+export const isRouterLoaded = (): boolean => loaded !== undefined;
+
+/** The router's exchange input: one exchange is a string (its tuple type needs at least two). */
+export function toExchangeInput(exchange: RouterRequest['exchange']): TExchangeInput {
+  if (exchange === undefined) return undefined;
+  if (exchange.length === 1) return exchange[0];
+  // Validated names of EXCHANGE_CHAINS, at least two of them here.
+  return exchange as unknown as TExchangeInput;
+}
+
+/** The builder with every field of the request applied, in the order the router's types expect. */
+function builder({ request: r, builderOptions }: EngineCall) {
+  const b = loadRouter()
+    .RouterBuilder(builderOptions)
+    .from(r.from)
+    .exchange(toExchangeInput(r.exchange))
+    .to(r.to)
+    .currencyFrom(r.currencyFrom as TCurrencyInput)
+    .currencyTo(r.currencyTo as TCurrencyInput)
+    .amount(r.amount)
+    .slippagePct(r.slippagePct)
+    .recipientAddress(r.recipientAddress)
+    .evmSenderAddress(r.evmSenderAddress);
+  // Operations whose contract row leaves the sender optional measure the recipient's account.
+  const sender = r.senderAddress ?? r.recipientAddress ?? '';
+  return b.senderAddress(sender);
+}
+
+/** The real engine: each operation is one RouterBuilder chain. */
+export const realEngine: RouterEngine = {
+  exchanges: () => loadRouter().EXCHANGE_CHAINS,
+  pairs: (exchange) => loadRouter().getExchangePairs(exchange),
+  buildTransactions: (call) => builder(call).buildTransactions(),
+  dryRun: (call) => builder(call).dryRun(),
+  getXcmFees: (call) => builder(call).getXcmFees(),
+  getTransferableAmount: (call) => builder(call).getTransferableAmount(),
+  getMinTransferableAmount: (call) => builder(call).getMinTransferableAmount(),
+  getBestAmountOut: ({ request: r, builderOptions }) =>
+    loadRouter()
+      .RouterBuilder(builderOptions)
+      .from(r.from)
+      .exchange(toExchangeInput(r.exchange))
+      .to(r.to)
+      .currencyFrom(r.currencyFrom as TCurrencyInput)
+      .currencyTo(r.currencyTo as TCurrencyInput)
+      .amount(r.amount)
+      .getBestAmountOut(),
+};

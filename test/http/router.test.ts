@@ -1,0 +1,544 @@
+// Router endpoints offline. Pairs are the router's real bundled data. Everything that needs chains
+// (building, dry run, fees, amounts) is served by an engine injected at the SDK boundary, fed with
+// results typed with xcm-router 11.14.8's own exported types and shaped as its source builds them.
+import request from 'supertest';
+import { Binary } from 'polkadot-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
+import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
+import type {
+  TGetBestAmountOutResult,
+  TRouterDryRunResult,
+  TRouterPlan,
+  TRouterXcmFeeResult,
+} from '@paraspell/xcm-router';
+import { sdk } from '../../src/sdk';
+import { EXCHANGE_NAMES } from '../../src/schemas/router';
+import { RouterService } from '../../src/service/router';
+import { isRouterLoaded, loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+const EVM = '0x1501C1413e4178c38567Ada8945A80351F7B8496';
+
+const { app, services, config } = testApp({ REQUEST_TIMEOUT_MS: '300' });
+afterAll(() => services.close());
+
+// ---- the injected engine -------------------------------------------------------------------
+
+type Op = Exclude<keyof RouterEngine, 'exchanges' | 'pairs'>;
+const calls: { op: Op; call: EngineCall }[] = [];
+const results: Partial<Record<Op, (call: EngineCall) => Promise<unknown>>> = {};
+
+const fake: RouterEngine = {
+  exchanges: () => realEngine.exchanges(),
+  pairs: (e) => realEngine.pairs(e),
+  buildTransactions: (c) => answer('buildTransactions', c) as Promise<TRouterPlan>,
+  dryRun: (c) => answer('dryRun', c) as Promise<TRouterDryRunResult>,
+  getXcmFees: (c) => answer('getXcmFees', c) as Promise<TRouterXcmFeeResult>,
+  getTransferableAmount: (c) => answer('getTransferableAmount', c) as Promise<bigint>,
+  getMinTransferableAmount: (c) => answer('getMinTransferableAmount', c) as Promise<bigint>,
+  getBestAmountOut: (c) => answer('getBestAmountOut', c) as Promise<TGetBestAmountOutResult>,
+};
+function answer(op: Op, call: EngineCall): Promise<unknown> {
+  calls.push({ op, call });
+  const r = results[op];
+  return r ? r(call) : Promise.reject(new Error(`no fixture for ${op}`));
+}
+const lastCall = (): EngineCall => calls[calls.length - 1].call;
+
+// ---- fixtures shaped like xcm-router 11.14.8's results -------------------------------------
+
+/** A polkadot-api transaction as far as the service touches it: getEncodedData() -> Binary. */
+const papiTx = (hex: string): TPapiTransaction => ({ getEncodedData: async () => Binary.fromHex(hex) }) as unknown as TPapiTransaction;
+const papiClient = {} as TPapiApi;
+
+const asset = (chain: TChain, symbol: string): TAssetInfo => {
+  const native = sdk.findNativeAssetInfo(chain);
+  const found = native?.symbol === symbol ? native : sdk.findAssetInfo(chain, { symbol }, null);
+  if (!found) throw new Error(`no ${symbol} on ${chain}`);
+  return found;
+};
+
+/** Two-click: origin -> Hydration, then swap + transfer to Astar batched on Hydration. */
+const twoClickPlan: TRouterPlan = [
+  { type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx('0x630b0400') },
+  { type: 'SWAP_AND_TRANSFER', api: papiClient, chain: 'Hydration', destinationChain: 'Astar', tx: papiTx('0x4f0208'), amountOut: 1_234_567_890_123_456_789n },
+];
+/** One-click execute from AssetHubPolkadot through Hydration. */
+const oneClickPlan: TRouterPlan = [{ type: 'SWAP', api: papiClient, chain: 'AssetHubPolkadot', destinationChain: 'Hydration', tx: papiTx('0x1f0d01'), amountOut: 42n }];
+
+const dotPolkadot = asset('Polkadot', 'DOT');
+const dotHydration = asset('Hydration', 'DOT');
+const hdx = asset('Hydration', 'HDX');
+const astr = asset('Astar', 'ASTR');
+
+/** mergeDryRunResults + assignIsExchange: origin leg, the exchange as a hop, the destination. */
+const dryRunOk: TRouterDryRunResult = {
+  origin: { success: true, fee: 15_000_000n, weight: { refTime: 1_000n, proofSize: 2_000n }, forwardedXcms: [], destParaId: 2034, currency: 'DOT', asset: dotPolkadot },
+  hops: [{ chain: 'Hydration', result: { success: true, fee: 2_000_000_000_000n, forwardedXcms: [], destParaId: 2006, currency: 'DOT', asset: dotHydration }, isExchange: true }],
+  destination: { success: true, fee: 3_000_000n, forwardedXcms: [], currency: 'ASTR', asset: astr },
+};
+const dryRunFailedOnExchange: TRouterDryRunResult = {
+  failureReason: 'TooExpensive',
+  failureChain: 'Hydration',
+  origin: dryRunOk.origin,
+  hops: [{ chain: 'Hydration', result: { success: false, failureReason: 'TooExpensive', currency: 'DOT', asset: dotHydration }, isExchange: true }],
+};
+
+/** getRouterFees (two-click): sending chain's origin, the exchange hop (swap fee + onward fee), the receiving destination. */
+const fees: TRouterXcmFeeResult = {
+  origin: { fee: 16_000_000n, feeType: 'dryRun', currency: 'DOT', asset: dotPolkadot, sufficient: true, weight: { refTime: 10n, proofSize: 20n } },
+  hops: [{ chain: 'Hydration', result: { fee: 9_000_000_000n, feeType: 'paymentInfo', currency: 'HDX', asset: hdx }, isExchange: true }],
+  destination: { fee: 5_000_000_000_000_000n, feeType: 'paymentInfo', currency: 'ASTR', asset: astr },
+};
+
+// ---- helpers -------------------------------------------------------------------------------
+
+const BASE = {
+  from: 'Polkadot',
+  exchange: 'HydrationDex',
+  to: 'Astar',
+  currencyFrom: { symbol: 'DOT' },
+  currencyTo: { symbol: 'ASTR' },
+  amount: '10000000000',
+  slippagePct: '1',
+  recipientAddress: ALICE,
+  senderAddress: BOB,
+};
+const without = (body: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
+const post = (path: string, body: unknown) => request(app).post(path).send(body as object);
+
+async function expect400(path: string, body: unknown, kind: string | undefined, where: string) {
+  const before = calls.length;
+  const res = await post(path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expectErrorBody(res.body, 400, kind);
+  expect(JSON.stringify(res.body.details ?? res.body.message)).toContain(where);
+  expect(calls.length, 'a refused request never reaches the router').toBe(before);
+  return res.body as { message: string; kind: string };
+}
+
+// ---- lazy loading (first: nothing else in this file has loaded the router yet) -------------
+
+describe('the router engine loads on first use only', () => {
+  it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
+    expect(isRouterLoaded()).toBe(false);
+    expect((await request(app).get('/v2/chains')).status).toBe(200);
+    await expect400('/v5/router', without(BASE, 'amount'), 'MissingParameterError', 'body.amount');
+    expect(isRouterLoaded()).toBe(false);
+    expect((await post('/v2/router/pairs', { exchange: 'BifrostPolkadotDex' })).status).toBe(200);
+    expect(isRouterLoaded()).toBe(true);
+    expect((globalThis as { WebSocket?: unknown }).WebSocket).toBeDefined();
+  });
+
+  it('our exchange list is the router\'s EXCHANGE_CHAINS', () => {
+    expect([...EXCHANGE_NAMES]).toEqual([...loadRouter().EXCHANGE_CHAINS]);
+  });
+});
+
+// Swap the real engine for the fixture engine for everything below.
+services.router = new RouterService(config, fake);
+
+// ---- pairs ---------------------------------------------------------------------------------
+
+describe('POST /router/pairs (real router data)', () => {
+  const COUNTS: Record<string, number> = {
+    AssetHubPolkadotDex: 325,
+    AssetHubKusamaDex: 55,
+    HydrationDex: 2775,
+    KaruraDex: 77,
+    AcalaDex: 55,
+    BifrostKusamaDex: 13,
+    BifrostPolkadotDex: 7,
+  };
+
+  for (const family of FAMILIES) {
+    it(`${family}: every exchange's pair count, all 3307 without exchange`, async () => {
+      for (const [exchange, count] of Object.entries(COUNTS)) {
+        const res = await post(`/${family}/router/pairs`, { exchange });
+        expect(res.status).toBe(200);
+        expect(res.body, exchange).toHaveLength(count);
+      }
+      const all = await post(`/${family}/router/pairs`, {});
+      expect(all.body).toHaveLength(3307);
+      const empty = await request(app).post(`/${family}/router/pairs`);
+      expect(empty.body).toHaveLength(3307);
+    });
+  }
+
+  it('a pair is two router assets {symbol, decimals, assetId?, location?}', async () => {
+    const res = await post('/v5/router/pairs', { exchange: 'HydrationDex' });
+    const [a, b] = res.body[0] as Record<string, unknown>[];
+    for (const x of [a, b]) {
+      expect(x).toEqual(expect.objectContaining({ symbol: expect.any(String), decimals: expect.any(Number) }));
+      expect(Object.keys(x).every((k) => ['symbol', 'decimals', 'assetId', 'location'].includes(k))).toBe(true);
+    }
+    expect(res.headers.etag).toBeDefined();
+  });
+
+  it('an array is a whitelist (union of its exchanges), one element means that exchange', async () => {
+    const two = await post('/v5/router/pairs', { exchange: ['HydrationDex', 'AssetHubPolkadotDex'] });
+    expect(two.body).toHaveLength(2775 + 325);
+    const one = await post('/v5/router/pairs', { exchange: ['HydrationDex'] });
+    expect(one.body).toHaveLength(2775);
+    const dup = await post('/v5/router/pairs', { exchange: ['AcalaDex', 'AcalaDex'] });
+    expect(dup.body).toHaveLength(55);
+  });
+
+  it('an unknown exchange is a 400 listing the valid names; empty arrays and other fields too', async () => {
+    const body = await expect400('/v5/router/pairs', { exchange: 'Hydration' }, 'UnknownExchangeError', 'body.exchange');
+    for (const name of EXCHANGE_NAMES) expect(body.message).toContain(name);
+    expect(body.message).toContain("did you mean 'HydrationDex'");
+    await expect400('/v2/router/pairs', { exchange: ['HydrationDex', 'NopeDex'] }, 'UnknownExchangeError', 'body.exchange.1');
+    await expect400('/v2/router/pairs', { exchange: [] }, undefined, 'body.exchange');
+    await expect400('/v2/router/pairs', { exchange: 7 }, undefined, 'body.exchange');
+    await expect400('/v2/router/pairs', { exchange: 'HydrationDex', from: 'Polkadot' }, undefined, 'from');
+  });
+});
+
+// ---- validation, both families -------------------------------------------------------------
+
+describe('router field rules (contract router table), both families', () => {
+  results.buildTransactions = async () => twoClickPlan;
+  results.dryRun = async () => dryRunOk;
+  results.getXcmFees = async () => fees;
+  results.getTransferableAmount = async () => 1n;
+  results.getMinTransferableAmount = async () => 1n;
+  results.getBestAmountOut = async () => ({ exchange: 'HydrationDex', amountOut: 1n });
+
+  for (const family of FAMILIES) {
+    const p = (path: string) => `/${family}${path}`;
+
+    it(`${family}: from/to missing or unknown`, async () => {
+      await expect400(p('/router'), { ...BASE, from: 'Polkadott' }, 'UnknownChainError', 'body.from');
+      await expect400(p('/router'), { ...BASE, from: 'Ethereum' }, 'UnknownChainError', 'body.from');
+      await expect400(p('/router'), { ...BASE, to: 'Astarr' }, 'UnknownChainError', 'body.to');
+      await expect400(p('/router/dry-run'), without(BASE, 'to'), 'MissingParameterError', 'body.to');
+      for (const path of ['/router/min-transferable-amount', '/router/transferable-amount', '/router/best-amount-out']) {
+        await expect400(p(path), without(BASE, 'to'), 'MissingParameterError', 'body.to');
+      }
+      // `from` is optional with one exchange (the swap starts on the exchange chain) ...
+      expect((await post(p('/router'), without(BASE, 'from'))).status).toBe(200);
+      // ... and required when the exchange is chosen automatically or from a whitelist.
+      await expect400(p('/router'), without(BASE, 'from', 'exchange'), 'MissingParameterError', 'body.from');
+      await expect400(p('/router'), { ...without(BASE, 'from'), exchange: ['HydrationDex', 'AcalaDex'] }, 'MissingParameterError', 'body.from');
+      // `to` is optional for building and fees: the swapped asset stays on the exchange chain.
+      expect((await post(p('/router'), without(BASE, 'to'))).status).toBe(200);
+      expect((await post(p('/router/xcm-fees'), without(BASE, 'to'))).status).toBe(200);
+    });
+
+    it(`${family}: exchange must be a known <Chain>Dex; the 400 lists the valid names`, async () => {
+      for (const path of ['/router', '/router/dry-run', '/router/xcm-fees', '/router/transferable-amount', '/router/min-transferable-amount', '/router/best-amount-out']) {
+        const body = await expect400(p(path), { ...BASE, exchange: 'UniswapDex' }, 'UnknownExchangeError', 'body.exchange');
+        expect(body.message).toContain(EXCHANGE_NAMES.join(', '));
+      }
+      await expect400(p('/router'), { ...BASE, exchange: ['HydrationDex', 'Hydration'] }, 'UnknownExchangeError', 'body.exchange.1');
+      await expect400(p('/router'), { ...BASE, exchange: [] }, undefined, 'body.exchange');
+    });
+
+    it(`${family}: currencies: location, id and plain symbol only; id needs a manual exchange`, async () => {
+      await expect400(p('/router'), without(BASE, 'currencyFrom'), 'MissingParameterError', 'body.currencyFrom');
+      await expect400(p('/router'), without(BASE, 'currencyTo'), 'MissingParameterError', 'body.currencyTo');
+      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: { type: 'Native', value: 'DOT' } } }, 'InvalidCurrencyError', 'currency specifiers');
+      await expect400(p('/router'), { ...BASE, currencyTo: { symbol: 'ASTR', id: '1' } }, 'InvalidCurrencyError', 'body.currencyTo');
+      await expect400(p('/router'), { ...BASE, currencyFrom: [{ symbol: 'DOT' }] }, undefined, 'body.currencyFrom');
+      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: 'DOT', amount: '1' } }, undefined, 'amount');
+      await expect400(p('/router'), { ...BASE, currencyFrom: { location: 'Override({"parents":1,"interior":"Here"})' } }, undefined, 'body.currencyFrom.location');
+      // id form: refused with automatic and whitelisted selection, accepted with one exchange
+      await expect400(p('/router'), { ...without(BASE, 'exchange'), currencyTo: { id: '5' } }, 'InvalidCurrencyError', 'body.currencyTo.id');
+      await expect400(p('/router'), { ...BASE, exchange: ['HydrationDex', 'AcalaDex'], currencyFrom: { id: 5 } }, 'InvalidCurrencyError', 'body.currencyFrom.id');
+      expect((await post(p('/router'), { ...BASE, currencyTo: { id: '5' } })).status).toBe(200);
+      expect((await post(p('/router'), { ...BASE, exchange: ['HydrationDex'], currencyTo: { id: '5' } })).status).toBe(200);
+      const loc = { parents: 1, interior: { Here: null } };
+      expect((await post(p('/router'), { ...BASE, currencyFrom: { location: loc } })).status).toBe(200);
+      expect(lastCall().request.currencyFrom).toEqual({ location: loc });
+      expect((await post(p('/router'), { ...BASE, currencyFrom: { location: JSON.stringify(loc) } })).status).toBe(200);
+      expect(lastCall().request.currencyFrom).toEqual({ location: loc });
+    });
+
+    it(`${family}: amount required, a positive decimal string`, async () => {
+      for (const path of ['/router', '/router/dry-run', '/router/xcm-fees', '/router/transferable-amount', '/router/min-transferable-amount', '/router/best-amount-out']) {
+        await expect400(p(path), without(BASE, 'amount'), 'MissingParameterError', 'body.amount');
+      }
+      await expect400(p('/router'), { ...BASE, amount: 'lots' }, 'NumberFormatError', 'body.amount');
+      await expect400(p('/router'), { ...BASE, amount: '0' }, 'NumberFormatError', 'body.amount');
+      await expect400(p('/router'), { ...BASE, amount: '-5' }, 'NumberFormatError', 'body.amount');
+      await expect400(p('/router'), { ...BASE, amount: null }, undefined, 'body.amount');
+    });
+
+    it(`${family}: slippagePct required for /router and /router/xcm-fees only`, async () => {
+      await expect400(p('/router'), without(BASE, 'slippagePct'), 'MissingParameterError', 'body.slippagePct');
+      await expect400(p('/router-hash'), without(BASE, 'slippagePct'), 'MissingParameterError', 'body.slippagePct');
+      await expect400(p('/router/xcm-fees'), without(BASE, 'slippagePct'), 'MissingParameterError', 'body.slippagePct');
+      await expect400(p('/router'), { ...BASE, slippagePct: '0' }, undefined, 'body.slippagePct');
+      await expect400(p('/router'), { ...BASE, slippagePct: '101' }, undefined, 'body.slippagePct');
+      await expect400(p('/router'), { ...BASE, slippagePct: 'high' }, undefined, 'body.slippagePct');
+      expect((await post(p('/router/dry-run'), without(BASE, 'slippagePct'))).status).toBe(200);
+      expect(lastCall().request.slippagePct).toBe('1');
+      expect((await post(p('/router'), { ...BASE, slippagePct: 0.5 })).status).toBe(200);
+      expect(lastCall().request.slippagePct).toBe('0.5');
+    });
+
+    it(`${family}: recipientAddress and senderAddress per endpoint`, async () => {
+      for (const path of ['/router', '/router/dry-run', '/router/xcm-fees', '/router/transferable-amount', '/router/min-transferable-amount']) {
+        await expect400(p(path), without(BASE, 'recipientAddress'), 'MissingParameterError', 'body.recipientAddress');
+      }
+      for (const path of ['/router', '/router/dry-run', '/router/xcm-fees']) {
+        await expect400(p(path), without(BASE, 'senderAddress'), 'MissingParameterError', 'body.senderAddress');
+      }
+      for (const path of ['/router/transferable-amount', '/router/min-transferable-amount']) {
+        const res = await post(p(path), without(BASE, 'senderAddress'));
+        expect(res.status, path).toBe(200);
+        expect(lastCall().request.senderAddress).toBeUndefined();
+      }
+      expect((await post(p('/router/best-amount-out'), without(BASE, 'senderAddress', 'recipientAddress', 'slippagePct'))).status).toBe(200);
+      await expect400(p('/router'), { ...BASE, recipientAddress: 'not-an-address' }, 'InvalidAddressError', 'body.recipientAddress');
+      await expect400(p('/router'), { ...BASE, senderAddress: '5Gxyz' }, 'InvalidAddressError', 'body.senderAddress');
+      await expect400(p('/router'), { ...BASE, recipientAddress: EVM }, 'InvalidAddressError', 'not an EVM chain');
+      await expect400(p('/router'), { ...BASE, to: 'Moonbeam', currencyTo: { symbol: 'GLMR' } }, 'InvalidAddressError', 'EVM chain');
+      expect((await post(p('/router'), { ...BASE, to: 'Moonbeam', currencyTo: { symbol: 'GLMR' }, recipientAddress: EVM })).status).toBe(200);
+      await expect400(p('/router'), { ...BASE, senderAddress: EVM }, 'InvalidAddressError', 'body.senderAddress');
+    });
+
+    it(`${family}: EVM origins need evmSenderAddress (alias evmInjectorAddress)`, async () => {
+      const fromMoonbeam = { ...BASE, from: 'Moonbeam', currencyFrom: { symbol: 'GLMR' } };
+      await expect400(p('/router'), fromMoonbeam, 'MissingParameterError', 'body.evmSenderAddress');
+      await expect400(p('/router'), { ...fromMoonbeam, evmSenderAddress: ALICE }, 'InvalidAddressError', 'body.evmSenderAddress');
+      expect((await post(p('/router'), { ...fromMoonbeam, evmSenderAddress: EVM })).status).toBe(200);
+      expect(lastCall().request.evmSenderAddress).toBe(EVM);
+      expect((await post(p('/router'), { ...fromMoonbeam, evmInjectorAddress: EVM })).status).toBe(200);
+      expect(lastCall().request.evmSenderAddress).toBe(EVM);
+      await expect400(p('/router'), { ...fromMoonbeam, evmInjectorAddress: EVM, evmSenderAddress: EVM }, undefined, 'body.evmInjectorAddress');
+    });
+
+    it(`${family}: options: abstractDecimals (default ${family === 'v2' ? 'on' : 'off'}), development, apiOverrides only`, async () => {
+      expect((await post(p('/router'), BASE)).status).toBe(200);
+      expect(lastCall().builderOptions).toEqual({ apiOverrides: {}, development: false, abstractDecimals: family === 'v2' });
+      await expect400(p('/router'), { ...BASE, options: { xcmFormatCheck: true } }, undefined, 'xcmFormatCheck');
+      await expect400(p('/router'), { ...BASE, options: { mode: 'BATCH' } }, undefined, 'mode');
+      await expect400(p('/router'), { ...BASE, options: { abstractDecimals: 'yes' } }, undefined, 'body.options.abstractDecimals');
+      await expect400(p('/router'), { ...BASE, options: { apiOverrides: { Nowhere: 'wss://x.example' } } }, 'UnknownChainError', 'Nowhere');
+      await expect400(p('/router'), { ...BASE, options: { apiOverrides: { Polkadot: 'https://x.example' } } }, undefined, 'Polkadot');
+      // decimals in the amount only with abstractDecimals
+      const decimal = { ...BASE, amount: '1.5' };
+      if (family === 'v5') await expect400(p('/router'), decimal, 'NumberFormatError', 'abstractDecimals');
+      else expect((await post(p('/router'), decimal)).status).toBe(200);
+      expect((await post(p('/router'), { ...decimal, options: { abstractDecimals: true } })).status).toBe(200);
+      expect(lastCall().request.amount).toBe('1.5');
+      expect(lastCall().builderOptions.abstractDecimals).toBe(true);
+    });
+
+    it(`${family}: unknown fields are refused`, async () => {
+      await expect400(p('/router'), { ...BASE, feeAsset: { symbol: 'DOT' } }, undefined, 'feeAsset');
+    });
+  }
+});
+
+// ---- development mode: fail fast, never dial what the caller did not name ------------------
+
+describe('development mode', () => {
+  const dev = (apiOverrides: Record<string, string>) => ({ development: true, apiOverrides });
+  const all = { Polkadot: 'wss://polkadot.example', Hydration: 'wss://hydration.example', Astar: 'wss://astar.example' };
+
+  it('a chain without override is a 400 before anything is dialled', async () => {
+    const body = await expect400('/v5/router', { ...BASE, options: dev({ Polkadot: all.Polkadot }) }, 'MissingChainApiError', 'Hydration, Astar');
+    expect(body.message).toContain('options.development');
+    await expect400('/v5/router/dry-run', { ...BASE, options: dev({}) }, 'MissingChainApiError', 'Polkadot, Hydration, Astar');
+  });
+
+  it('automatic/whitelisted selection and AcalaDex/KaruraDex are refused (they ignore apiOverrides)', async () => {
+    await expect400('/v5/router', { ...without(BASE, 'exchange'), options: dev(all) }, 'UnsupportedOperationError', 'one manually chosen exchange');
+    await expect400('/v5/router', { ...BASE, exchange: ['HydrationDex', 'AssetHubPolkadotDex'], options: dev(all) }, 'UnsupportedOperationError', 'one manually chosen exchange');
+    for (const exchange of ['AcalaDex', 'KaruraDex']) {
+      await expect400('/v2/router', { ...BASE, exchange, currencyTo: { symbol: 'ACA' }, options: dev({ ...all, Acala: 'wss://a.example', Karura: 'wss://k.example' }) }, 'UnsupportedOperationError', exchange);
+    }
+  });
+
+  it('with every override the request reaches the router with those URLs', async () => {
+    const res = await post('/v5/router', { ...BASE, options: dev(all) });
+    expect(res.status).toBe(200);
+    expect(lastCall().builderOptions).toEqual({ development: true, abstractDecimals: false, apiOverrides: { Polkadot: [all.Polkadot], Hydration: [all.Hydration], Astar: [all.Astar] } });
+    // wsProviders of an item are the override given for its chain
+    expect(res.body[0].wsProviders).toEqual([all.Polkadot]);
+    expect(res.body[1].wsProviders).toEqual([all.Hydration]);
+  });
+});
+
+// ---- translation of router results at the SDK boundary -------------------------------------
+
+describe('router results -> contract shapes', () => {
+  it('/router and /router-hash: plan -> [{tx, wsProviders, statusType, chain, destinationChain, amountOut}]', async () => {
+    results.buildTransactions = async () => twoClickPlan;
+    for (const path of ['/v5/router', '/v5/router-hash', '/v2/router']) {
+      const res = await post(path, BASE);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([
+        { tx: '0x630b0400', wsProviders: sdk.getChainProviders('Polkadot'), statusType: 'TO_EXCHANGE', chain: 'Polkadot', destinationChain: 'Hydration' },
+        { tx: '0x4f0208', wsProviders: sdk.getChainProviders('Hydration'), statusType: 'SWAP_AND_TRANSFER', chain: 'Hydration', destinationChain: 'Astar', amountOut: '1234567890123456789' },
+      ]);
+    }
+    expect(toExchangeInput(lastCall().request.exchange)).toBe('HydrationDex');
+  });
+
+  it('one-click execute: a single SWAP item on the origin', async () => {
+    results.buildTransactions = async () => oneClickPlan;
+    const res = await post('/v5/router', { ...BASE, from: 'AssetHubPolkadot', to: 'Hydration', currencyTo: { symbol: 'HDX' } });
+    expect(res.body).toEqual([{ tx: '0x1f0d01', wsProviders: sdk.getChainProviders('AssetHubPolkadot'), statusType: 'SWAP', chain: 'AssetHubPolkadot', destinationChain: 'Hydration', amountOut: '42' }]);
+  });
+
+  it('a TRANSFER after the swap is TO_DESTINATION', async () => {
+    results.buildTransactions = async () => [
+      { type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx('0x01') },
+      { type: 'SWAP', api: papiClient, chain: 'Hydration', tx: papiTx('0x02'), amountOut: 7n },
+      { type: 'TRANSFER', api: papiClient, chain: 'Hydration', destinationChain: 'Astar', tx: papiTx('0x03') },
+    ];
+    const res = await post('/v5/router', BASE);
+    expect(res.body.map((i: { statusType: string }) => i.statusType)).toEqual(['TO_EXCHANGE', 'SWAP', 'TO_DESTINATION']);
+    expect(res.body[1]).not.toHaveProperty('destinationChain');
+  });
+
+  for (const family of FAMILIES) {
+    it(`${family}: POST /x-transfers maps the swap transfer onto the router`, async () => {
+      results.buildTransactions = async () => twoClickPlan;
+      const [recipient, sender] = family === 'v5' ? ['address', 'senderAddress'] : ['recipient', 'sender'];
+      const body = {
+        from: 'Polkadot',
+        to: 'Astar',
+        currency: { symbol: 'DOT', amount: '10000000000' },
+        [recipient]: ALICE,
+        [sender]: BOB,
+        swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: ['HydrationDex'] },
+      };
+      const res = await post(`/${family}/x-transfers`, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.map((i: { statusType: string }) => i.statusType)).toEqual(['TO_EXCHANGE', 'SWAP_AND_TRANSFER']);
+      expect(lastCall().request).toEqual({
+        from: 'Polkadot',
+        to: 'Astar',
+        exchange: ['HydrationDex'],
+        currencyFrom: { symbol: 'DOT' },
+        currencyTo: { symbol: 'ASTR' },
+        amount: '10000000000',
+        slippagePct: '1',
+        recipientAddress: ALICE,
+        senderAddress: BOB,
+        evmSenderAddress: undefined,
+        options: { development: false, abstractDecimals: family === 'v2', apiOverrides: {} },
+      });
+      await expect400(`/${family}/x-transfers`, without(body, 'swapOptions'), 'MissingParameterError', 'body.swapOptions');
+      await expect400(`/${family}/x-transfers`, without(body, sender), 'MissingParameterError', `body.${sender}`);
+      await expect400(`/${family}/x-transfers`, without(body, recipient), 'MissingParameterError', `body.${recipient}`);
+      await expect400(`/${family}/x-transfers`, { ...body, feeAsset: { symbol: 'DOT' } }, undefined, 'feeAsset');
+      await expect400(`/${family}/x-transfers`, { ...body, currency: [{ symbol: 'DOT', amount: '1' }] }, undefined, 'body.currency');
+      await expect400(`/${family}/x-transfers`, { ...body, currency: { symbol: 'DOT', amount: 'ALL' } }, 'NumberFormatError', 'body.currency.amount');
+      await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { id: '5' } } }, 'InvalidCurrencyError', 'body.swapOptions.currencyTo.id');
+      await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: 'Nope' } }, 'UnknownExchangeError', 'body.swapOptions.exchange');
+      await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 0 } }, undefined, 'body.swapOptions.slippage');
+      expect((await post(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 2.5 } })).status).toBe(200);
+      expect(lastCall().request).toMatchObject({ slippagePct: '2.5', exchange: undefined });
+    });
+  }
+
+  it('/router/dry-run: origin, the exchange as a hop (isExchange), destination; bigints as strings', async () => {
+    results.dryRun = async () => dryRunOk;
+    const res = await post('/v5/router/dry-run', BASE);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      origin: { success: true, fee: '15000000', weight: { refTime: '1000', proofSize: '2000' }, destParaId: 2034, asset: { symbol: 'DOT' } },
+      hops: [{ chain: 'Hydration', isExchange: true, result: { success: true, fee: '2000000000000', asset: { symbol: 'DOT' } } }],
+      destination: { success: true, fee: '3000000', asset: { symbol: 'ASTR' } },
+    });
+    expect(res.body).not.toHaveProperty('dryRunError');
+    expect(res.body.origin).not.toHaveProperty('currency');
+  });
+
+  it('/router/dry-run: a failure on the exchange is dryRunError {chain: Hydration, chainKind: hop}', async () => {
+    results.dryRun = async () => dryRunFailedOnExchange;
+    const res = await post('/v2/router/dry-run', BASE);
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(false);
+    expect(res.body.dryRunError).toEqual({ reason: 'TooExpensive', chain: 'Hydration', chainKind: 'hop' });
+    expect(res.body.hops[0]).toMatchObject({ chain: 'Hydration', isExchange: true, result: { success: false, dryRunError: { reason: 'TooExpensive' } } });
+  });
+
+  it('/router/dry-run without from: the origin is the exchange chain (isExchange)', async () => {
+    results.dryRun = async () => ({ origin: { ...dryRunOk.hops[0].result, isExchange: true }, destination: dryRunOk.destination, hops: [] });
+    const res = await post('/v5/router/dry-run', without(BASE, 'from'));
+    expect(res.body).toMatchObject({ success: true, origin: { isExchange: true, asset: { symbol: 'DOT' } }, hops: [] });
+  });
+
+  it('/router/xcm-fees: contract fee shape, paymentInfo fees in the native asset, amount on the destination asset', async () => {
+    results.getXcmFees = async () => fees;
+    const res = await post('/v5/router/xcm-fees', BASE);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      origin: { fee: '16000000', feeType: 'dryRun', sufficient: true, weight: { refTime: '10', proofSize: '20' }, asset: { symbol: 'DOT' } },
+      hops: [{ chain: 'Hydration', isExchange: true, result: { fee: '9000000000', feeType: 'paymentInfo', asset: { symbol: 'HDX' } } }],
+      destination: { fee: '5000000000000000', feeType: 'paymentInfo', asset: { symbol: 'ASTR', amount: '5000000000000000' } },
+    });
+  });
+
+  it('amounts and best amount out are decimal strings', async () => {
+    results.getTransferableAmount = async () => 123_456_789_012_345_678_901n;
+    results.getMinTransferableAmount = async () => 1_000_001n;
+    results.getBestAmountOut = async () => ({ exchange: 'AssetHubPolkadotDex', amountOut: 99_999_999_999_999_999n });
+    expect((await post('/v5/router/transferable-amount', BASE)).body).toBe('123456789012345678901');
+    expect((await post('/v5/router/min-transferable-amount', BASE)).body).toBe('1000001');
+    const best = await post('/v2/router/best-amount-out', without(BASE, 'exchange'));
+    expect(best.body).toEqual({ exchange: 'AssetHubPolkadotDex', amountOut: '99999999999999999' });
+    expect(lastCall().request.exchange).toBeUndefined();
+  });
+
+  it('router errors become 400s; a router that never answers is a 504 within the deadline', async () => {
+    results.buildTransactions = async () => {
+      throw new sdk.InvalidParameterError('Currency to {"symbol":"NOPE"} not found in HydrationDex.');
+    };
+    const bad = await post('/v5/router', { ...BASE, currencyTo: { symbol: 'NOPE' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ kind: 'ValidationError', message: 'Currency to {"symbol":"NOPE"} not found in HydrationDex.' });
+
+    results.dryRun = () => new Promise(() => undefined);
+    const started = Date.now();
+    const slow = await post('/v5/router/dry-run', BASE);
+    expect(slow.status).toBe(504);
+    expectErrorBody(slow.body, 504, 'DeadlineExceededError');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+// ---- the real engine's wiring (no network: the router refuses these before dialling) --------
+
+describe('real engine: RouterBuilder wiring', () => {
+  const call = (over: Partial<EngineCall['request']>): EngineCall => ({
+    request: {
+      from: 'Polkadot',
+      to: 'Astar',
+      exchange: ['HydrationDex'],
+      currencyFrom: { symbol: 'DOT' },
+      currencyTo: { symbol: 'ASTR' },
+      amount: '10000000000',
+      slippagePct: '1',
+      recipientAddress: ALICE,
+      senderAddress: BOB,
+      options: { development: true, abstractDecimals: false, apiOverrides: {} },
+      ...over,
+    },
+    builderOptions: { development: true },
+  });
+
+  it('passes every field to the router (its own checks fire on what we pass)', async () => {
+    await expect(realEngine.buildTransactions(call({ recipientAddress: undefined }))).rejects.toThrow('Recipient address is required when destination chain is specified');
+    await expect(realEngine.dryRun(call({ evmSenderAddress: 'nope' }))).rejects.toThrow('Evm injector address is not a valid Ethereum address');
+    await expect(realEngine.getXcmFees(call({ from: undefined, exchange: undefined }))).rejects.toThrow('Cannot use automatic exchange selection without specifying the origin chain');
+  });
+
+  it('development mode without overrides fails at once with MissingChainApiError', async () => {
+    const started = Date.now();
+    await expect(realEngine.buildTransactions(call({}))).rejects.toMatchObject({ name: 'MissingChainApiError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
