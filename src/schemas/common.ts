@@ -101,8 +101,11 @@ export const currencyCore = z
 
 /** Amounts in lookups: a whole number of base units (abstract decimals do not apply). */
 export const plainAmount = z.union([
-  z.string().regex(/^\d+$/, 'must be a whole number of base units'),
-  z.number().int().nonnegative().transform(String),
+  z.string().refine((v) => /^\d+$/.test(v), { message: 'must be a whole number of base units', ...withKind('NumberFormatError') }),
+  z
+    .number()
+    .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: 'must be a whole number of base units', ...withKind('NumberFormatError') })
+    .transform(String),
 ]);
 
 /** A lookup currency: a selector, with an optional amount that lookups ignore. */

@@ -39,15 +39,19 @@ export interface TransferRequest {
 const issue = (ctx: z.RefinementCtx, message: string, kind = 'ValidationError') =>
   ctx.addIssue({ code: 'custom', message, params: { kind } });
 
-/** Amounts: whole base units, or decimals when abstractDecimals is on (checked later, see `checkAmounts`). */
+const numberFormat = (message: string) => ({ message, params: { kind: 'NumberFormatError' } });
+
+/** Amounts: whole base units, or decimals when abstractDecimals is on (see `crossFieldRules`). */
 const amountValue = z.union(
   [
-    z.string().trim().regex(/^(\d+(\.\d+)?|ALL)$/, 'must be a non-negative number, as a string or number, or ALL'),
+    z
+      .string()
+      .trim()
+      .refine((v) => /^(\d+(\.\d+)?|ALL)$/.test(v), numberFormat('must be a non-negative number, as a string or number, or ALL')),
     z
       .number()
-      .nonnegative('must not be negative')
-      .refine((n) => Number.isFinite(n), 'must be finite')
-      .refine((n) => !Number.isInteger(n) || Number.isSafeInteger(n), 'is too large for a JSON number; send it as a string')
+      .refine((n) => n >= 0, numberFormat('must not be negative'))
+      .refine((n) => !Number.isInteger(n) || Number.isSafeInteger(n), numberFormat('is too large for a JSON number; send it as a string'))
       .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
   ],
   { errorMap: () => ({ message: 'must be a number or a numeric string' }) },

@@ -53,7 +53,7 @@ describe.each(FAMILIES)('/%s lookups', (family) => {
       const two = await post(`${v}/assets/Hydration/asset-info`, { currency: { symbol: 'DOT', id: 5 } }).expect(400);
       expectErrorBody(two.body, 400, 'InvalidCurrencyError');
       const all = await post(`${v}/assets/Hydration/asset-info`, { currency: { symbol: 'DOT', amount: 'ALL' } }).expect(400);
-      expectErrorBody(all.body, 400);
+      expectErrorBody(all.body, 400, 'NumberFormatError');
       expect(all.body.details[0].path).toBe('body.currency.amount');
       const badDest = await post(`${v}/assets/Hydration/asset-info`, { currency: { symbol: 'DOT' }, destination: 'Mars' }).expect(400);
       expectErrorBody(badDest.body, 400, 'UnknownChainError');
