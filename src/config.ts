@@ -20,6 +20,7 @@ const envSchema = z.object({
   MAX_CHAINS: z.coerce.number().int().positive().max(1000).default(32),
   SHUTDOWN_GRACE_MS: ms(10_000),
   ALLOW_PRIVATE_OVERRIDES: bool.default('false'),
+  CORS_ORIGIN: z.string().min(1).default('*'),
 });
 
 export type Config = z.infer<typeof envSchema>;

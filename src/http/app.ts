@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import { ApiError } from '../errors';
 import type { Services } from '../service';
 import { FAMILIES, type Family, type RouteContext } from './context';
+import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
 import { requestLog } from './request-log';
 import { ResponseCache } from './respond';
@@ -56,6 +57,7 @@ export function createApp({ config, logger, services }: AppDeps): express.Expres
   app.set('query parser', 'simple');
 
   app.use(requestLog(logger));
+  app.use(cors(config.CORS_ORIGIN));
   app.use(requireJson);
   app.use(express.json({ limit: config.BODY_LIMIT, strict: false }));
 

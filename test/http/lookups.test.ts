@@ -242,3 +242,28 @@ describe('the HTTP envelope', () => {
     expect((await get('/ready').expect(200)).body).toEqual({ status: 'ready' });
   });
 });
+
+describe('CORS, for browser wallets', () => {
+  it('answers a preflight and marks every answer', async () => {
+    const pre = await request(app)
+      .options('/v5/x-transfer')
+      .set('Origin', 'https://wallet.example')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'content-type')
+      .expect(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('*');
+    expect(pre.headers['access-control-allow-methods']).toContain('POST');
+    expect(pre.headers['access-control-allow-headers']).toContain('Content-Type');
+    const res = await get('/v2/chains').set('Origin', 'https://wallet.example').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-expose-headers']).toContain('X-Request-Id');
+  });
+
+  it('uses the configured origin', async () => {
+    const { app: strict, services } = testApp({ CORS_ORIGIN: 'https://wallet.example' });
+    const res = await request(strict).get('/v2/chains').expect(200);
+    expect(res.headers['access-control-allow-origin']).toBe('https://wallet.example');
+    expect(res.headers.vary).toContain('Origin');
+    await services.close();
+  });
+});

@@ -1,0 +1,25 @@
+import type { NextFunction, Request, Response } from 'express';
+
+const EXPOSED = 'X-Request-Id, ETag, Retry-After';
+const ALLOWED_HEADERS = 'Content-Type, X-Request-Id, If-None-Match';
+
+/**
+ * Browser wallets call the API directly, so every answer carries CORS headers for the configured
+ * origin (`*` by default: the API takes no credentials), and preflight OPTIONS requests end here.
+ */
+export function cors(origin: string) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+    if (origin !== '*') res.setHeader('Vary', 'Origin');
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      res.setHeader('Access-Control-Max-Age', '600');
+      res.statusCode = 204;
+      res.end();
+      return;
+    }
+    next();
+  };
+}
