@@ -4,11 +4,10 @@
 // suite is skipped with one line saying why. Results depend on chain state, so shapes are checked,
 // not amounts.
 import request from 'supertest';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TSubstrateChain } from '@paraspell/sdk-pjs';
-import { sdk } from '../../src/sdk';
 import { FAMILIES, testApp } from '../helpers/app';
+import { PROBE_MS, probeChains } from './support';
 
 const CHAINS = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'BridgeHubPolkadot'] as const satisfies readonly TSubstrateChain[];
 type LiveChain = (typeof CHAINS)[number];
@@ -16,45 +15,12 @@ type LiveChain = (typeof CHAINS)[number];
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
 const ETH_ADDRESS = '0x24D18dbFBcEd732EAdF98EE520853e13909fE258';
-const PROBE_MS = 5_000;
-
-function endpointsOf(chain: LiveChain): string[] {
-  const env = process.env[`LIVE_WS_${chain.toUpperCase()}`];
-  return env ? env.split(',').map((u) => u.trim()).filter(Boolean) : sdk.getChainProviders(chain);
-}
-
-/** Resolves with the first endpoint whose WebSocket handshake completes within PROBE_MS. */
-function probe(urls: string[]): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    let pending = urls.length;
-    let done = false;
-    const sockets: WebSocket[] = [];
-    const finish = (url: string | undefined) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      sockets.forEach((s) => s.terminate());
-      resolve(url);
-    };
-    const timer = setTimeout(() => finish(undefined), PROBE_MS);
-    if (pending === 0) finish(undefined);
-    for (const url of urls) {
-      const ws = new WebSocket(url, { handshakeTimeout: PROBE_MS });
-      sockets.push(ws);
-      ws.on('open', () => finish(url));
-      ws.on('error', () => {
-        if (--pending === 0) finish(undefined);
-      });
-    }
-  });
-}
-
 let reachable: Partial<Record<LiveChain, string>> = {};
 const has = (...chains: LiveChain[]) => chains.every((c) => reachable[c] !== undefined);
 
 // Probe once, with a short timeout, before anything else; tests whose chains did not answer skip.
 beforeAll(async () => {
-  reachable = Object.fromEntries(await Promise.all(CHAINS.map(async (c) => [c, await probe(endpointsOf(c))] as const)));
+  reachable = await probeChains(CHAINS);
   if (!Object.values(reachable).some(Boolean)) {
     console.log(`live pre-flight suite skipped: no endpoint of ${CHAINS.join(', ')} answered within ${PROBE_MS} ms (set LIVE_WS_<CHAIN> to point at a fork)`);
   }
