@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { z } from 'zod';
-import { parseInput } from '../../schemas/parse';
 import { preflightSchemas } from '../../schemas/preflight';
 import type { PreflightService } from '../../service/preflight';
+import { postJson } from '../post-json';
 import { sendJson } from '../respond';
 import type { RouteContext } from '../context';
 
@@ -28,9 +28,7 @@ export function preflightRoutes(router: Router, { family, services }: RouteConte
   const s = preflightSchemas(family);
   const mount = <K extends keyof Schemas>(key: K) => {
     const [path, ask] = ENDPOINTS[key];
-    router.post(path, async (req, res) => {
-      sendJson(res, await ask(services.preflight, parseInput(s[key], req.body, 'body')));
-    });
+    postJson(router, path, s[key], (body) => ask(services.preflight, body));
   };
   for (const key of Object.keys(ENDPOINTS) as (keyof Schemas)[]) mount(key);
 
