@@ -64,19 +64,22 @@ export function toExchangeInput(exchange: RouterRequest['exchange']): TExchangeI
   return exchange as unknown as TExchangeInput;
 }
 
-/** The builder with every field of the request applied, in the order the router's types expect. */
-function builder({ request: r, builderOptions }: EngineCall) {
-  const b = loadRouter()
+/** The fields every router operation takes: route, exchange, currencies and amount. */
+function routeBuilder({ request: r, builderOptions }: EngineCall) {
+  return loadRouter()
     .RouterBuilder(builderOptions)
     .from(r.from)
     .exchange(toExchangeInput(r.exchange))
     .to(r.to)
     .currencyFrom(r.currencyFrom as TCurrencyInput)
     .currencyTo(r.currencyTo as TCurrencyInput)
-    .amount(r.amount)
-    .slippagePct(r.slippagePct)
-    .recipientAddress(r.recipientAddress)
-    .evmSenderAddress(r.evmSenderAddress);
+    .amount(r.amount);
+}
+
+/** The builder with every field of the request applied, in the order the router's types expect. */
+function builder(call: EngineCall) {
+  const r = call.request;
+  const b = routeBuilder(call).slippagePct(r.slippagePct).recipientAddress(r.recipientAddress).evmSenderAddress(r.evmSenderAddress);
   // Operations whose contract row leaves the sender optional measure the recipient's account.
   const sender = r.senderAddress ?? r.recipientAddress ?? '';
   return b.senderAddress(sender);
@@ -91,14 +94,5 @@ export const realEngine: RouterEngine = {
   getXcmFees: (call) => builder(call).getXcmFees(),
   getTransferableAmount: (call) => builder(call).getTransferableAmount(),
   getMinTransferableAmount: (call) => builder(call).getMinTransferableAmount(),
-  getBestAmountOut: ({ request: r, builderOptions }) =>
-    loadRouter()
-      .RouterBuilder(builderOptions)
-      .from(r.from)
-      .exchange(toExchangeInput(r.exchange))
-      .to(r.to)
-      .currencyFrom(r.currencyFrom as TCurrencyInput)
-      .currencyTo(r.currencyTo as TCurrencyInput)
-      .amount(r.amount)
-      .getBestAmountOut(),
+  getBestAmountOut: (call) => routeBuilder(call).getBestAmountOut(),
 };
