@@ -192,18 +192,8 @@ const slippageText = z
 
 const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'required' ? schema : schema.optional());
 
-interface Shared {
-  from?: TSubstrateChain;
-  to?: TChain;
-  exchange?: ExchangeName[];
-  currencyFrom: RouterCurrency;
-  currencyTo: RouterCurrency;
-  amount: string;
-  recipientAddress?: string;
-  senderAddress?: string;
-  evmSenderAddress?: string;
-  options: RouterOptions;
-}
+/** What every router body shares: the request without the operation-specific slippage. */
+type Shared = Omit<RouterRequest, 'slippagePct'>;
 
 /**
  * Rules across fields, reported where the caller has to change something. The router would throw
