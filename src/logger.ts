@@ -1,11 +1,16 @@
 import pino, { type Logger } from 'pino';
 
+/** Longest a buffered line waits before it is written out on a quiet server. */
+const FLUSH_INTERVAL_MS = 1_000;
+
 /**
- * Structured logs on stdout. Lines are buffered (up to 4 KiB) so that a busy server does not
- * pay one write system call per request; the buffer is flushed on shutdown.
+ * Structured logs on stdout. Lines are buffered (up to 4 KiB) so that a busy server does not pay
+ * one write system call per request; a timer writes out whatever a quiet server has buffered, and
+ * the buffer is flushed on shutdown.
  */
 export function createLogger(level: string): Logger {
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), FLUSH_INTERVAL_MS).unref();
   return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }
 
