@@ -8,6 +8,7 @@ const load = createRequire(__filename);
 
 export const sdk: typeof import('@paraspell/sdk-pjs') = load('@paraspell/sdk-pjs');
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');
+export const utilCrypto: typeof import('@polkadot/util-crypto') = load('@polkadot/util-crypto');
 
 export type { ApiPromise } from '@polkadot/api';
 export type * as SdkTypes from '@paraspell/sdk-pjs';

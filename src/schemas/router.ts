@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
 import { sdk } from '../sdk';
+import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { assetId, chainName, location, substrateChainName } from './common';
 import { nearest } from './suggest';
 import { apiOverridesSchema, FAMILY_FIELDS, type TransferOptions } from './transfer';
@@ -106,26 +106,10 @@ const amountText = z.union(
 
 // ---- addresses --------------------------------------------------------------------------
 
-const load = createRequire(__filename);
-const utilCrypto: Pick<typeof import('@polkadot/util-crypto'), 'decodeAddress'> = load('@polkadot/util-crypto');
-
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const isEvmAddress = (a: string): boolean => EVM_ADDRESS.test(a);
-
-/** SS58, a raw 32-byte account id in hex, or a 20-byte EVM address. */
-export function isValidAddress(address: string): boolean {
-  if (EVM_ADDRESS.test(address) || /^0x[0-9a-fA-F]{64}$/.test(address)) return true;
-  try {
-    return utilCrypto.decodeAddress(address).length === 32;
-  } catch {
-    return false;
-  }
-}
-
 const address = z
   .string({ invalid_type_error: 'must be an address string' })
   .min(1, 'must not be empty')
-  .refine(isValidAddress, { message: 'is not a valid address (SS58, 0x + 32-byte account id, or 0x + 20-byte EVM address)', params: { kind: 'InvalidAddressError' } });
+  .refine(isValidAddress, { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
 
 // ---- options ----------------------------------------------------------------------------
 
@@ -213,10 +197,8 @@ function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: { amount: strin
     if (b.from === undefined) issue(ctx, ['from'], 'is required unless exactly one exchange is chosen (automatic selection starts from the origin chain)', 'MissingParameterError');
   }
   if (b.to !== undefined && b.recipientAddress !== undefined) {
-    const evmTo = b.to !== 'Ethereum' && sdk.isChainEvm(b.to);
-    if (b.to === 'Ethereum' || evmTo) {
-      if (!isEvmAddress(b.recipientAddress)) issue(ctx, names.recipient, `must be a 20-byte EVM address (0x...), since ${b.to} is an EVM chain`, 'InvalidAddressError');
-    } else if (isEvmAddress(b.recipientAddress)) issue(ctx, names.recipient, `is an EVM address, but ${b.to} is not an EVM chain`, 'InvalidAddressError');
+    const mismatch = addressMismatch(b.recipientAddress, b.to, sdk.isChainEvm(b.to));
+    if (mismatch) issue(ctx, names.recipient, mismatch, 'InvalidAddressError');
   }
   if (b.senderAddress !== undefined && isEvmAddress(b.senderAddress)) {
     issue(ctx, names.sender, `must be a Substrate address; put an EVM sender in ${names.evmSender.join('.')}`, 'InvalidAddressError');

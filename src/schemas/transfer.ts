@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TLocation } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
+import { sdk } from '../sdk';
+import { addressMismatch, INVALID_ADDRESS, isValidAddress } from './address';
 import { assetId, chainName, location, locationObject, symbolSpecifier } from './common';
 
 /**
@@ -132,10 +134,14 @@ export const apiOverridesSchema = z
   })
   .transform((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? [v] : v])) as Partial<Record<TChain, string[]>>);
 
-const addressValue = z.union([z.string().min(1, 'must not be empty'), locationObject], {
+const accountAddress = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine(isValidAddress, { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
+const addressValue = z.union([accountAddress, locationObject], {
   errorMap: () => ({ message: 'must be an address string or a location {parents, interior}' }),
 });
-const senderValue = z.string().min(1, 'must not be empty');
+const senderValue = accountAddress;
 
 /** The `options` object; `extra` adds endpoint-specific options (batch mode, mintFeeAssets). */
 export function optionsSchema<E extends z.ZodRawShape>(family: Family, extra: E) {
@@ -156,7 +162,7 @@ const commonFields = {
   from: chainName,
   to: z.union([chainName, locationObject], { errorMap: () => ({ message: 'must be a chain name or a location {parents, interior}' }) }),
   currency: transferCurrency,
-  ahAddress: z.string().min(1, 'must not be empty').optional(),
+  ahAddress: accountAddress.optional(),
   feeAsset: feeAssetSchema.optional(),
   xcmVersion: z.enum(['V3', 'V4', 'V5'], { errorMap: () => ({ message: 'must be V3, V4 or V5' }) }).optional(),
   pallet: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'must be a CamelCase pallet name').optional(),
@@ -184,7 +190,11 @@ interface CommonOutput {
 }
 
 /** Rules across fields, reported at the field a caller has to change. */
-function crossFieldRules(body: CommonOutput, ctx: z.RefinementCtx): void {
+function crossFieldRules(body: CommonOutput, recipient: { field: string; value: string | TLocation }, ctx: z.RefinementCtx): void {
+  if (typeof body.to === 'string' && typeof recipient.value === 'string') {
+    const mismatch = addressMismatch(recipient.value, body.to, sdk.isChainEvm(body.to));
+    if (mismatch) ctx.addIssue({ code: 'custom', path: [recipient.field], message: mismatch, params: { kind: 'InvalidAddressError' } });
+  }
   if ((body.pallet === undefined) !== (body.method === undefined)) {
     ctx.addIssue({ code: 'custom', path: [body.pallet === undefined ? 'pallet' : 'method'], message: 'pallet and method go together: give both or neither', params: { kind: 'MissingParameterError' } });
   }
@@ -246,12 +256,12 @@ export function transferBody<E extends z.ZodRawShape = Record<never, never>>(fam
     return common
       .extend({ address: addressValue, senderAddress: sender, transact: transactSchema.optional() })
       .strict()
-      .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, ctx))
+      .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, { field: 'address', value: b.address }, ctx))
       .transform((b) => ({ ...toModel(b as CommonOutput, b.address, b.senderAddress), transact: b.transact, extraOptions: b.options }));
   }
   return common
     .extend({ recipient: addressValue, sender, transactOptions: transactSchema.optional() })
     .strict()
-    .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, ctx))
+    .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, { field: 'recipient', value: b.recipient }, ctx))
     .transform((b) => ({ ...toModel(b as CommonOutput, b.recipient, b.sender), transact: b.transactOptions, extraOptions: b.options }));
 }

@@ -26,6 +26,8 @@ import {
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+/** Moonbeam is an EVM chain: its recipients are 20-byte addresses. */
+const EVM_RECIPIENT = '0x24D18dbFBcEd732EAdF98EE520853e13909fE258';
 const NO_DRY_RUN = 'Interlay'; // sdk.hasDryRunSupport('Interlay') === false in 11.14.8
 
 const { app } = testApp();
@@ -400,7 +402,7 @@ describe.each(FAMILIES)('/%s dry run at the SDK boundary', (family) => {
   });
 
   it('hop failure (asset hub between Hydration and Moonbeam): chainKind hop, the hub folded into hops', async () => {
-    const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' } };
+    const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' }, [field(family).recipient]: EVM_RECIPIENT };
     const res = await fakeApp({ dryRun: DRY_RUN_HOP_FAILURE }).post(`${v}/dry-run`, body).expect(200);
     expect(res.body.success).toBe(false);
     expect(res.body.dryRunError).toEqual({ reason: 'Barrier', chain: 'AssetHubPolkadot', chainKind: 'hop' });
@@ -455,7 +457,7 @@ describe.each(FAMILIES)('/%s fees and transfer info at the SDK boundary', (famil
       hops: [{ chain: 'AssetHubPolkadot', result: AH_HOP_FEE }],
     };
     const fake = fakeApp({ getXcmFee: sdkResult });
-    const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' } };
+    const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' }, [field(family).recipient]: EVM_RECIPIENT };
     for (const [value, expected] of [[true, true], ['True', true], [false, false], ['False', false]] as const) {
       const res = await fake.post(`${v}/xcm-fee`, { ...body, disableFallback: value }).expect(200);
       expect(fake.seen.calls.filter((x) => x.method === 'getXcmFee').at(-1)?.args).toEqual([{ disableFallback: expected }]);
@@ -570,7 +572,7 @@ describe.each(FAMILIES)('/%s amount rules (Rules 1, 3, 6) at the SDK boundary', 
       hops: [{ chain: 'AssetHubPolkadot', result: AH_HOP_FEE }],
       destination: { fee: 5_000_000_000_000_000n, feeType: 'paymentInfo', sufficient: true, currency: 'DOT', asset: DOT_AH },
     });
-    const body = base({ from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' } });
+    const body = base({ from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' }, [field(family).recipient]: EVM_RECIPIENT });
     // hop 40 000 000 + Moonbeam xcDOT ED 1 + 1; the payment-info destination fee is a GLMR amount (relabelled native) and does not count.
     expect((await fakeApp({ getXcmFee: fees }).post(`${v}/min-transferable-amount`, body).expect(200)).body).toBe('40000002');
   });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
-import { decodeCall, startTestChain, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
+import { decodeCall, refusedUrl, startTestChain, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
 
 // What a wallet checks before it signs: pallet and method, destination, beneficiary, asset and amount.
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -274,6 +274,21 @@ describe.each(FAMILIES)('/%s x-transfer: each condition of the error table is a 
     expectErrorBody(address.body, 400, 'InvalidAddressError');
     const incompatible = await send({ ...base, to: 'AssetHubKusama' }).expect(400);
     expectErrorBody(incompatible.body, 400, 'UnsupportedOperationError');
+  });
+
+  it('addresses are checked before any chain is dialled: a bad one is a 400 even when the chain is down', async () => {
+    const down = { development: true, apiOverrides: { Polkadot: await refusedUrl() }, abstractDecimals: false };
+    const bad = await send({ ...base, [recipient]: 'not-an-address', options: down }).expect(400);
+    expectErrorBody(bad.body, 400, 'InvalidAddressError');
+    expect(bad.body.details[0].path).toBe(`body.${recipient}`);
+    const toEvm = await send({ ...base, to: 'Moonbeam', options: down }).expect(400);
+    expectErrorBody(toEvm.body, 400, 'InvalidAddressError');
+    expect(toEvm.body.message).toContain('Moonbeam is an EVM chain');
+    const evmToSubstrate = await send({ ...base, [recipient]: '0x24D18dbFBcEd732EAdF98EE520853e13909fE258', options: down }).expect(400);
+    expectErrorBody(evmToSubstrate.body, 400, 'InvalidAddressError');
+    // A raw 32-byte account id is a valid Substrate recipient.
+    const raw = await send({ ...base, [recipient]: ALICE_ID, options: down }).expect(503);
+    expectErrorBody(raw.body, 503, 'ProviderUnavailableError');
   });
 
   it('a well-formed transact payload is refused with 501: the engine cannot build it', async () => {

@@ -1,0 +1,28 @@
+import { utilCrypto } from '../sdk';
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const ACCOUNT_ID_HEX = /^0x[0-9a-fA-F]{64}$/;
+
+export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);
+
+/** SS58, a raw 32-byte account id in hex, or a 20-byte EVM address. */
+export function isValidAddress(address: string): boolean {
+  if (EVM_ADDRESS.test(address) || ACCOUNT_ID_HEX.test(address)) return true;
+  try {
+    return utilCrypto.decodeAddress(address).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+export const INVALID_ADDRESS = 'is not a valid address (SS58, 0x + 32-byte account id, or 0x + 20-byte EVM address)';
+
+/**
+ * The SDK's own rule (validateAddress), checked before any chain is dialled: an EVM chain takes
+ * 20-byte addresses only, and a 20-byte address cannot receive on a Substrate chain.
+ */
+export function addressMismatch(address: string, chain: string, isEvmChain: boolean): string | undefined {
+  if (isEvmChain && !isEvmAddress(address)) return `must be a 20-byte EVM address (0x...), since ${chain} is an EVM chain`;
+  if (!isEvmChain && isEvmAddress(address)) return `is an EVM address, but ${chain} is not an EVM chain`;
+  return undefined;
+}
