@@ -306,7 +306,7 @@ const swapCurrency = z
  */
 export function swapTransferBody(family: Family) {
   const f = FAMILY_FIELDS[family];
-  return z
+  const body = z
     .object({
       from: substrateChainName,
       to: chainName,
@@ -316,49 +316,35 @@ export function swapTransferBody(family: Family) {
       swapOptions: swapOptionsSchema,
       options: routerOptionsSchema(family),
     })
-    .strict('is not accepted by a swap transfer')
-    .superRefine((b, ctx) => {
-      const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
-      const currency = b.currency as z.output<typeof swapCurrency>;
-      crossFieldRules(
-        {
-          from: b.from as TSubstrateChain,
-          to: b.to as TChain,
-          exchange: swap.exchange,
-          currencyFrom: currency.selector,
-          currencyTo: swap.currencyTo,
-          amount: currency.amount,
-          recipientAddress: b[f.recipient] as string,
-          senderAddress: b[f.sender] as string,
-          evmSenderAddress: swap.evmSenderAddress,
-          options: b.options as RouterOptions,
-        },
-        ctx,
-        {
-          amount: ['currency', 'amount'],
-          recipient: [f.recipient],
-          sender: [f.sender],
-          evmSender: ['swapOptions', 'evmSenderAddress'],
-          currencyFrom: ['currency'],
-          currencyTo: ['swapOptions', 'currencyTo'],
-        },
-      );
-    })
-    .transform((b): RouterRequest => {
-      const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
-      const currency = b.currency as z.output<typeof swapCurrency>;
-      return {
-        from: b.from as TSubstrateChain,
-        to: b.to as TChain,
-        exchange: swap.exchange,
-        currencyFrom: currency.selector,
-        currencyTo: swap.currencyTo,
-        amount: currency.amount,
-        slippagePct: String(swap.slippage),
-        recipientAddress: b[f.recipient] as string,
-        senderAddress: b[f.sender] as string,
-        evmSenderAddress: swap.evmSenderAddress,
-        options: b.options as RouterOptions,
-      };
-    });
+    .strict('is not accepted by a swap transfer');
+  // One mapping onto RouterRequest: the cross-field rules check exactly what the router will get.
+  const toRequest = (b: z.output<typeof body>): RouterRequest => {
+    const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
+    const currency = b.currency as z.output<typeof swapCurrency>;
+    return {
+      from: b.from as TSubstrateChain,
+      to: b.to as TChain,
+      exchange: swap.exchange,
+      currencyFrom: currency.selector,
+      currencyTo: swap.currencyTo,
+      amount: currency.amount,
+      slippagePct: String(swap.slippage),
+      recipientAddress: b[f.recipient] as string,
+      senderAddress: b[f.sender] as string,
+      evmSenderAddress: swap.evmSenderAddress,
+      options: b.options as RouterOptions,
+    };
+  };
+  return body
+    .superRefine((b, ctx) =>
+      crossFieldRules(toRequest(b), ctx, {
+        amount: ['currency', 'amount'],
+        recipient: [f.recipient],
+        sender: [f.sender],
+        evmSender: ['swapOptions', 'evmSenderAddress'],
+        currencyFrom: ['currency'],
+        currencyTo: ['swapOptions', 'currencyTo'],
+      }),
+    )
+    .transform(toRequest);
 }

@@ -12,6 +12,7 @@ import { refusedUrl, startTestChain, type TestChain } from '../support/test-chai
 import {
   AH_HOP_FEE,
   AH_ORIGIN_DRY_RUN,
+  AH_ORIGIN_DRY_RUN_CONTRACT,
   DOT_AH,
   DOT_HYDRATION,
   DRY_RUN_HOP_FAILURE,
@@ -388,14 +389,7 @@ describe.each(FAMILIES)('/%s dry run at the SDK boundary', (family) => {
     expect(res.body).toEqual({
       success: false,
       dryRunError: { reason: 'UntrustedReserveLocation', chain: 'Hydration', chainKind: 'destination' },
-      origin: {
-        success: true,
-        fee: '31000000',
-        asset: c(DOT_AH),
-        weight: { refTime: '1234567890', proofSize: '54321' },
-        forwardedXcms: FWD_TO_2034,
-        destParaId: 2034,
-      },
+      origin: AH_ORIGIN_DRY_RUN_CONTRACT,
       destination: { success: false, dryRunError: { reason: 'UntrustedReserveLocation' }, asset: c(DOT_HYDRATION) },
       hops: [],
     });

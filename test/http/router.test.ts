@@ -13,7 +13,7 @@ import type {
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
 import { sdk } from '../../src/sdk';
-import { EXCHANGE_NAMES } from '../../src/schemas/router';
+import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
 import { isRouterLoaded, loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
@@ -96,10 +96,11 @@ const fees: TRouterXcmFeeResult = {
 
 // ---- helpers -------------------------------------------------------------------------------
 
-const BASE = {
+/** The neutral request a body like BASE becomes (one exchange as a one-element list), options aside. */
+const REQUEST: Omit<RouterRequest, 'options'> = {
   from: 'Polkadot',
-  exchange: 'HydrationDex',
   to: 'Astar',
+  exchange: ['HydrationDex'],
   currencyFrom: { symbol: 'DOT' },
   currencyTo: { symbol: 'ASTR' },
   amount: '10000000000',
@@ -107,6 +108,10 @@ const BASE = {
   recipientAddress: ALICE,
   senderAddress: BOB,
 };
+// The body every router test starts from: the same fields, the exchange given by its name.
+const BASE = { ...REQUEST, exchange: 'HydrationDex' };
+/** One path per router operation (the builder under its first name). */
+const OPERATION_PATHS = ['/router', '/router/dry-run', '/router/xcm-fees', '/router/transferable-amount', '/router/min-transferable-amount', '/router/best-amount-out'];
 const without = (body: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
 const post = (path: string, body: unknown) => request(app).post(path).send(body as object);
 
@@ -230,7 +235,7 @@ describe('router field rules (contract router table), both families', () => {
     });
 
     it(`${family}: exchange must be a known <Chain>Dex; the 400 lists the valid names`, async () => {
-      for (const path of ['/router', '/router/dry-run', '/router/xcm-fees', '/router/transferable-amount', '/router/min-transferable-amount', '/router/best-amount-out']) {
+      for (const path of OPERATION_PATHS) {
         const body = await expect400(p(path), { ...BASE, exchange: 'UniswapDex' }, 'UnknownExchangeError', 'body.exchange');
         expect(body.message).toContain(EXCHANGE_NAMES.join(', '));
       }
@@ -259,7 +264,7 @@ describe('router field rules (contract router table), both families', () => {
     });
 
     it(`${family}: amount required, a positive decimal string`, async () => {
-      for (const path of ['/router', '/router/dry-run', '/router/xcm-fees', '/router/transferable-amount', '/router/min-transferable-amount', '/router/best-amount-out']) {
+      for (const path of OPERATION_PATHS) {
         await expect400(p(path), without(BASE, 'amount'), 'MissingParameterError', 'body.amount');
       }
       await expect400(p('/router'), { ...BASE, amount: 'lots' }, 'NumberFormatError', 'body.amount');
@@ -415,15 +420,7 @@ describe('router results -> contract shapes', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.map((i: { statusType: string }) => i.statusType)).toEqual(['TO_EXCHANGE', 'SWAP_AND_TRANSFER']);
       expect(lastCall().request).toEqual({
-        from: 'Polkadot',
-        to: 'Astar',
-        exchange: ['HydrationDex'],
-        currencyFrom: { symbol: 'DOT' },
-        currencyTo: { symbol: 'ASTR' },
-        amount: '10000000000',
-        slippagePct: '1',
-        recipientAddress: ALICE,
-        senderAddress: BOB,
+        ...REQUEST,
         evmSenderAddress: undefined,
         options: { development: false, abstractDecimals: family === 'v2', apiOverrides: {} },
       });
@@ -515,15 +512,7 @@ describe('router results -> contract shapes', () => {
 describe('real engine: RouterBuilder wiring', () => {
   const call = (over: Partial<EngineCall['request']>): EngineCall => ({
     request: {
-      from: 'Polkadot',
-      to: 'Astar',
-      exchange: ['HydrationDex'],
-      currencyFrom: { symbol: 'DOT' },
-      currencyTo: { symbol: 'ASTR' },
-      amount: '10000000000',
-      slippagePct: '1',
-      recipientAddress: ALICE,
-      senderAddress: BOB,
+      ...REQUEST,
       options: { development: true, abstractDecimals: false, apiOverrides: {} },
       ...over,
     },
