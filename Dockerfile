@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: compile TypeScript with the dev dependencies.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -9,7 +9,7 @@ COPY src ./src
 RUN npm run build
 
 # Runtime stage: production dependencies and the compiled service only.
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3001 HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./

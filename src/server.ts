@@ -24,7 +24,7 @@ export async function start(config: Config): Promise<Running> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
-  logger.info({ url }, 'listening');
+  logger.info({ url, runtime: `Node.js ${process.version}`, v8: process.versions.v8 }, 'listening');
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
