@@ -6,6 +6,17 @@ import { createRequire } from 'node:module';
 
 const load = createRequire(__filename);
 
+// @polkadot/x-ws takes the global WebSocket when there is one (undici's, since Node 22) and the
+// `ws` package otherwise. Keep `ws` on every runtime: one client whose sockets, options and
+// failure behaviour the connection layer and its tests know. x-ws reads the global once, at load.
+const globalWebSocket = Object.getOwnPropertyDescriptor(globalThis, 'WebSocket');
+if (globalWebSocket) delete (globalThis as { WebSocket?: unknown }).WebSocket;
+try {
+  load('@polkadot/x-ws');
+} finally {
+  if (globalWebSocket) Object.defineProperty(globalThis, 'WebSocket', globalWebSocket);
+}
+
 export const sdk: typeof import('@paraspell/sdk-pjs') = load('@paraspell/sdk-pjs');
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');
 export const utilCrypto: typeof import('@polkadot/util-crypto') = load('@polkadot/util-crypto');

@@ -103,6 +103,47 @@ describe('test chain: ApiPromise', () => {
   });
 });
 
+describe('test chain: seeded storage and configured runtime calls', () => {
+  it('storage set by a test is read back through ApiPromise, and removed again', async () => {
+    const chain = await start('Polkadot');
+    const api = connect(chain.url);
+    await api.isReady;
+    const key = api.query.system.account.key(ALICE_POLKADOT);
+    const info = chain.registry.createType('AccountInfo', { nonce: 7, data: { free: 123_456_789_000n } });
+    chain.setStorage(key, info.toHex());
+    const account = (await api.query.system.account(ALICE_POLKADOT)) as unknown as AccountInfo;
+    expect(account.data.free.toString()).toBe('123456789000');
+    expect(account.nonce.toNumber()).toBe(7);
+    expect(await api.rpc.state.getKeysPaged(key.slice(0, 66), 10)).toHaveLength(1);
+    chain.setStorage(key, null);
+    const after = (await api.query.system.account(ALICE_POLKADOT)) as unknown as AccountInfo;
+    expect(after.data.free.toString()).toBe('0');
+  });
+
+  it('a runtime call answers what the test configured, encoded with the metadata output type; a throw is an RPC error', async () => {
+    muteConsoleError();
+    const chain = await start('AssetHubPolkadot');
+    const api = connect(chain.url);
+    await api.isReady;
+    const seen: number[] = [];
+    chain.setRuntimeCall('XcmPaymentApi_query_xcm_weight', (args) => {
+      seen.push(args.length);
+      return { Ok: { refTime: 1_234_567, proofSize: 890 } };
+    });
+    const xcm = { V4: [{ ClearOrigin: null }] };
+    const weight = (await api.call['xcmPaymentApi']!['queryXcmWeight']!(xcm)) as unknown as { isOk: boolean; asOk: { refTime: { toString(): string } } };
+    expect(weight.isOk).toBe(true);
+    expect(weight.asOk.refTime.toString()).toBe('1234567');
+    expect(seen[0]).toBeGreaterThan(0);
+    chain.setRuntimeCall('XcmPaymentApi_query_xcm_weight', () => {
+      throw new Error('weight unknown');
+    });
+    await expect(api.call['xcmPaymentApi']!['queryXcmWeight']!(xcm)).rejects.toThrow(/weight unknown/);
+    chain.setRuntimeCall('XcmPaymentApi_query_xcm_weight', undefined);
+    await expect(api.call['xcmPaymentApi']!['queryXcmWeight']!(xcm)).rejects.toThrow(/cannot execute runtime call XcmPaymentApi_query_xcm_weight/);
+  });
+});
+
 /** Builds `from` -> `to` against a test chain for `from`; checks the builder dialled it once and let go. */
 async function buildAndDecode(from: TestChainName, to: TDestination, currency: TCurrencyInputWithAmount) {
   const chain = await start(from);

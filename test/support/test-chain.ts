@@ -2,8 +2,10 @@
 // REAL metadata and runtime versions (Polkadot, Kusama and their Asset Hubs from
 // @polkadot/types-support; Hydration from @galacticcouncil/descriptors) over EMPTY storage.
 // That is enough for `ApiPromise` to become ready and for the ParaSpell SDK's `build()`;
-// nothing here executes a runtime: dry-run and other runtime calls fail with -32000, every
-// storage value is absent (balances read as zero), fees only with the opt-in `partialFee`.
+// nothing here executes a runtime: a runtime call answers only what a test configured with
+// `setRuntimeCall` (encoded with the chain's own metadata types), others fail with -32000; storage
+// holds what a test put there with `setStorage` (absent values read as zero balances); fees
+// answer only with the opt-in `partialFee`.
 //
 // Loading rule: every @polkadot/* module is loaded through `require` (the same CommonJS copy
 // that src/sdk.ts loads), never through an ESM import.
@@ -48,12 +50,26 @@ export interface TestChain {
   /** The metadata it serves (raw, starting with the `meta` magic 0x6d657461). */
   readonly metadataHex: `0x${string}`;
   readonly runtimeVersion: { specName: string; specVersion: number; [k: string]: unknown };
+  /** The chain's type registry (its metadata), for encoding storage values and decoding call arguments. */
+  readonly registry: TypeRegistryClass;
+  /**
+   * Answers the runtime call `name` (e.g. `DryRunApi_dry_run_call`) with what `answer` returns,
+   * encoded with the output type the chain's metadata declares for it; `answer` gets the call's
+   * SCALE-encoded arguments. A throw becomes an RPC error (-32000) carrying its message.
+   * `undefined` removes the answer (the call fails again).
+   */
+  setRuntimeCall(name: string, answer: RuntimeAnswer | undefined): void;
+  /** Sets (or with `null` removes) the raw storage value under a full storage key. */
+  setStorage(key: string, value: `0x${string}` | null): void;
   /**
    * Closes the server: open sockets get a close frame (1001), whatever is still open after
    * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
    */
   close(): Promise<void>;
 }
+
+/** A configured runtime call: gets the SCALE-encoded arguments, returns the value to encode. */
+export type RuntimeAnswer = (args: Uint8Array, registry: TypeRegistryClass) => unknown;
 
 export interface BlackHole {
   readonly url: string;
@@ -417,6 +433,8 @@ class Node {
   private readonly stat: ChainStatic;
   private nextSubscription = 1;
   private readonly metadataRaw: Buffer;
+  readonly runtimeAnswers = new Map<string, RuntimeAnswer>();
+  readonly storage = new Map<string, `0x${string}`>();
 
   constructor(
     private readonly chain: TestChainName,
@@ -451,9 +469,23 @@ class Node {
     }
   }
 
-  private storageChangeSet(keys: unknown, block: string): { block: string; changes: [string, null][] } {
+  private storageChangeSet(keys: unknown, block: string): { block: string; changes: [string, string | null][] } {
     const list = Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
-    return { block, changes: list.map((k) => [k, null]) };
+    return { block, changes: list.map((k) => [k, this.storageValue(k)]) };
+  }
+
+  private storageValue(key: unknown): `0x${string}` | null {
+    return typeof key === 'string' ? (this.storage.get(key.toLowerCase()) ?? null) : null;
+  }
+
+  /** Keys under `prefix`, in order, after `start` (exclusive), at most `count`. */
+  private storageKeys(prefix: unknown, count: number, start: unknown): string[] {
+    const p = typeof prefix === 'string' ? prefix.toLowerCase() : '0x';
+    const after = typeof start === 'string' ? start.toLowerCase() : '';
+    return [...this.storage.keys()]
+      .filter((k) => k.startsWith(p) && k > after)
+      .sort()
+      .slice(0, count);
   }
 
   private blockHashParam(v: unknown): string {
@@ -511,20 +543,28 @@ class Node {
         return this.stateCall(String(p[0]), typeof p[1] === 'string' ? p[1] : '0x');
       case 'state_getStorage':
       case 'state_getStorageAt':
+        return this.storageValue(p[0]);
       case 'state_getStorageHash':
-      case 'state_getStorageHashAt':
+      case 'state_getStorageHashAt': {
+        const value = this.storageValue(p[0]);
+        return value === null ? null : sha256Hex(value);
+      }
       case 'state_getStorageSize':
-      case 'state_getStorageSizeAt':
-        return null;
+      case 'state_getStorageSizeAt': {
+        const value = this.storageValue(p[0]);
+        return value === null ? null : (value.length - 2) / 2;
+      }
       case 'state_queryStorageAt':
         return [this.storageChangeSet(p[0], this.blockHashParam(p[1]))];
       case 'state_queryStorage':
         return [];
       case 'state_getKeys':
+        return this.storageKeys(p[0], Number.MAX_SAFE_INTEGER, undefined);
       case 'state_getKeysPaged':
       case 'state_getKeysPagedAt':
+        return this.storageKeys(p[0], typeof p[1] === 'number' ? p[1] : 1000, p[2]);
       case 'state_getPairs':
-        return [];
+        return this.storageKeys(p[0], Number.MAX_SAFE_INTEGER, undefined).map((k) => [k, this.storageValue(k)]);
       default:
         throw new RpcError(-32601, 'Method not found');
     }
@@ -546,10 +586,10 @@ class Node {
         return `0x${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
       case 'AccountNonceApi_account_nonce':
         return `0x${hexU32(0)}`;
-      case 'TransactionPaymentApi_query_info':
-        if (this.partialFee === undefined) break;
-        return this.encodeQueryInfo();
     }
+    const answer = this.runtimeAnswers.get(fn);
+    if (answer) return this.encodeRuntimeAnswer(fn, answer, data);
+    if (fn === 'TransactionPaymentApi_query_info' && this.partialFee !== undefined) return this.encodeQueryInfo();
     throw new RpcError(-32000, `Client error: test-chain cannot execute runtime call ${fn}`);
   }
 
@@ -559,11 +599,30 @@ class Node {
 
   /** RuntimeDispatchInfo encoded with the output type the metadata declares for query_info. */
   private encodeQueryInfo(): string {
+    return this.encodeOutput('TransactionPaymentApi_query_info', this.queryInfo());
+  }
+
+  private encodeRuntimeAnswer(fn: string, answer: RuntimeAnswer, data: string): string {
     const registry = registryForChain(this.chain, this.data.metadataHex);
-    const api = registry.metadata.apis.find((a) => a.name.eq('TransactionPaymentApi'));
-    const method = api?.methods.find((m) => m.name.eq('query_info'));
-    if (!method) throw new RpcError(-32000, 'Client error: no TransactionPaymentApi_query_info in metadata');
-    return registry.createType(registry.createLookupType(method.output), this.queryInfo()).toHex();
+    let value: unknown;
+    try {
+      value = answer(Buffer.from(data.replace(/^0x/, ''), 'hex'), registry);
+    } catch (error) {
+      throw new RpcError(-32000, `Client error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return this.encodeOutput(fn, value);
+  }
+
+  /** `value` encoded with the output type the metadata declares for runtime call `fn` (`Api_method`). */
+  private encodeOutput(fn: string, value: unknown): string {
+    const registry = registryForChain(this.chain, this.data.metadataHex);
+    const split = fn.indexOf('_');
+    const apiName = fn.slice(0, split);
+    const methodName = fn.slice(split + 1);
+    const api = registry.metadata.apis.find((a) => a.name.eq(apiName));
+    const method = api?.methods.find((m) => m.name.eq(methodName));
+    if (!method) throw new RpcError(-32000, `Client error: no runtime call ${fn} in metadata`);
+    return registry.createType(registry.createLookupType(method.output), value).toHex();
   }
 }
 
@@ -634,6 +693,17 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     },
     metadataHex: data.metadataHex,
     runtimeVersion: { ...data.runtimeVersion },
+    get registry() {
+      return registryForChain(chain, data.metadataHex);
+    },
+    setRuntimeCall(name, answer) {
+      if (answer) node.runtimeAnswers.set(name, answer);
+      else node.runtimeAnswers.delete(name);
+    },
+    setStorage(key, value) {
+      if (value === null) node.storage.delete(key.toLowerCase());
+      else node.storage.set(key.toLowerCase(), value);
+    },
     async close() {
       if (closed) return;
       closed = true;
