@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ConnectionPool } from '../chains/pool';
 import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
+import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
 import { TransferService } from './transfers';
@@ -13,6 +14,8 @@ export interface Services {
   preflight: PreflightService;
   /** Cross-chain swaps; the router engine loads on its first use. */
   router: RouterService;
+  /** Reads call data (or an EVM transaction) back into what it will do. */
+  explain: ExplainService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   close(): Promise<void>;
@@ -32,6 +35,7 @@ export function createServices(config: Config, logger: Logger): Services {
     transfers: new TransferService(pool, config),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config),
+    explain: new ExplainService(pool, config),
     ready: () => !closing,
     close: async () => {
       closing = true;

@@ -1,0 +1,170 @@
+// Reads a serialized EVM transaction: chain id, the contract it calls (named when it is a known
+// precompile or the Snowbridge gateway), the function and arguments, and what it transfers.
+import type { TChain, TRelaychain } from '@paraspell/sdk-pjs';
+import { decodeFunctionData, getAddress, parseAbi, parseTransaction, type Hex } from 'viem';
+import { badRequest } from '../errors';
+import { sdk, utilCrypto } from '../sdk';
+import { ecosystemOf, wholeUnits, type AssetAmount } from './xcm-reader';
+import type { TransferView } from './transfer-views';
+
+export const XTOKENS_PRECOMPILE = '0x0000000000000000000000000000000000000804';
+export const NATIVE_ERC20 = '0x0000000000000000000000000000000000000802';
+export const XCM_INTERFACE_PRECOMPILE = '0x000000000000000000000000000000000000081A';
+export const SNOWBRIDGE_GATEWAY = '0x27ca963C279c93801941e1eB8799c23f407d68e7';
+
+const XTOKENS_ABI = parseAbi([
+  'function transfer(address currencyAddress, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
+  'function transferWithFee(address currencyAddress, uint256 amount, uint256 fee, (uint8 parents, bytes[] interior) destination, uint64 weight)',
+  'function transferMultiasset((uint8 parents, bytes[] interior) asset, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
+  'function transferMultiCurrencies((address currencyAddress, uint256 amount)[] currencies, uint32 feeItem, (uint8 parents, bytes[] interior) destination, uint64 weight)',
+]);
+const GATEWAY_ABI = parseAbi([
+  'function sendToken(address token, uint32 destinationChain, (uint8 kind, bytes data) destinationAddress, uint128 destinationFee, uint128 amount)',
+]);
+
+const CHAIN_IDS: Record<number, TChain> = { 1: 'Ethereum', 1284: 'Moonbeam', 1285: 'Moonriver', 46: 'Darwinia' };
+const U64_MAX = 2n ** 64n - 1n;
+
+export interface EvmView {
+  chainId: number;
+  to: string | null;
+  contract: string | null;
+  function: string | null;
+  args: Record<string, unknown> | null;
+  value: string;
+}
+
+export interface EvmReading {
+  evm: EvmView;
+  transfers: TransferView[];
+  warnings: { code: string; severity: 'info' | 'caution' | 'danger'; message: string }[];
+}
+
+/** The transaction, or null when `hex` is not a serialized EVM transaction. */
+export function parseEvmTransaction(hex: string): ReturnType<typeof parseTransaction> | null {
+  try {
+    return parseTransaction(hex as Hex);
+  } catch {
+    return null;
+  }
+}
+
+const jsonArgs = (names: readonly string[], values: readonly unknown[]): Record<string, unknown> =>
+  Object.fromEntries(names.map((n, i) => [n, toJson(values[i])]));
+
+function toJson(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return v.map(toJson);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toJson(x)]));
+  return v;
+}
+
+/** A precompile junction: one selector byte, then the value (the XCM-transactor encoding). */
+function readJunction(hex: Hex): { type: string; value: string } {
+  const bytes = Buffer.from(hex.slice(2), 'hex');
+  const body = bytes.subarray(1);
+  switch (bytes[0]) {
+    case 0:
+      return { type: 'Parachain', value: String(body.readUInt32BE(0)) };
+    case 1:
+      return { type: 'AccountId32', value: `0x${body.subarray(0, 32).toString('hex')}` };
+    case 3:
+      return { type: 'AccountKey20', value: getAddress(`0x${body.subarray(0, 20).toString('hex')}`) };
+    default:
+      return { type: `Junction${bytes[0]}`, value: `0x${body.toString('hex')}` };
+  }
+}
+
+function place(origin: TChain, destination: { parents: number; interior: readonly Hex[] }) {
+  const junctions = destination.interior.map(readJunction);
+  const ecosystem = ecosystemOf(origin) as TRelaychain;
+  const para = junctions.find((j) => j.type === 'Parachain');
+  const chain = destination.parents === 1 ? (para ? sdk.getTChain(Number(para.value), ecosystem) : ecosystem) : null;
+  const account = junctions.find((j) => j.type === 'AccountId32' || j.type === 'AccountKey20');
+  let beneficiary: string | null = account?.value ?? null;
+  if (account?.type === 'AccountId32' && chain && chain !== 'Ethereum') beneficiary = utilCrypto.encodeAddress(account.value, sdk.getAssetsObject(chain).ss58Prefix);
+  return { chain, beneficiary, junctions };
+}
+
+function xc20Asset(chain: TChain, currency: string, amount: bigint): AssetAmount {
+  const address = currency.toLowerCase();
+  let info: ReturnType<typeof sdk.findAssetInfo> = null;
+  try {
+    if (address === NATIVE_ERC20.toLowerCase()) info = sdk.findNativeAssetInfo(chain);
+    else if (address.startsWith('0xffffffff')) info = sdk.findAssetInfo(chain, { id: BigInt(`0x${address.slice(10)}`).toString() }, null);
+    else info = sdk.findAssetInfo(chain, { id: address }, null);
+  } catch {
+    info = null;
+  }
+  const decimals = info?.decimals ?? null;
+  return { symbol: info?.symbol ?? null, amount: amount.toString(), amountWhole: decimals === null ? null : wholeUnits(amount, decimals), decimals, location: info?.location ?? currency };
+}
+
+export function readEvmTransaction(chain: TChain, tx: NonNullable<ReturnType<typeof parseEvmTransaction>>): EvmReading {
+  const chainId = tx.chainId ?? 0;
+  const expected = CHAIN_IDS[chainId];
+  const warnings: EvmReading['warnings'] = [];
+  if (expected !== chain) {
+    warnings.push({ code: 'ChainIdMismatch', severity: 'danger', message: `The transaction is for chain id ${chainId}${expected ? ` (${expected})` : ''}, not ${chain}` });
+  }
+  const to = tx.to ? getAddress(tx.to) : null;
+  const view: EvmView = { chainId, to, contract: null, function: null, args: null, value: (tx.value ?? 0n).toString() };
+  const transfers: TransferView[] = [];
+  const data = tx.data ?? '0x';
+  try {
+    readContractCall(chain, to, data, view, transfers, warnings);
+  } catch (error) {
+    warnings.push({ code: 'UndecodableContractCall', severity: 'danger', message: `The data does not decode with ${view.contract ?? 'the contract'}'s ABI: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
+  }
+  return { evm: view, transfers, warnings };
+}
+
+function readContractCall(chain: TChain, to: string | null, data: Hex, view: EvmView, transfers: TransferView[], warnings: EvmReading['warnings']): void {
+  if (to === getAddress(XTOKENS_PRECOMPILE)) {
+    view.contract = 'XTokens precompile';
+    const decoded = decodeFunctionData({ abi: XTOKENS_ABI, data });
+    const item = XTOKENS_ABI.find((f) => f.name === decoded.functionName)!;
+    view.function = decoded.functionName;
+    view.args = jsonArgs(item.inputs.map((i) => i.name ?? ''), decoded.args ?? []);
+    const args = decoded.args as readonly unknown[];
+    const destination = args[args.length - 2] as { parents: number; interior: readonly Hex[] };
+    const weight = args[args.length - 1] as bigint;
+    const dest = place(chain, destination);
+    const assets =
+      decoded.functionName === 'transferMultiCurrencies'
+        ? (args[0] as readonly { currencyAddress: string; amount: bigint }[]).map((c) => xc20Asset(chain, c.currencyAddress, c.amount))
+        : decoded.functionName === 'transferMultiasset'
+          ? [{ symbol: null, amount: String(args[1]), amountWhole: null, decimals: null, location: toJson(args[0]) }]
+          : [xc20Asset(chain, args[0] as string, args[1] as bigint)];
+    transfers.push({
+      kind: 'reserveTransfer',
+      origin: chain,
+      destination: dest.chain ?? 'unknown',
+      ...(dest.chain ? {} : { destinationLocation: toJson(destination) }),
+      beneficiary: dest.beneficiary ?? { location: toJson(destination) },
+      assets,
+      feeLimit: weight === U64_MAX ? 'unlimited' : { refTime: weight.toString(), proofSize: '0' },
+    });
+  } else if (to === getAddress(SNOWBRIDGE_GATEWAY)) {
+    view.contract = 'Snowbridge gateway';
+    const decoded = decodeFunctionData({ abi: GATEWAY_ABI, data });
+    view.function = decoded.functionName;
+    view.args = jsonArgs(GATEWAY_ABI[0].inputs.map((i) => i.name ?? ''), decoded.args);
+    const [token, paraId, address, , amount] = decoded.args;
+    const destination = sdk.getTChain(paraId, 'Polkadot');
+    const raw = address.data;
+    const beneficiary =
+      address.kind === 1 && destination ? utilCrypto.encodeAddress(raw, sdk.getAssetsObject(destination).ss58Prefix) : address.kind === 2 ? getAddress(raw) : raw;
+    transfers.push({ kind: 'bridge', origin: 'Ethereum', destination: destination ?? 'unknown', beneficiary, assets: [xc20Asset('Ethereum', token, amount)] });
+  } else if (to === getAddress(XCM_INTERFACE_PRECOMPILE)) {
+    view.contract = 'XCM interface precompile';
+  } else {
+    warnings.push({ code: 'UnknownContract', severity: 'caution', message: `${to ?? 'a contract creation'} is not a contract this explanation reads` });
+  }
+}
+
+export function requireEvmTransaction(hex: string): NonNullable<ReturnType<typeof parseEvmTransaction>> {
+  const tx = parseEvmTransaction(hex);
+  if (!tx) throw badRequest('UndecodableCallError', 'hex is not a serialized EVM transaction (RLP, EIP-1559 or legacy)', [{ path: 'body.hex', message: 'is not a serialized EVM transaction' }]);
+  return tx;
+}

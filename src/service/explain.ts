@@ -1,0 +1,161 @@
+// Explains call data before it is signed: what the call is, what value it moves where, the XCM
+// program it sends or implies, and the facts a signer must see. Metadata comes over the pool;
+// everything else from the registry.
+import type { TChain, TLocation } from '@paraspell/sdk-pjs';
+import type { Config } from '../config';
+import type { ConnectionPool } from '../chains/pool';
+import type { ApiPromise } from '../sdk';
+import { sdk, utilCrypto } from '../sdk';
+import type { ExplainRequest } from '../schemas/explain';
+import { decodeCallData, hexBytes, viewCall, type CallView } from './call-decoder';
+import { runOnChains, type ChainCall } from './chain-calls';
+import { readEvmTransaction, parseEvmTransaction, requireEvmTransaction, type EvmView } from './evm-reader';
+import { readCall, type CallReading, type TransferView } from './transfer-views';
+import type { XcmStep } from './xcm-sentences';
+
+export interface Warning {
+  code: string;
+  severity: 'info' | 'caution' | 'danger';
+  message: string;
+}
+
+export interface Explanation {
+  chain: string;
+  call?: CallView;
+  evm?: EvmView;
+  transfers: TransferView[];
+  xcm: XcmStep[];
+  warnings: Warning[];
+}
+
+const warn = (code: string, severity: Warning['severity'], message: string): Warning => ({ code, severity, message });
+
+const SOVEREIGN_TAGS: Record<string, string> = { '70617261': 'child', '7369626c': 'sibling' }; // 'para', 'sibl'
+
+/** The chain whose sovereign account `address` is, when it is one ('para'/'sibl' + para id + zeros). */
+function sovereignOf(address: string, ecosystem: TChain): string | null {
+  let id: Uint8Array;
+  try {
+    id = utilCrypto.decodeAddress(address);
+  } catch {
+    return null;
+  }
+  if (id.length !== 32 || id.subarray(8).some((b) => b !== 0)) return null;
+  const tag = SOVEREIGN_TAGS[Buffer.from(id.subarray(0, 4)).toString('hex')];
+  if (!tag) return null;
+  const paraId = Buffer.from(id.subarray(4, 8)).readUInt32LE(0);
+  const relay = ecosystem === 'Ethereum' ? 'Polkadot' : sdk.getRelayChainOf(ecosystem as Exclude<TChain, 'Ethereum'>);
+  return `${sdk.getTChain(paraId, relay) ?? `parachain ${paraId}`} (${tag} sovereign account)`;
+}
+
+const sameAccount = (a: string, b: string): boolean => {
+  try {
+    return Buffer.from(utilCrypto.decodeAddress(a)).equals(Buffer.from(utilCrypto.decodeAddress(b)));
+  } catch {
+    return a.toLowerCase() === b.toLowerCase();
+  }
+};
+
+/** The asset's existential deposit on `chain`, found by the registry location the asset was matched with. */
+function existentialDeposit(chain: string, asset: TransferView['assets'][number]): bigint | null {
+  if (asset.symbol === null || chain === 'unknown') return null;
+  try {
+    const ed = sdk.getExistentialDeposit(chain as TChain, { location: asset.location as TLocation });
+    return ed === null ? null : BigInt(ed);
+  } catch {
+    return null;
+  }
+}
+
+/** Facts read from the transfers and the program alone. */
+function warningsFor(chain: TChain, reading: CallReading, sender: string | undefined): Warning[] {
+  const warnings: Warning[] = [];
+  for (const id of reading.unknown) warnings.push(warn('UnknownCall', 'caution', `${id} is not a call this explanation reads; only its generic view is shown`));
+  for (const t of reading.transfers) {
+    if (t.destination === 'unknown') warnings.push(warn('UnknownDestination', 'danger', `No registry chain matches the destination ${JSON.stringify(t.destinationLocation)}`));
+    if (typeof t.beneficiary !== 'string') {
+      warnings.push(warn('BeneficiaryNotAnAccount', 'danger', `The beneficiary is not one account: ${JSON.stringify(t.beneficiary.location)}`));
+    } else {
+      const sovereign = sovereignOf(t.beneficiary, chain);
+      if (sovereign) warnings.push(warn('SovereignAccountBeneficiary', 'danger', `The beneficiary ${t.beneficiary} is the sovereign account of ${sovereign}, not a person's account`));
+      if (t.kind === 'local' && sender && !sameAccount(sender, t.beneficiary)) {
+        warnings.push(warn('BeneficiaryDiffersFromSender', 'info', `The beneficiary ${t.beneficiary} is not the sender (normal for a payment to someone else)`));
+      }
+    }
+    t.assets.forEach((asset) => {
+      if (asset.symbol === null) warnings.push(warn('UnknownAsset', 'caution', `The registry does not know the asset at ${JSON.stringify(asset.location)}`));
+      const ed = existentialDeposit(t.destination, asset);
+      if (ed !== null && asset.amount !== 'ALL' && BigInt(asset.amount) < ed) {
+        warnings.push(warn('BelowExistentialDeposit', 'danger', `${asset.amount} base units of ${asset.symbol} is below ${t.destination}'s existential deposit of ${ed}: a new account would not be created and the funds may be lost`));
+      }
+    });
+    if (t.kind === 'local' && t.keepAlive === false && t.assets.some((a) => a.amount === 'ALL')) {
+      warnings.push(warn('AccountMayBeReaped', 'caution', 'keepAlive is off and the whole balance is sent: the sender account will be removed'));
+    }
+    if (t.feeLimit === 'unlimited' && t.kind !== 'local') warnings.push(warn('UnlimitedWeight', 'info', 'The destination may use as much weight as it needs to execute (the fee asset bounds what is paid)'));
+  }
+  for (const step of reading.xcm) {
+    if (step.transact?.originKind === 'Superuser') warnings.push(warn('TransactAsSuperUser', 'danger', `A call is dispatched on ${step.chain} with SuperUser (root) origin`));
+    if (step.instruction === 'BuyExecution' && /no weight limit/.test(step.text) && !reading.transfers.length) {
+      warnings.push(warn('UnlimitedWeight', 'info', `Execution on ${step.chain} has no weight limit`));
+    }
+  }
+  return warnings;
+}
+
+export class ExplainService {
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly config: Config,
+  ) {}
+
+  async explain(req: ExplainRequest): Promise<Explanation> {
+    const evmChain = req.chain === 'Ethereum' || sdk.isChainEvm(req.chain);
+    const evmTx = evmChain ? (req.chain === 'Ethereum' ? requireEvmTransaction(req.hex) : parseEvmTransaction(req.hex)) : null;
+    if (evmTx) {
+      const { evm, transfers, warnings } = readEvmTransaction(req.chain, evmTx);
+      return { chain: req.chain, evm, transfers, xcm: [], warnings };
+    }
+    return runOnChains(this.pool, this.config, req.options, `Explaining call data on ${req.chain}`, async (call) => {
+      const api = (await call.apiOverrides[req.chain]) as ApiPromise;
+      const decoded = decodeCallData(api.registry, hexBytes(req.hex));
+      const reading: CallReading = { transfers: [], xcm: [], unknown: [] };
+      readCall(req.chain, decoded.call, reading);
+      await decodeTransacts(reading.xcm, call);
+      const warnings = warningsFor(req.chain, reading, req.sender);
+      if (decoded.wasExtrinsic) warnings.unshift(warn('ExtrinsicNotCallData', 'caution', 'hex is a whole unsigned extrinsic, not call data; its call is explained'));
+      await this.checkReaping(api, req, reading.transfers, warnings);
+      return { chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, warnings };
+    });
+  }
+
+  /** With the sender known, a native local transfer that would take it below its ED without keepAlive. */
+  private async checkReaping(api: ApiPromise, req: ExplainRequest, transfers: TransferView[], warnings: Warning[]): Promise<void> {
+    if (!req.sender) return;
+    const local = transfers.filter((t) => t.kind === 'local' && t.keepAlive === false && t.assets[0]?.amount !== 'ALL');
+    if (local.length === 0) return;
+    const native = sdk.findNativeAssetInfo(req.chain);
+    const account = (await api.query.system.account(req.sender)) as unknown as { data: { free: { toBigInt(): bigint } } };
+    const free = account.data.free.toBigInt();
+    const ed = BigInt(native?.existentialDeposit ?? 0);
+    for (const t of local) {
+      const asset = t.assets[0]!;
+      if (asset.symbol === native?.symbol && free - BigInt(asset.amount) < ed) {
+        warnings.push(warn('AccountMayBeReaped', 'caution', `keepAlive is off and sending ${asset.amount} leaves the sender below the existential deposit (${ed}): the account will be removed`));
+      }
+    }
+  }
+}
+
+/** Decodes each Transact's call with the metadata of the chain that runs it, when it can be had. */
+async function decodeTransacts(steps: XcmStep[], call: ChainCall): Promise<void> {
+  for (const step of steps) {
+    if (!step.transact || step.chain === 'unknown') continue;
+    try {
+      const api = (await call.apiOverrides[step.chain]) as ApiPromise;
+      step.transact.call = viewCall(decodeCallData(api.registry, hexBytes(step.transact.callHex)).call);
+    } catch (error) {
+      step.transact.call = { undecoded: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

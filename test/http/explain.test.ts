@@ -1,0 +1,307 @@
+import fc from 'fast-check';
+import request from 'supertest';
+import { encodeFunctionData, parseAbi, serializeTransaction } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { polkadotApi, utilCrypto, type ApiPromise } from '../../src/sdk';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
+
+// A second, independent reading of what the service builds: every answer is explained and the
+// explanation must say what the request asked for.
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af3020';
+const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama'];
+const chains = {} as Record<TestChainName, TestChain>;
+const overrides: Record<string, string> = {};
+const apis: ApiPromise[] = [];
+const { app, services } = testApp();
+
+beforeAll(async () => {
+  for (const name of NAMES) {
+    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
+    overrides[name] = chains[name].url;
+  }
+});
+afterAll(async () => {
+  await Promise.all(apis.map((a) => a.disconnect()));
+  await services.close();
+  await Promise.all(NAMES.map((n) => chains[n]?.close()));
+});
+
+const options = { development: true, apiOverrides: overrides };
+
+interface Explanation {
+  chain: string;
+  call?: { pallet: string; method: string; args: Record<string, unknown>; calls?: { pallet: string; method: string }[] };
+  evm?: { chainId: number; to: string; contract: string | null; function: string | null; args: Record<string, unknown> | null; value: string };
+  transfers: {
+    kind: string;
+    origin: string;
+    destination: string;
+    beneficiary: string | { location: unknown };
+    assets: { symbol: string | null; amount: string; amountWhole: string | null }[];
+    feeAsset?: { symbol: string | null };
+    feeLimit?: unknown;
+    keepAlive?: boolean;
+  }[];
+  xcm: { chain: string; instruction: string; text: string; transact?: { originKind: string; call?: { pallet?: string; method?: string } } }[];
+  warnings: { code: string; severity: string; message: string }[];
+}
+
+async function explain(chain: string, hex: string, extra: Record<string, unknown> = {}, family: 'v5' | 'v2' = 'v5'): Promise<Explanation> {
+  const res = await request(app).post(`/${family}/explain`).send({ chain, hex, options, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as Explanation;
+}
+
+async function build(path: string, body: Record<string, unknown>): Promise<string> {
+  const res = await request(app).post(`/v5${path}`).send({ ...body, options: { ...options, ...(body.options as object) } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as string;
+}
+
+async function api(chain: TestChainName): Promise<ApiPromise> {
+  const a = await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chains[chain].url), noInitWarn: true });
+  apis.push(a);
+  return a;
+}
+
+const codes = (e: Explanation) => e.warnings.map((w) => w.code);
+const decode = (address: string): Uint8Array => utilCrypto.decodeAddress(address);
+
+describe('POST /explain reads back every transfer the service builds', () => {
+  const CASES: {
+    name: string;
+    body: Record<string, unknown>;
+    expect: { kind: string; destination: string; symbol: string; amount: string; whole: string; call: string };
+  }[] = [
+    {
+      name: 'relay -> asset hub teleport of DOT',
+      body: { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '15000000000' }, address: ALICE },
+      expect: { kind: 'teleport', destination: 'AssetHubPolkadot', symbol: 'DOT', amount: '15000000000', whole: '1.5', call: 'xcmPallet.limitedTeleportAssets' },
+    },
+    {
+      name: 'asset hub -> relay teleport of DOT',
+      body: { from: 'AssetHubPolkadot', to: 'Polkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '20000000000' }, address: ALICE, senderAddress: ALICE },
+      expect: { kind: 'teleport', destination: 'Polkadot', symbol: 'DOT', amount: '20000000000', whole: '2', call: 'polkadotXcm.limitedTeleportAssets' },
+    },
+    {
+      name: 'asset hub -> Hydration reserve transfer of USDT',
+      body: { from: 'AssetHubPolkadot', to: 'Hydration', currency: { id: 1984, amount: '2500000' }, address: ALICE },
+      expect: { kind: 'reserveTransfer', destination: 'Hydration', symbol: 'USDt', amount: '2500000', whole: '2.5', call: 'polkadotXcm.limitedReserveTransferAssets' },
+    },
+    {
+      name: 'Kusama -> its asset hub teleport of KSM',
+      body: { from: 'Kusama', to: 'AssetHubKusama', currency: { symbol: 'KSM', amount: '1000000000000' }, address: ALICE },
+      expect: { kind: 'teleport', destination: 'AssetHubKusama', symbol: 'KSM', amount: '1000000000000', whole: '1', call: 'xcmPallet.limitedTeleportAssets' },
+    },
+    {
+      name: 'asset hub Polkadot -> asset hub Kusama over the bridge',
+      body: { from: 'AssetHubPolkadot', to: 'AssetHubKusama', currency: { symbol: 'KSM', amount: '1000000000000' }, address: ALICE, senderAddress: ALICE },
+      expect: { kind: 'bridge', destination: 'AssetHubKusama', symbol: 'KSM', amount: '1000000000000', whole: '1', call: 'polkadotXcm.transferAssetsUsingTypeAndThen' },
+    },
+  ];
+
+  for (const c of CASES) {
+    it(`${c.name}: call, kind, chains, beneficiary, asset and amount`, async () => {
+      const hex = await build('/x-transfer', c.body);
+      const e = await explain(c.body.from as string, hex);
+      expect(`${e.call?.pallet}.${e.call?.method}`).toBe(c.expect.call);
+      expect(e.transfers).toHaveLength(1);
+      const [t] = e.transfers;
+      expect(t).toMatchObject({ kind: c.expect.kind, origin: c.body.from, destination: c.expect.destination });
+      expect(t!.assets[0]).toMatchObject({ symbol: c.expect.symbol, amount: c.expect.amount, amountWhole: c.expect.whole });
+      // The beneficiary in the destination's own format names the same account as the request.
+      expect(typeof t!.beneficiary).toBe('string');
+      expect(Buffer.from(decode(t!.beneficiary as string)).toString('hex')).toBe(ALICE_ID.slice(2));
+      expect(e.xcm.at(-1)).toMatchObject({ chain: c.expect.destination, instruction: 'DepositAsset' });
+      expect(codes(e)).not.toContain('UnknownAsset');
+      expect(codes(e)).not.toContain('UnknownDestination');
+    });
+  }
+
+  it('a local transfer names the asset, the beneficiary and whether the sender stays alive', async () => {
+    for (const keepAlive of [true, false]) {
+      const hex = await build('/x-transfer', { from: 'Polkadot', to: 'Polkadot', currency: { symbol: 'DOT', amount: '30000000000' }, address: BOB, keepAlive });
+      const e = await explain('Polkadot', hex, { senderAddress: ALICE });
+      expect(e.call?.method).toBe(keepAlive ? 'transferKeepAlive' : 'transferAllowDeath');
+      expect(e.transfers[0]).toMatchObject({ kind: 'local', origin: 'Polkadot', destination: 'Polkadot', beneficiary: BOB, keepAlive });
+      expect(e.transfers[0]!.assets[0]).toMatchObject({ symbol: 'DOT', amount: '30000000000', amountWhole: '3' });
+      expect(codes(e)).toContain('BeneficiaryDiffersFromSender');
+      // The sender holds nothing on the test chain: sending without keepAlive would reap it.
+      expect(codes(e).includes('AccountMayBeReaped')).toBe(!keepAlive);
+    }
+  });
+
+  it('a batch is explained call by call, with one transfer each', async () => {
+    const hex = await build('/x-transfer-batch', {
+      transfers: [
+        { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE },
+        { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '20000000000' }, address: BOB },
+      ],
+    });
+    const e = await explain('Polkadot', hex);
+    expect(`${e.call?.pallet}.${e.call?.method}`).toBe('utility.batchAll');
+    expect(e.call?.calls?.map((c) => `${c.pallet}.${c.method}`)).toEqual(['xcmPallet.limitedTeleportAssets', 'xcmPallet.limitedTeleportAssets']);
+    expect(e.transfers.map((t) => [t.destination, t.assets[0]!.amountWhole, t.beneficiary])).toEqual([
+      ['AssetHubPolkadot', '1', ALICE],
+      ['AssetHubPolkadot', '2', BOB],
+    ]);
+  });
+
+  it('/v5 and /v2 explain the same call data the same way', async () => {
+    const hex = await build('/x-transfer', CASES[2]!.body);
+    const [v5, v2] = await Promise.all(FAMILIES.map((f) => explain('AssetHubPolkadot', hex, {}, f)));
+    expect(v2).toEqual(v5);
+  });
+});
+
+describe('hand-made calls that differ from what the service builds produce warnings', () => {
+  const assets = (amount: bigint) => ({ V4: [{ id: { parents: 1, interior: 'Here' }, fun: { Fungible: amount } }] });
+  const account = (id: string) => ({ V4: { parents: 0, interior: { X1: [{ AccountId32: { network: null, id } }] } } });
+
+  it('a beneficiary that is a sibling chain\'s sovereign account', async () => {
+    const ah = await api('AssetHubPolkadot');
+    // 'sibl' + para id 2034 (little endian) + zeros: Hydration's sovereign account on its siblings.
+    const sovereign = `0x7369626c${Buffer.from([0xf2, 0x07, 0, 0]).toString('hex')}${'00'.repeat(24)}`;
+    const tx = ah.tx.polkadotXcm.limitedTeleportAssets({ V4: { parents: 1, interior: 'Here' } }, account(sovereign), assets(50_000_000_000n), 0, 'Unlimited');
+    const e = await explain('AssetHubPolkadot', tx.method.toHex());
+    expect(e.transfers[0]).toMatchObject({ kind: 'teleport', destination: 'Polkadot' });
+    const w = e.warnings.find((x) => x.code === 'SovereignAccountBeneficiary');
+    expect(w?.message).toContain('Hydration (sibling sovereign account)');
+  });
+
+  it('a para id no registry chain has', async () => {
+    const polkadot = await api('Polkadot');
+    const tx = polkadot.tx.xcmPallet.limitedReserveTransferAssets(
+      { V4: { parents: 0, interior: { X1: [{ Parachain: 4242 }] } } },
+      account(ALICE_ID),
+      { V4: [{ id: { parents: 0, interior: 'Here' }, fun: { Fungible: 10_000_000_000n } }] },
+      0,
+      'Unlimited',
+    );
+    const e = await explain('Polkadot', tx.method.toHex());
+    expect(e.transfers[0]).toMatchObject({ destination: 'unknown' });
+    expect(codes(e)).toContain('UnknownDestination');
+  });
+
+  it('an asset the registry does not know (an asset trap in waiting)', async () => {
+    const ah = await api('AssetHubPolkadot');
+    const unknown = { V4: [{ id: { parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 987654321 }] } }, fun: { Fungible: 1_000n } }] };
+    const tx = ah.tx.polkadotXcm.limitedReserveTransferAssets({ V4: { parents: 1, interior: { X1: [{ Parachain: 2034 }] } } }, account(ALICE_ID), unknown, 0, 'Unlimited');
+    const e = await explain('AssetHubPolkadot', tx.method.toHex());
+    expect(e.transfers[0]!.assets[0]).toMatchObject({ symbol: null, amount: '1000', amountWhole: null });
+    expect(codes(e)).toContain('UnknownAsset');
+  });
+
+  it('an amount below the destination\'s existential deposit', async () => {
+    const hex = await build('/x-transfer', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1000' }, address: ALICE });
+    const e = await explain('Polkadot', hex);
+    expect(e.warnings.find((w) => w.code === 'BelowExistentialDeposit')?.message).toContain('1000 base units of DOT');
+  });
+
+  it('a Transact with SuperUser origin, its inner call decoded with the destination\'s metadata', async () => {
+    const polkadot = await api('Polkadot');
+    const ah = await api('AssetHubPolkadot');
+    const inner = ah.tx.system.remark('0x1234').method.toHex();
+    const tx = polkadot.tx.xcmPallet.send({ V4: { parents: 0, interior: { X1: [{ Parachain: 1000 }] } } }, {
+      V4: [
+        { UnpaidExecution: { weightLimit: 'Unlimited', checkOrigin: null } },
+        { Transact: { originKind: 'Superuser', requireWeightAtMost: { refTime: 1_000_000, proofSize: 10_000 }, call: { encoded: inner } } },
+      ],
+    });
+    const e = await explain('Polkadot', tx.method.toHex());
+    const transact = e.xcm.find((s) => s.instruction === 'Transact');
+    expect(transact).toMatchObject({ chain: 'AssetHubPolkadot', transact: { originKind: 'Superuser', call: { pallet: 'system', method: 'remark' } } });
+    expect(codes(e)).toContain('TransactAsSuperUser');
+  });
+
+  it('a call the explanation does not read: the generic view and a warning', async () => {
+    const polkadot = await api('Polkadot');
+    const e = await explain('Polkadot', polkadot.tx.system.remark('0xdeadbeef').method.toHex());
+    expect(e.call).toEqual({ pallet: 'system', method: 'remark', args: { remark: '0xdeadbeef' } });
+    expect(e.transfers).toEqual([]);
+    expect(codes(e)).toEqual(['UnknownCall']);
+  });
+});
+
+describe('an EVM transaction is explained from its ABI', () => {
+  const XTOKENS = parseAbi(['function transfer(address currencyAddress, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)']);
+
+  it('Moonbeam XTokens precompile: GLMR to Hydration for an SS58 account', async () => {
+    const data = encodeFunctionData({
+      abi: XTOKENS,
+      functionName: 'transfer',
+      args: ['0x0000000000000000000000000000000000000802', 5_000_000_000_000_000_000n, { parents: 1, interior: ['0x00000007f2', `0x01${ALICE_ID.slice(2)}00`] }, 2n ** 64n - 1n],
+    });
+    const hex = serializeTransaction({ type: 'eip1559', chainId: 1284, to: '0x0000000000000000000000000000000000000804', data, value: 0n });
+    const e = await explain('Moonbeam', hex);
+    expect(e.evm).toMatchObject({ chainId: 1284, contract: 'XTokens precompile', function: 'transfer', value: '0' });
+    expect(e.transfers[0]).toMatchObject({ origin: 'Moonbeam', destination: 'Hydration', feeLimit: 'unlimited' });
+    expect(Buffer.from(decode(e.transfers[0]!.beneficiary as string)).toString('hex')).toBe(ALICE_ID.slice(2));
+    expect(e.transfers[0]!.assets[0]).toMatchObject({ symbol: 'GLMR', amount: '5000000000000000000', amountWhole: '5' });
+  });
+
+  it('a transaction for another chain id is flagged', async () => {
+    const hex = serializeTransaction({ type: 'eip1559', chainId: 1285, to: '0x0000000000000000000000000000000000000804', data: '0x', value: 0n });
+    const e = await explain('Moonbeam', hex);
+    expect(codes(e)).toContain('ChainIdMismatch');
+  });
+});
+
+describe('undecodable input is a 400 that names the byte', () => {
+  it.each(FAMILIES)('/%s: unknown pallet, unknown call, a truncated argument, bytes left over', async (family) => {
+    const polkadot = await api('Polkadot');
+    const good = polkadot.tx.system.remark('0xdeadbeef').method.toHex();
+    const used = new Set(polkadot.runtimeMetadata.asLatest.pallets.map((p) => p.index.toNumber()));
+    const free = [...Array(256).keys()].reverse().find((i) => !used.has(i))!;
+    const cases: [string, RegExp][] = [
+      [`0x${free.toString(16).padStart(2, '0')}00`, new RegExp(`at byte 0: no pallet with calls has index ${free}`)],
+      [`${good.slice(0, 4)}ff`, /at byte 1: pallet System has no call with index 255/],
+      [good.slice(0, -2), /at byte 2: argument remark of system\.remark/],
+      [`${good}00`, /at byte 7: 1 byte\(s\) left over after system\.remark/],
+    ];
+    for (const [hex, message] of cases) {
+      const res = await request(app).post(`/${family}/explain`).send({ chain: 'Polkadot', hex, options });
+      expectErrorBody(res.body, 400, 'UndecodableCallError');
+      expect(res.body.message).toMatch(message);
+      expect(res.body.details[0].path).toBe('body.hex');
+    }
+  });
+
+  it('a missing or malformed hex, an unknown chain and a bad sender are 400s naming the field', async () => {
+    const bad: [Record<string, unknown>, string, string][] = [
+      [{ chain: 'Polkadot' }, 'MissingParameterError', 'body.hex'],
+      [{ chain: 'Polkadot', hex: '0x123' }, 'ValidationError', 'body.hex'],
+      [{ chain: 'Polkadott', hex: '0x00' }, 'UnknownChainError', 'body.chain'],
+      [{ chain: 'Polkadot', hex: '0x0000', senderAddress: 'nope' }, 'InvalidAddressError', 'body.senderAddress'],
+      [{ chain: 'Ethereum', hex: '0x0000' }, 'UndecodableCallError', 'body.hex'],
+    ];
+    for (const [body, kind, path] of bad) {
+      const res = await request(app).post('/v5/explain').send({ ...body, options });
+      expectErrorBody(res.body, 400, kind);
+      expect(res.body.details[0].path).toBe(path);
+    }
+  });
+
+  it('random and truncated call data never answers a 500', async () => {
+    const polkadot = await api('Polkadot');
+    const real = polkadot.tx.xcmPallet.limitedTeleportAssets({ V4: { parents: 0, interior: { X1: [{ Parachain: 1000 }] } } }, { V4: { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: ALICE_ID } }] } } }, { V4: [{ id: { parents: 0, interior: 'Here' }, fun: { Fungible: 1n } }] }, 0, 'Unlimited').method.toHex();
+    const seed = process.env.CI ? 20261123 : Date.now() % 2 ** 31;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => `0x${Buffer.from(b).toString('hex')}`),
+          fc.nat({ max: (real.length - 2) / 2 - 1 }).map((n) => real.slice(0, 2 + 2 * n) || '0x00'),
+          fc.tuple(fc.nat({ max: (real.length - 2) / 2 - 1 }), fc.integer({ min: 0, max: 255 })).map(([i, b]) => `${real.slice(0, 2 + 2 * i)}${b.toString(16).padStart(2, '0')}${real.slice(4 + 2 * i)}`),
+        ),
+        async (hex) => {
+          const res = await request(app).post('/v2/explain').send({ chain: 'Polkadot', hex, options });
+          expect([200, 400]).toContain(res.status);
+        },
+      ),
+      { numRuns: 150, seed },
+    );
+  });
+});
