@@ -236,6 +236,44 @@ function readLocal(chain: TChain, call: Call, out: CallReading): void {
   out.transfers.push({ kind: 'local', origin: chain, destination: chain, beneficiary: address, assets, keepAlive });
 }
 
+/** How an instruction that sends assets on moves them. */
+const SENDING: Record<string, TransferKind> = {
+  InitiateTeleport: 'teleport',
+  DepositReserveAsset: 'reserveTransfer',
+  InitiateReserveWithdraw: 'reserveTransfer',
+  TransferReserveAsset: 'reserveTransfer',
+};
+
+/**
+ * The movements of an `execute` program: assets withdrawn on the origin that a later instruction
+ * sends on and a DepositAsset on another chain hands to a beneficiary.
+ */
+function programTransfers(origin: TChain, chain: TChain | null, program: unknown, held: AssetAmount[], kind: TransferKind | null, out: TransferView[]): void {
+  for (const instruction of (unversion(program).value as unknown[]) ?? []) {
+    const [name, value] = variant(instruction);
+    const o = isObject(value) ? value : {};
+    if (name === 'WithdrawAsset' && chain === origin) held = readAssets(origin, value);
+    else if (name === 'InitiateTransfer') {
+      const dest = chain ? resolve(chain, o.destination).chain : null;
+      const [first] = Array.isArray(o.assets) ? o.assets : [];
+      const how = variant(first)[0];
+      const moved: TransferKind = dest === 'Ethereum' ? 'toEthereum' : dest && ecosystemOf(dest) !== ecosystemOf(origin) ? 'bridge' : how === 'Teleport' ? 'teleport' : 'reserveTransfer';
+      programTransfers(origin, dest, o.remoteXcm, held, moved, out);
+    } else if (SENDING[name]) {
+      const dest = chain ? resolve(chain, o.reserve ?? o.dest).chain : null;
+      programTransfers(origin, dest, o.xcm, held, kind === null ? SENDING[name]! : 'throughReserve', out);
+    } else if (name === 'DepositAsset' && kind !== null) {
+      out.push({
+        kind,
+        origin,
+        destination: chain ?? 'unknown',
+        beneficiary: (chain && beneficiaryAddress(chain, o.beneficiary)) ?? { location: o.beneficiary },
+        assets: held,
+      });
+    }
+  }
+}
+
 /** Reads one call, and the calls it nests, as executed on `chain`. */
 export function readCall(chain: TChain, call: Call, out: CallReading): void {
   const id = `${call.section}.${call.method}`;
@@ -249,7 +287,9 @@ export function readCall(chain: TChain, call: Call, out: CallReading): void {
     const dest = resolve(chain, unversion(args.dest).value).chain;
     out.xcm.push(...readProgram(dest, args.message));
   } else if ((call.section === 'polkadotXcm' || call.section === 'xcmPallet') && call.method === 'execute') {
-    out.xcm.push(...readProgram(chain, a().message));
+    const message = a().message;
+    out.xcm.push(...readProgram(chain, message));
+    programTransfers(chain, chain, message, [], null, out.transfers);
   } else if (call.section === 'polkadotXcm' || call.section === 'xcmPallet') {
     readXcmPalletTransfer(chain, call, out);
   } else if (call.section === 'xTokens') {

@@ -217,6 +217,42 @@ describe('hand-made calls that differ from what the service builds produce warni
     expect(codes(e)).toContain('TransactAsSuperUser');
   });
 
+  it('an execute program: the assets it withdraws, where it sends them and to whom', async () => {
+    const ah = await api('AssetHubPolkadot');
+    const dot = { id: { parents: 1, interior: 'Here' }, fun: { Fungible: 30_000_000_000n } };
+    const tx = ah.tx.polkadotXcm.execute(
+      {
+        V4: [
+          { WithdrawAsset: [dot] },
+          {
+            DepositReserveAsset: {
+              assets: { Wild: { AllCounted: 1 } },
+              dest: { parents: 1, interior: { X1: [{ Parachain: 2034 }] } },
+              xcm: [
+                { BuyExecution: { fees: { id: { parents: 1, interior: 'Here' }, fun: { Fungible: 1_000_000_000n } }, weightLimit: 'Unlimited' } },
+                { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: ALICE_ID } }] } } } },
+              ],
+            },
+          },
+        ],
+      },
+      { refTime: 1_000_000_000, proofSize: 100_000 },
+    );
+    const e = await explain('AssetHubPolkadot', tx.method.toHex());
+    expect(e.transfers).toEqual([
+      expect.objectContaining({ kind: 'reserveTransfer', origin: 'AssetHubPolkadot', destination: 'Hydration', beneficiary: ALICE }),
+    ]);
+    expect(e.transfers[0]!.assets[0]).toMatchObject({ symbol: 'DOT', amountWhole: '3' });
+    expect(e.xcm.map((s) => [s.chain, s.instruction])).toEqual([
+      ['AssetHubPolkadot', 'WithdrawAsset'],
+      ['AssetHubPolkadot', 'DepositReserveAsset'],
+      ['Hydration', 'BuyExecution'],
+      ['Hydration', 'DepositAsset'],
+    ]);
+    expect(e.xcm[0]!.text).toBe("Withdraw 3 DOT from the origin's account into the holding");
+    expect(e.xcm[3]!.text).toBe(`Deposit everything left (at most 1 asset kind(s)) to 15mYsj…aTEZ on Hydration`);
+  });
+
   it('a call the explanation does not read: the generic view and a warning', async () => {
     const polkadot = await api('Polkadot');
     const e = await explain('Polkadot', polkadot.tx.system.remark('0xdeadbeef').method.toHex());
