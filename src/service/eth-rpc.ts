@@ -28,7 +28,8 @@ export class EthRpc {
     private readonly signal: AbortSignal,
   ) {}
 
-  private unavailable(reason: string): ProviderUnavailableError {
+  /** The endpoint failed us (unreachable, not JSON-RPC, or an answer that makes no sense). */
+  unavailable(reason: string): ProviderUnavailableError {
     return new ProviderUnavailableError('Ethereum', [redactUrl(this.url)], reason);
   }
 

@@ -79,13 +79,19 @@ async function quoteFee(rpc: EthRpc, transfer: SendToken): Promise<bigint> {
     functionName: 'quoteSendTokenFee',
     args: [transfer.token, transfer.destination.paraId, transfer.destination.destinationFee],
   });
+  let answer: Hex;
   try {
-    return decodeFunctionResult({ abi: GATEWAY_ABI, functionName: 'quoteSendTokenFee', data: await rpc.call(GATEWAY, data) });
+    answer = await rpc.call(GATEWAY, data);
   } catch (error) {
     if (error instanceof EthCallRevertedError) {
       throw badRequest('UnsupportedOperationError', `The Snowbridge gateway refuses to quote ${transfer.symbol} to ${transfer.destination.chain}: ${error.message}`);
     }
     throw error;
+  }
+  try {
+    return decodeFunctionResult({ abi: GATEWAY_ABI, functionName: 'quoteSendTokenFee', data: answer });
+  } catch {
+    throw rpc.unavailable(`quoteSendTokenFee answered ${answer.slice(0, 20)}, not a fee (is ${GATEWAY} the gateway on this chain?)`);
   }
 }
 

@@ -8,7 +8,7 @@ import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk, utilCrypto } from '../../src/sdk';
 import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
 import { startEthNode, type EthNode } from '../support/eth-node';
-import { refusedUrl } from '../support/test-chain';
+import { refusedUrl, startBlackHole } from '../support/test-chain';
 
 const XTOKENS = parseAbi([
   'function transfer(address currency_address, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
@@ -352,7 +352,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
     expect(node.calls).toEqual([]);
   });
 
-  it('an Ethereum node of another chain, or one that fails, is a 503 naming Ethereum', async () => {
+  it('an Ethereum node of another chain, one that fails, or one without the gateway is a 503 naming Ethereum', async () => {
     node.chainId = 11155111;
     const wrongChain = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
     expectErrorBody(wrongChain.body, 503, 'ProviderUnavailableError');
@@ -363,6 +363,11 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
     expectErrorBody(failing.body, 503, 'ProviderUnavailableError');
     expect(failing.body.message).toContain('Ethereum');
     expect(failing.headers['retry-after']).toBeDefined();
+    node.failWithStatus = undefined;
+    node.quote = 'empty';
+    const noGateway = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
+    expectErrorBody(noGateway.body, 503, 'ProviderUnavailableError');
+    expect(noGateway.body.message).toContain('quoteSendTokenFee answered 0x');
   });
 });
 
@@ -378,6 +383,16 @@ describe('/v2/evm-x-transfer from Ethereum: which endpoint', () => {
     expect(res.body.message).not.toContain('secret-api-key');
     expect(res.headers['retry-after']).toBeDefined();
     await services.close();
+  });
+
+  it('an endpoint that accepts the connection and never answers is a 503 once the connect deadline passes', async () => {
+    const hole = await startBlackHole();
+    const { app, services } = testApp({ ETHEREUM_RPC_URL: hole.url.replace('ws://', 'http://'), CONNECT_TIMEOUT_MS: '300' });
+    const res = await request(app).post('/v2/evm-x-transfer').send(eth).expect(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('no answer to eth_chainId within 300 ms');
+    await services.close();
+    await hole.close();
   });
 
   it('development mode refuses the registry\'s public endpoint and names ETHEREUM_RPC_URL; it uses a configured one', async () => {

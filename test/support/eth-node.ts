@@ -25,8 +25,8 @@ export interface EthNode {
   readonly calls: EthNodeCall[];
   /** The chain id `eth_chainId` answers (1 unless set). */
   chainId: number;
-  /** The fee `quoteSendTokenFee` answers; `'revert'` makes it revert. */
-  quote: bigint | 'revert';
+  /** The fee `quoteSendTokenFee` answers; `'revert'` makes it revert, `'empty'` answers `0x` (no contract). */
+  quote: bigint | 'revert' | 'empty';
   /** An ERC-20's allowance (any owner and spender); tokens without one revert. */
   setAllowance(token: Address, value: bigint): void;
   /** Answers every request with this HTTP status (undefined: answer normally). */
@@ -49,7 +49,7 @@ export async function startEthNode(): Promise<EthNode> {
     url: '',
     calls,
     chainId: 1,
-    quote: 0n as bigint | 'revert',
+    quote: 0n as bigint | 'revert' | 'empty',
     failWithStatus: undefined as number | undefined,
     setAllowance: (token: Address, value: bigint) => void allowances.set(token.toLowerCase(), value),
     close: async () => undefined as void,
@@ -71,6 +71,7 @@ export async function startEthNode(): Promise<EthNode> {
         const [token, destinationChain, destinationFee] = call.args;
         calls.push({ method: 'quoteSendTokenFee', to, token, destinationChain, destinationFee });
         if (node.quote === 'revert') return { error: revert };
+        if (node.quote === 'empty') return { result: '0x' };
         return { result: encodeFunctionResult({ abi: GATEWAY_V1_ABI, functionName: 'quoteSendTokenFee', result: node.quote }) };
       }
     } catch {
