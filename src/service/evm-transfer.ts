@@ -1,8 +1,8 @@
 import { getAddress, parseUnits, serializeTransaction, type Hex } from 'viem';
-import type { TAssetInfo, TChain, TCurrencyInput } from '@paraspell/sdk-pjs';
+import type { TAssetInfo, TCurrencyInput } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
 import { withDeadline } from '../chains/deadline';
-import { ApiError, badRequest } from '../errors';
+import { badRequest } from '../errors';
 import { sdk } from '../sdk';
 import type { EvmTransferRequest } from '../schemas/evm';
 import { EthRpc } from './eth-rpc';
@@ -14,13 +14,13 @@ const SERVED_ORIGINS = 'Moonbeam and Moonriver (XTokens precompile) and Ethereum
 
 const U128_MAX = (1n << 128n) - 1n;
 
-/** The amount in base units: whole units scaled by the asset's decimals when abstractDecimals is on. */
+/** The amount in base units (the schema has refused zero): whole units scaled by the asset's decimals when abstractDecimals is on. */
 export function toBaseUnits(amount: string, asset: TAssetInfo, abstractDecimals: boolean): bigint {
   let units: bigint;
   if (abstractDecimals) {
     const fraction = amount.split('.')[1] ?? '';
     if (fraction.length > asset.decimals) {
-      throw new ApiError(400, 'NumberFormatError', `currency.amount has more decimal places than ${asset.symbol} has (${asset.decimals})`, [
+      throw badRequest('NumberFormatError', `currency.amount has more decimal places than ${asset.symbol} has (${asset.decimals})`, [
         { path: 'body.currency.amount', message: `must have at most ${asset.decimals} decimal places` },
       ]);
     }
@@ -28,7 +28,6 @@ export function toBaseUnits(amount: string, asset: TAssetInfo, abstractDecimals:
   } else {
     units = BigInt(amount);
   }
-  if (units === 0n) throw badRequest('NumberFormatError', 'currency.amount must be greater than 0', [{ path: 'body.currency.amount', message: 'must be greater than 0' }]);
   if (units > U128_MAX) {
     throw badRequest('NumberFormatError', `currency.amount is ${units} base units, above the largest balance (2^128 - 1)`, [{ path: 'body.currency.amount', message: 'is too large' }]);
   }
@@ -83,7 +82,7 @@ export class EvmTransferService {
         return buildSendToken(rpc, { token: getAddress(asset.assetId as string), symbol: asset.symbol, amount, destination, recipient: req.recipient, sender: req.sender });
       },
       this.config.REQUEST_TIMEOUT_MS,
-      `Quoting Ethereum -> ${req.to as TChain} on the Snowbridge gateway`,
+      `Quoting Ethereum -> ${req.to} on the Snowbridge gateway`,
     );
   }
 

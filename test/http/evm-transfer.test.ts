@@ -186,7 +186,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
     ];
     for (const [currency, path] of cases) {
       const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency })).expect(400);
-      expect(res.body.details?.[0]?.path ?? path, JSON.stringify(res.body)).toBe(path);
+      expect(res.body.details[0].path, JSON.stringify(res.body)).toBe(path);
     }
     const decimals = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1.5' }, options: { abstractDecimals: false } })).expect(400);
     expectErrorBody(decimals.body, 400, 'NumberFormatError');
@@ -368,6 +368,19 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
     const noGateway = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
     expectErrorBody(noGateway.body, 503, 'ProviderUnavailableError');
     expect(noGateway.body.message).toContain('quoteSendTokenFee answered 0x');
+  });
+});
+
+describe('/x-transfer from Ethereum', () => {
+  it('is a 400 pointing at /evm-x-transfer', async () => {
+    const { app, services } = testApp();
+    const res = await request(app)
+      .post('/v2/x-transfer')
+      .send({ from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: '1' }, recipient: SS58 })
+      .expect(400);
+    expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+    expect(res.body.message).toContain('POST /evm-x-transfer');
+    await services.close();
   });
 });
 
