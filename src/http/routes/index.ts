@@ -4,6 +4,7 @@ import { addressRoutes } from './address';
 import { assetRoutes } from './assets';
 import { balanceRoutes } from './balance';
 import { chainRoutes } from './chains';
+import { evmRoutes } from './evm';
 import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
@@ -21,4 +22,5 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   preflightRoutes,
   balanceRoutes,
   routerRoutes,
+  evmRoutes,
 ];
