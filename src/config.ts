@@ -21,6 +21,8 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: ms(10_000),
   ALLOW_PRIVATE_OVERRIDES: bool.default('false'),
   CORS_ORIGIN: z.string().min(1).default('*'),
+  /** Ethereum JSON-RPC for Snowbridge fee quotes; unset means the registry's public endpoint. */
+  ETHEREUM_RPC_URL: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL').optional(),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -21,5 +21,16 @@ export const sdk: typeof import('@paraspell/sdk-pjs') = load('@paraspell/sdk-pjs
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');
 export const utilCrypto: typeof import('@polkadot/util-crypto') = load('@polkadot/util-crypto');
 
+/** The parts of Snowbridge's published environment (a dependency the SDK pins) that we read. */
+export interface SnowbridgeEnvironment {
+  ethChainId: number;
+  config: { GATEWAY_CONTRACT: string; ETHEREUM_CHAINS: Record<string, string> };
+  locations: { id: string; paraInfo?: { paraId: number; destinationFeeDOT: bigint } }[];
+}
+
+// Resolved from the SDK's own location, so it is the copy the SDK itself uses.
+const sdkLoad = createRequire(load.resolve('@paraspell/sdk-pjs'));
+export const snowbridgeMainnet: SnowbridgeEnvironment = sdkLoad('@snowbridge/api/dist/environment').SNOWBRIDGE_ENV.polkadot_mainnet;
+
 export type { ApiPromise } from '@polkadot/api';
 export type * as SdkTypes from '@paraspell/sdk-pjs';

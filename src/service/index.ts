@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ConnectionPool } from '../chains/pool';
 import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
+import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
@@ -11,6 +12,8 @@ import { TransferService } from './transfers';
 export interface Services {
   pool: ConnectionPool;
   transfers: TransferService;
+  /** Unsigned EVM transactions for transfers that start on an EVM chain. */
+  evmTransfers: EvmTransferService;
   preflight: PreflightService;
   /** Cross-chain swaps; the router engine loads on its first use. */
   router: RouterService;
@@ -33,6 +36,7 @@ export function createServices(config: Config, logger: Logger): Services {
   return {
     pool,
     transfers: new TransferService(pool, config),
+    evmTransfers: new EvmTransferService(config),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config),
     explain: new ExplainService(pool, config),

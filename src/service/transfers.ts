@@ -28,7 +28,7 @@ function newBuilder(req: TransferRequest, call: ChainCall): Builder {
 
 /** Applies one transfer's fields to a builder, in the order the SDK's types expect. */
 export function configure(builder: Builder, req: TransferRequest) {
-  if (req.from === 'Ethereum') throw badRequest('UnsupportedOperationError', 'Transfers from Ethereum (the contract\'s /v2/evm-x-transfer) are not served by this version');
+  if (req.from === 'Ethereum') throw badRequest('UnsupportedOperationError', 'Transfers from Ethereum are EVM transactions: POST /evm-x-transfer builds them');
   let b = builder
     .from(req.from)
     .to(req.to)

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { getAddress, type Address } from 'viem';
+import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
+import type { Family } from '../http/context';
+import { sdk } from '../sdk';
+import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
+import { assetId, chainName, location, symbolSpecifier } from './common';
+import { optionsSchema, type TransferOptions } from './transfer';
+
+/** An Ethereum-origin transfer (`/evm-x-transfer`), whatever the family. */
+export interface EvmTransferRequest {
+  from: TChain;
+  to: TChain;
+  /** One registry asset; `amount` is a decimal string (whole units when abstractDecimals is on). */
+  currency: TCurrencyCore & { amount: string };
+  /** The EVM account that signs, checksummed. */
+  sender: Address;
+  recipient: string;
+  options: TransferOptions;
+}
+
+const issue = (message: string, kind: string) => ({ message, params: { kind } });
+
+/**
+ * EIP-55: an address in one case carries no checksum and is taken as is; a mixed-case address
+ * is a checksum, and a wrong one is a typo that must not become a transfer.
+ */
+export function evmAddressProblem(address: string): string | undefined {
+  if (!isEvmAddress(address)) return 'must be a 20-byte EVM address (0x followed by 40 hex digits)';
+  const digits = address.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return undefined;
+  return getAddress(address) === address ? undefined : 'has a wrong EIP-55 checksum (mixed-case letters that do not match the address); check it or send it in lower case';
+}
+
+const evmSender = z
+  .string({ invalid_type_error: 'must be a 20-byte EVM address (string)' })
+  .superRefine((value, ctx) => {
+    const problem = evmAddressProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', ...issue(problem, 'InvalidAddressError') });
+  })
+  .transform((value) => getAddress(value));
+
+const recipientValue = z
+  .string({ invalid_type_error: 'must be an address (string)' })
+  .min(1, 'must not be empty')
+  .refine(isValidAddress, issue(INVALID_ADDRESS, 'InvalidAddressError'));
+
+/** A positive decimal amount; EVM transfers take no `ALL`. */
+const evmAmount = z.union(
+  [
+    z.string().trim().refine((v) => /^\d+(\.\d+)?$/.test(v), issue('must be a positive number, as a string or number (ALL is not available here)', 'NumberFormatError')),
+    z
+      .number()
+      .refine((n) => n >= 0 && (!Number.isInteger(n) || Number.isSafeInteger(n)), issue('must be a non-negative number; send large amounts as strings', 'NumberFormatError'))
+      .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
+  ],
+  { errorMap: () => ({ message: 'must be a number or a numeric string' }) },
+);
+
+/** The location, id and symbol forms only: no Override locations, no several assets. */
+const evmCurrency = z
+  .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, { invalid_type_error: 'must be one currency object {symbol|id|location, amount}' })
+  .strict()
+  .superRefine((v, ctx) => {
+    const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
+    if (count !== 1) ctx.addIssue({ code: 'custom', ...issue('must carry exactly one of location, id or symbol', 'InvalidCurrencyError') });
+    if (/^0+(\.0+)?$/.test(v.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], ...issue('must be greater than 0', 'NumberFormatError') });
+  })
+  .transform((v): TCurrencyCore & { amount: string } => {
+    if (v.location !== undefined) return { location: v.location, amount: v.amount };
+    if (v.id !== undefined) return { id: v.id, amount: v.amount };
+    return { symbol: v.symbol!, amount: v.amount };
+  });
+
+const EVM_CHAINS: readonly string[] = sdk.CHAINS.filter((c) => sdk.isChainEvm(c));
+
+const evmOrigin = chainName.superRefine((value, ctx) => {
+  if (!sdk.isChainEvm(value)) {
+    ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
+  }
+});
+
+interface ParsedBody {
+  from: TChain;
+  to: TChain;
+  currency: TCurrencyCore & { amount: string };
+  options: TransferOptions;
+}
+
+/** Rules across fields, reported at the field to change; all of them need no chain. */
+function crossFieldRules(body: ParsedBody, recipient: { field: string; value: string }, ctx: z.RefinementCtx): void {
+  const mismatch = addressMismatch(recipient.value, body.to, sdk.isChainEvm(body.to));
+  if (mismatch) ctx.addIssue({ code: 'custom', path: [recipient.field], ...issue(mismatch, 'InvalidAddressError') });
+  if (!body.options.abstractDecimals && body.currency.amount.includes('.')) {
+    ctx.addIssue({ code: 'custom', path: ['currency', 'amount'], ...issue('must be a whole number of base units (or turn on options.abstractDecimals)', 'NumberFormatError') });
+  }
+  if ('Ethereum' in body.options.apiOverrides) {
+    ctx.addIssue({ code: 'custom', path: ['options', 'apiOverrides', 'Ethereum'], ...issue('overrides Substrate chains only; Ethereum is reached through the operator\'s ETHEREUM_RPC_URL', 'ValidationError') });
+  }
+}
+
+/** The `/evm-x-transfer` body under the family's field names, translated into one model. */
+export function evmTransferBody(family: Family) {
+  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, options: optionsSchema(family, {}) });
+  const toModel = (b: ParsedBody, sender: Address, recipient: string): EvmTransferRequest => ({
+    from: b.from,
+    to: b.to,
+    currency: b.currency,
+    sender,
+    recipient,
+    options: b.options,
+  });
+  if (family === 'v5') {
+    return common
+      .extend({ senderAddress: evmSender, address: recipientValue })
+      .strict()
+      .superRefine((b, ctx) => crossFieldRules(b, { field: 'address', value: b.address }, ctx))
+      .transform((b) => toModel(b, b.senderAddress, b.address));
+  }
+  return common
+    .extend({ sender: evmSender, recipient: recipientValue })
+    .strict()
+    .superRefine((b, ctx) => crossFieldRules(b, { field: 'recipient', value: b.recipient }, ctx))
+    .transform((b) => toModel(b, b.sender, b.recipient));
+}

@@ -1,0 +1,100 @@
+import { getAddress, parseUnits, serializeTransaction, type Hex } from 'viem';
+import type { TAssetInfo, TCurrencyInput } from '@paraspell/sdk-pjs';
+import type { Config } from '../config';
+import { withDeadline } from '../chains/deadline';
+import { badRequest } from '../errors';
+import { sdk } from '../sdk';
+import type { EvmTransferRequest } from '../schemas/evm';
+import { EthRpc } from './eth-rpc';
+import { sdkCall } from './sdk-errors';
+import { buildSendToken, DEFAULT_ETHEREUM_RPC, snowbridgeDestination, type EvmCall } from './snowbridge';
+import { buildXTokensTransfer, checkXTokensDestination, XTOKENS_ORIGINS } from './xtokens-precompile';
+
+const SERVED_ORIGINS = 'Moonbeam and Moonriver (XTokens precompile) and Ethereum (Snowbridge gateway)';
+
+const U128_MAX = (1n << 128n) - 1n;
+
+/** The amount in base units (the schema has refused zero): whole units scaled by the asset's decimals when abstractDecimals is on. */
+export function toBaseUnits(amount: string, asset: TAssetInfo, abstractDecimals: boolean): bigint {
+  let units: bigint;
+  if (abstractDecimals) {
+    const fraction = amount.split('.')[1] ?? '';
+    if (fraction.length > asset.decimals) {
+      throw badRequest('NumberFormatError', `currency.amount has more decimal places than ${asset.symbol} has (${asset.decimals})`, [
+        { path: 'body.currency.amount', message: `must have at most ${asset.decimals} decimal places` },
+      ]);
+    }
+    units = parseUnits(amount, asset.decimals);
+  } else {
+    units = BigInt(amount);
+  }
+  if (units > U128_MAX) {
+    throw badRequest('NumberFormatError', `currency.amount is ${units} base units, above the largest balance (2^128 - 1)`, [{ path: 'body.currency.amount', message: 'is too large' }]);
+  }
+  return units;
+}
+
+/** The currency without its amount: the selector the registry looks up. */
+function selectorOf(req: EvmTransferRequest): TCurrencyInput {
+  const { amount: _amount, ...selector } = req.currency;
+  return selector as TCurrencyInput;
+}
+
+const findAsset = (req: EvmTransferRequest): TAssetInfo => sdkCall(() => sdk.findAssetInfoOrThrow(req.from, selectorOf(req), req.to));
+
+/**
+ * Builds unsigned EVM transactions for transfers that start on an EVM chain. The answer carries
+ * chain id, target, data and value only: the client adds gas, fees and nonce, and signs.
+ */
+export class EvmTransferService {
+  constructor(private readonly config: Config) {}
+
+  async build(req: EvmTransferRequest): Promise<Hex> {
+    const call = await this.plan(req);
+    return serializeTransaction({ type: 'eip1559', chainId: call.chainId, to: call.to, data: call.data, value: call.value });
+  }
+
+  private async plan(req: EvmTransferRequest): Promise<EvmCall> {
+    if (XTOKENS_ORIGINS[req.from] !== undefined) return this.xtokens(req);
+    if (req.from === 'Ethereum') return this.snowbridge(req);
+    throw badRequest('UnsupportedOperationError', `Transfers from ${req.from} are not served by /evm-x-transfer; it serves ${SERVED_ORIGINS}. ${req.from} is a Substrate chain too: /x-transfer builds its transfers`);
+  }
+
+  private xtokens(req: EvmTransferRequest): EvmCall {
+    checkXTokensDestination(req.from, req.to);
+    const asset = findAsset(req);
+    if (sdkCall(() => sdk.findAssetInfoOnDest(req.from, req.to, selectorOf(req))) === null) {
+      throw badRequest('InvalidCurrencyError', `${asset.symbol} on ${req.from} has no counterpart on ${req.to} in the registry`);
+    }
+    const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
+    return buildXTokensTransfer({ from: req.from, to: req.to, asset, amount, recipient: req.recipient });
+  }
+
+  private async snowbridge(req: EvmTransferRequest): Promise<EvmCall> {
+    const destination = snowbridgeDestination(req.to);
+    const asset = findAsset(req);
+    if (!('assetId' in asset) || typeof asset.assetId !== 'string') throw badRequest('InvalidCurrencyError', `${asset.symbol} has no token address on Ethereum`);
+    const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
+    const url = this.ethereumEndpoint(req.options.development);
+    return withDeadline(
+      (signal) => {
+        const rpc = new EthRpc(url, this.config.CONNECT_TIMEOUT_MS, signal);
+        return buildSendToken(rpc, { token: getAddress(asset.assetId as string), symbol: asset.symbol, amount, destination, recipient: req.recipient, sender: req.sender });
+      },
+      this.config.REQUEST_TIMEOUT_MS,
+      `Quoting Ethereum -> ${req.to} on the Snowbridge gateway`,
+    );
+  }
+
+  /** The operator's endpoint, else the registry's public one (which development mode refuses). */
+  private ethereumEndpoint(development: boolean): string {
+    if (this.config.ETHEREUM_RPC_URL) return this.config.ETHEREUM_RPC_URL;
+    if (development) {
+      throw badRequest(
+        'MissingChainApiError',
+        `options.development is on and ETHEREUM_RPC_URL is not set: the Snowbridge fee quote would go to the public endpoint ${DEFAULT_ETHEREUM_RPC}; the operator sets ETHEREUM_RPC_URL`,
+      );
+    }
+    return DEFAULT_ETHEREUM_RPC;
+  }
+}

@@ -1,0 +1,425 @@
+// POST /evm-x-transfer, both families: every answer is parsed as a wallet would (viem's
+// parseTransaction) and its data decoded with the precompile's or gateway's ABI, declared here
+// from the published signatures, independently of the code under test.
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decodeFunctionData, getAddress, parseAbi, parseTransaction, toFunctionSelector, toHex, type Hex } from 'viem';
+import type { TChain } from '@paraspell/sdk-pjs';
+import { sdk, utilCrypto } from '../../src/sdk';
+import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
+import { startEthNode, type EthNode } from '../support/eth-node';
+import { refusedUrl, startBlackHole } from '../support/test-chain';
+
+const XTOKENS = parseAbi([
+  'function transfer(address currency_address, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
+  'function transferMultiCurrencies((address currency_address, uint256 amount)[] currencies, uint32 fee_item, (uint8 parents, bytes[] interior) destination, uint64 weight)',
+]);
+const GATEWAY_ABI = parseAbi([
+  'function sendToken(address token, uint32 destinationChain, (uint8 kind, bytes data) destinationAddress, uint128 destinationFee, uint128 amount) payable',
+]);
+
+const PRECOMPILE = '0x0000000000000000000000000000000000000804';
+const NATIVE = '0x0000000000000000000000000000000000000802';
+const GATEWAY = getAddress('0x27ca963c279c93801941e1eb8799c23f407d68e7');
+const U64_MAX = 2n ** 64n - 1n;
+
+const SENDER = '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326';
+const SS58 = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const ACCOUNT = toHex(utilCrypto.decodeAddress(SS58));
+const EVM_RECIPIENT = '0x24d18dbfbced732eadf98ee520853e13909fe258';
+
+const WETH = getAddress('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2');
+const XCDOT_ID = '42259045809535163221576417993425387648';
+
+const names = (family: string) => (family === 'v5' ? { sender: 'senderAddress', recipient: 'address' } : { sender: 'sender', recipient: 'recipient' });
+
+function body(family: string, fields: { from: string; to: string; currency: object; recipient?: string; sender?: string; options?: object }) {
+  const n = names(family);
+  return {
+    from: fields.from,
+    to: fields.to,
+    currency: fields.currency,
+    [n.sender]: fields.sender ?? SENDER,
+    [n.recipient]: fields.recipient ?? SS58,
+    ...(fields.options ? { options: fields.options } : {}),
+  };
+}
+
+/** Parses the answer and checks it carries chain id, to, data and value only. */
+function parseAnswer(hex: unknown) {
+  expect(hex).toMatch(/^0x02[0-9a-f]+$/);
+  const tx = parseTransaction(hex as Hex);
+  expect(tx.type).toBe('eip1559');
+  expect(tx).not.toHaveProperty('gas');
+  expect(tx).not.toHaveProperty('maxFeePerGas');
+  expect(tx).not.toHaveProperty('maxPriorityFeePerGas');
+  expect(tx.nonce ?? 0).toBe(0);
+  return tx;
+}
+
+/** The native token's ERC-20, an ERC-20 under its own address, or an XC-20 (0xffffffff + u128 id). */
+const erc20Of = (assetId: string | undefined) =>
+  assetId === undefined ? NATIVE : getAddress(assetId.startsWith('0x') ? assetId : `0xffffffff${BigInt(assetId).toString(16).padStart(32, '0')}`);
+
+const paraJunction = (id: number) => `0x00${id.toString(16).padStart(8, '0')}`;
+const account32 = (hex: string) => `0x01${hex.slice(2)}00`.toLowerCase();
+const account20 = (hex: string) => `0x03${hex.slice(2)}00`.toLowerCase();
+
+function decodeXTokens(hex: unknown, chainId: number) {
+  const tx = parseAnswer(hex);
+  expect(tx.chainId).toBe(chainId);
+  expect(tx.to).toBe(PRECOMPILE);
+  expect(tx.value ?? 0n).toBe(0n);
+  return decodeFunctionData({ abi: XTOKENS, data: tx.data! });
+}
+
+describe('the ABI the tests decode with', () => {
+  it('has the selectors of the precompile and the gateway', () => {
+    expect(toFunctionSelector(XTOKENS[0])).toBe('0xb9f813ff');
+    expect(toFunctionSelector(GATEWAY_ABI[0])).toBe('0x52054834');
+  });
+});
+
+describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens precompile, offline)', (family) => {
+  const { app, services } = testApp();
+  afterAll(() => services.close());
+  const post = (b: object) => request(app).post(`/${family}/evm-x-transfer`).send(b);
+  const whole = family === 'v2';
+  const amount = (units: string, decimals: number) => (whole ? units : (BigInt(units.replace('.', '')) * 10n ** BigInt(decimals - (units.split('.')[1]?.length ?? 0))).toString());
+
+  it('native GLMR by symbol to Hydration: 0x...0802, Parachain(2034), AccountId32', async () => {
+    const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: amount('1.5', 18) } })).expect(200);
+    const call = decodeXTokens(res.body, 1284);
+    expect(call.functionName).toBe('transfer');
+    expect(call.args).toEqual([NATIVE, 1_500_000_000_000_000_000n, { parents: 1, interior: [paraJunction(2034), account32(ACCOUNT)] }, U64_MAX]);
+  });
+
+  it('an XC-20 by id to the relay chain: 0xffffffff + the id, interior [AccountId32] only', async () => {
+    const res = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { id: XCDOT_ID, amount: amount('2', 10) } })).expect(200);
+    const call = decodeXTokens(res.body, 1284);
+    expect(call.args).toEqual([getAddress(`0xffffffff${BigInt(XCDOT_ID).toString(16).padStart(32, '0')}`), 20_000_000_000n, { parents: 1, interior: [account32(ACCOUNT)] }, U64_MAX]);
+    expect((call.args[0] as string).toLowerCase()).toBe('0xffffffff1fcacbd218edc0eba20fc2308c778080');
+  });
+
+  it('an XC-20 by location (DOT, {parents 1, Here}) to the asset hub, with a 32-byte hex recipient', async () => {
+    const res = await post(body(family, { from: 'Moonbeam', to: 'AssetHubPolkadot', recipient: ACCOUNT, currency: { location: { parents: 1, interior: { Here: null } }, amount: amount('0.25', 10) } })).expect(200);
+    const call = decodeXTokens(res.body, 1284);
+    expect(call.args).toEqual([getAddress('0xffffffff1fcacbd218edc0eba20fc2308c778080'), 2_500_000_000n, { parents: 1, interior: [paraJunction(1000), account32(ACCOUNT)] }, U64_MAX]);
+  });
+
+  it('an XC-20 by symbol to an EVM parachain: AccountKey20', async () => {
+    const usdt = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'xcUSDT' }, 'Darwinia') as { assetId: string };
+    const res = await post(body(family, { from: 'Moonbeam', to: 'Darwinia', recipient: EVM_RECIPIENT, currency: { symbol: 'xcUSDT', amount: amount('3', 6) } })).expect(200);
+    const call = decodeXTokens(res.body, 1284);
+    expect(call.args).toEqual([getAddress(`0xffffffff${BigInt(usdt.assetId).toString(16).padStart(32, '0')}`), 3_000_000n, { parents: 1, interior: [paraJunction(2046), account20(EVM_RECIPIENT)] }, U64_MAX]);
+  });
+
+  it('Moonriver: chain id 1285, MOVR and XC-20s into the Kusama ecosystem', async () => {
+    const native = await post(body(family, { from: 'Moonriver', to: 'Karura', currency: { symbol: 'MOVR', amount: amount('1', 18) } })).expect(200);
+    expect(decodeXTokens(native.body, 1285).args).toEqual([NATIVE, 10n ** 18n, { parents: 1, interior: [paraJunction(2000), account32(ACCOUNT)] }, U64_MAX]);
+    const ksm = sdk.findAssetInfoOrThrow('Moonriver', { symbol: 'KSM' }, 'Kusama') as { assetId: string; decimals: number };
+    const relay = await post(body(family, { from: 'Moonriver', to: 'Kusama', currency: { symbol: 'KSM', amount: amount('1', ksm.decimals) } })).expect(200);
+    expect(decodeXTokens(relay.body, 1285).args).toEqual([getAddress(`0xffffffff${BigInt(ksm.assetId).toString(16).padStart(32, '0')}`), 10n ** BigInt(ksm.decimals), { parents: 1, interior: [account32(ACCOUNT)] }, U64_MAX]);
+  });
+
+  it('asset hub assets that cannot pay their own delivery go with xcUSDT as the fee item', async () => {
+    const res = await post(body(family, { from: 'Moonbeam', to: 'AssetHubPolkadot', currency: { symbol: 'xcPINK', amount: amount('5', 10) } })).expect(200);
+    const call = decodeXTokens(res.body, 1284);
+    expect(call.functionName).toBe('transferMultiCurrencies');
+    const [currencies, feeItem, destination, weight] = call.args as [{ currency_address: string; amount: bigint }[], number, unknown, bigint];
+    expect(currencies[0].amount).toBe(50_000_000_000n);
+    expect(currencies[0].currency_address.toLowerCase()).toMatch(/^0xffffffff/);
+    expect(currencies[1]).toEqual({ currency_address: expect.stringMatching(/^0x[fF]{8}/), amount: 200_000n });
+    expect([feeItem, destination, weight]).toEqual([1, { parents: 1, interior: [paraJunction(1000), account32(ACCOUNT)] }, U64_MAX]);
+  });
+
+  it('a sender in lower case is taken; a wrong checksum is a 400 naming the field', async () => {
+    const currency = { symbol: 'GLMR', amount: '1' };
+    await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: SENDER.toLowerCase() })).expect(200);
+    const bad = SENDER.replace('aE28', 'ae28');
+    const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: bad })).expect(400);
+    expectErrorBody(res.body, 400, 'InvalidAddressError');
+    expect(res.body.details[0]).toMatchObject({ path: `body.${names(family).sender}`, message: expect.stringContaining('checksum') });
+    const ss58Sender = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: SS58 })).expect(400);
+    expect(ss58Sender.body.details[0].path).toBe(`body.${names(family).sender}`);
+  });
+
+  it('the recipient must fit the destination', async () => {
+    const evmToSubstrate = await post(body(family, { from: 'Moonbeam', to: 'Hydration', recipient: EVM_RECIPIENT, currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
+    expectErrorBody(evmToSubstrate.body, 400, 'InvalidAddressError');
+    expect(evmToSubstrate.body.details[0].path).toBe(`body.${names(family).recipient}`);
+    const ss58ToEvm = await post(body(family, { from: 'Moonbeam', to: 'Darwinia', recipient: SS58, currency: { symbol: 'xcUSDT', amount: '1' } })).expect(400);
+    expectErrorBody(ss58ToEvm.body, 400, 'InvalidAddressError');
+  });
+
+  it('other EVM origins are a 400 naming the served ones; a Substrate origin is a 400 at body.from', async () => {
+    for (const from of ['Mythos', 'Darwinia', 'Crab', 'Laos']) {
+      const res = await post(body(family, { from, to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' } })).expect(400);
+      expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+      expect(res.body.message).toContain('Moonbeam and Moonriver');
+      expect(res.body.message).toContain('Ethereum');
+    }
+    const substrate = await post(body(family, { from: 'Hydration', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' } })).expect(400);
+    expectErrorBody(substrate.body, 400, 'UnsupportedOperationError');
+    expect(substrate.body.details[0]).toMatchObject({ path: 'body.from', message: expect.stringContaining('not an EVM chain') });
+  });
+
+  it('routes the precompile cannot take are 400s naming them', async () => {
+    const toEthereum = await post(body(family, { from: 'Moonbeam', to: 'Ethereum', recipient: EVM_RECIPIENT, currency: { symbol: 'xcWETH.e', amount: '1' } })).expect(400);
+    expectErrorBody(toEthereum.body, 400, 'UnsupportedOperationError');
+    expect(toEthereum.body.message).toContain('Moonbeam -> Ethereum');
+    const otherEcosystem = await post(body(family, { from: 'Moonbeam', to: 'Karura', currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
+    expect(otherEcosystem.body.message).toContain('Polkadot ecosystem');
+    const noCounterpart = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
+    expectErrorBody(noCounterpart.body, 400, 'InvalidCurrencyError');
+    const unknown = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'NOPE', amount: '1' } })).expect(400);
+    expectErrorBody(unknown.body, 400, 'InvalidCurrencyError');
+  });
+
+  it('refuses currency forms and amounts an EVM transfer cannot take', async () => {
+    const cases: [object, string][] = [
+      [{ location: 'Override({"parents":1,"interior":"Here"})', amount: '1' }, 'body.currency.location'],
+      [[{ symbol: 'GLMR', amount: '1' }], 'body.currency'],
+      [{ symbol: 'GLMR', amount: 'ALL' }, 'body.currency.amount'],
+      [{ symbol: 'GLMR', amount: '0' }, 'body.currency.amount'],
+      [{ symbol: 'GLMR', id: '1', amount: '1' }, 'body.currency'],
+    ];
+    for (const [currency, path] of cases) {
+      const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency })).expect(400);
+      expect(res.body.details[0].path, JSON.stringify(res.body)).toBe(path);
+    }
+    const decimals = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1.5' }, options: { abstractDecimals: false } })).expect(400);
+    expectErrorBody(decimals.body, 400, 'NumberFormatError');
+    const tooPrecise = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '0.00000000001' }, options: { abstractDecimals: true } })).expect(400);
+    expectErrorBody(tooPrecise.body, 400, 'NumberFormatError');
+    const huge = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: (2n ** 128n).toString() }, options: { abstractDecimals: false } })).expect(400);
+    expectErrorBody(huge.body, 400, 'NumberFormatError');
+  });
+
+  it('abstractDecimals: on scales whole units, off takes base units (the /v2 and /v5 defaults differ)', async () => {
+    const on = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '1' }, options: { abstractDecimals: true } })).expect(200);
+    const off = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '1' }, options: { abstractDecimals: false } })).expect(200);
+    const byDefault = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '1' } })).expect(200);
+    expect(decodeXTokens(on.body, 1284).args[1]).toBe(10_000_000_000n);
+    expect(decodeXTokens(off.body, 1284).args[1]).toBe(1n);
+    expect(decodeXTokens(byDefault.body, 1284).args[1]).toBe(family === 'v2' ? 10_000_000_000n : 1n);
+  });
+
+  it('options: apiOverrides for Ethereum is refused; the others are accepted', async () => {
+    const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1' }, options: { apiOverrides: { Ethereum: 'wss://example.org' } } })).expect(400);
+    expect(res.body.details[0].path).toBe('body.options.apiOverrides.Ethereum');
+    await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1' }, options: { xcmFormatCheck: true, development: true, apiOverrides: { Moonbeam: 'wss://example.org' } } })).expect(200);
+  });
+});
+
+describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () => {
+  const { app, services } = testApp();
+  afterAll(() => services.close());
+
+  it('builds every destination and asset the registry pairs with Moonbeam and Moonriver', async () => {
+    let built = 0;
+    for (const from of ['Moonbeam', 'Moonriver'] as const) {
+      const relay = sdk.getRelayChainOf(from);
+      const assets = [...sdk.getAssetsObject(from).nativeAssets, ...sdk.getAssetsObject(from).otherAssets];
+      const destinations = sdk.CHAINS.filter((c) => c !== from && c !== 'Ethereum' && sdk.getRelayChainOf(c as Exclude<TChain, 'Ethereum'>) === relay);
+      for (const to of destinations) {
+        for (const asset of assets) {
+          const selector = 'assetId' in asset && asset.assetId ? { id: asset.assetId } : { symbol: asset.symbol };
+          let onDest: unknown;
+          try {
+            onDest = sdk.findAssetInfoOnDest(from, to, selector);
+          } catch {
+            continue; // ambiguous in the registry
+          }
+          if (!onDest) continue;
+          const evm = sdk.isChainEvm(to);
+          const family = FAMILIES[built % 2];
+          const sent = { ...selector, amount: '1' };
+          const res = await request(app)
+            .post(`/${family}/evm-x-transfer`)
+            .send(body(family, { from, to, recipient: evm ? EVM_RECIPIENT : SS58, currency: sent, options: { abstractDecimals: false } }));
+          expect(res.status, `${from} -> ${to} ${asset.symbol}: ${JSON.stringify(res.body)}`).toBe(200);
+          const call = decodeXTokens(res.body, from === 'Moonbeam' ? 1284 : 1285);
+          const destination = call.args[2] as { parents: number; interior: string[] };
+          const account = evm ? account20(EVM_RECIPIENT) : account32(ACCOUNT);
+          expect(destination).toEqual({ parents: 1, interior: sdk.isRelayChain(to) ? [account] : [paraJunction(sdk.getParaId(to)), account] });
+          const currency = call.functionName === 'transfer' ? call.args[0] : call.args[0][0].currency_address;
+          expect(currency).toBe(erc20Of(asset.symbol === sdk.getNativeAssetSymbol(from) ? undefined : (asset as { assetId: string }).assetId));
+          built++;
+        }
+      }
+    }
+    expect(built).toBeGreaterThan(300);
+  });
+
+});
+
+describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, local Ethereum node)', (family) => {
+  let node: EthNode;
+  let ctx: ReturnType<typeof testApp>;
+  beforeAll(async () => {
+    node = await startEthNode();
+    ctx = testApp({ ETHEREUM_RPC_URL: node.url });
+  });
+  afterAll(async () => {
+    await ctx.services.close();
+    await node.close();
+  });
+  beforeEach(() => {
+    node.calls.length = 0;
+    node.chainId = 1;
+    node.quote = 1_234_567n;
+    node.failWithStatus = undefined;
+  });
+  const post = (b: object) => request(ctx.app).post(`/${family}/evm-x-transfer`).send(b);
+  const units = (whole: string, base: string) => (family === 'v2' ? whole : base);
+
+  function decodeGateway(hex: unknown) {
+    const tx = parseAnswer(hex);
+    expect(tx.chainId).toBe(1);
+    expect(tx.to).toBe(GATEWAY.toLowerCase());
+    const call = decodeFunctionData({ abi: GATEWAY_ABI, data: tx.data! });
+    expect(call.functionName).toBe('sendToken');
+    return { value: tx.value ?? 0n, args: call.args };
+  }
+
+  it('an ERC-20 to the asset hub: sendToken(token, 1000, Address32, 0, amount), value = the quoted fee', async () => {
+    node.setAllowance(WETH, 10n ** 18n);
+    const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: units('0.5', '500000000000000000') } })).expect(200);
+    const { value, args } = decodeGateway(res.body);
+    expect(value).toBe(1_234_567n);
+    expect(args).toEqual([WETH, 1000, { kind: 1, data: ACCOUNT }, 0n, 500_000_000_000_000_000n]);
+    expect(node.calls).toEqual(
+      expect.arrayContaining([
+        { method: 'eth_chainId' },
+        { method: 'quoteSendTokenFee', to: GATEWAY, token: WETH, destinationChain: 1000, destinationFee: 0n },
+        { method: 'allowance', to: WETH, owner: SENDER, spender: GATEWAY },
+      ]),
+    );
+  });
+
+  it('ETH (by location): value = fee + amount, and no allowance is read', async () => {
+    const eth = { parents: 2, interior: { X1: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }] } };
+    const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { location: eth, amount: units('1', '1000000000000000000') } }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { value, args } = decodeGateway(res.body);
+    expect(args).toEqual(['0x0000000000000000000000000000000000000000', 1000, { kind: 1, data: ACCOUNT }, 0n, 10n ** 18n]);
+    expect(value).toBe(10n ** 18n + 1_234_567n);
+    expect(node.calls.some((c) => c.method === 'allowance')).toBe(false);
+  });
+
+  it('onwards to a parachain: its para id and Snowbridge\'s delivery fee; an EVM parachain gets Address20', async () => {
+    node.setAllowance(WETH, 10n ** 30n);
+    const bifrost = await post(body(family, { from: 'Ethereum', to: 'BifrostPolkadot', currency: { symbol: 'WETH', amount: units('1', '1000000000000000000') } })).expect(200);
+    const b = decodeGateway(bifrost.body);
+    expect(b.args).toEqual([WETH, 2030, { kind: 1, data: ACCOUNT }, 20_000_000n, 10n ** 18n]);
+    expect(node.calls).toContainEqual(expect.objectContaining({ method: 'quoteSendTokenFee', destinationChain: 2030, destinationFee: 20_000_000n }));
+
+    const myth = getAddress('0xba41ddf06b7ffd89d1267b5a93bfef2424eb2003');
+    node.setAllowance(myth, 10n ** 30n);
+    const mythos = await post(body(family, { from: 'Ethereum', to: 'Mythos', recipient: EVM_RECIPIENT, currency: { id: myth.toLowerCase(), amount: units('2', '2000000000000000000') } }));
+    expect(mythos.status, JSON.stringify(mythos.body)).toBe(200);
+    expect(decodeGateway(mythos.body).args).toEqual([myth, 3369, { kind: 2, data: EVM_RECIPIENT }, 500_000_000n, 2n * 10n ** 18n]);
+  });
+
+  it('an allowance below the amount is a 400 naming the approval to make first', async () => {
+    const usdc = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
+    node.setAllowance(usdc, 999_999n);
+    const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'USDC', amount: units('1', '1000000') } })).expect(400);
+    expectErrorBody(res.body, 400, 'AllowanceRequiredError');
+    expect(res.body.message).toContain(`approve(${GATEWAY}, 1000000)`);
+    expect(res.body.message).toContain(usdc);
+    node.setAllowance(usdc, 1_000_000n);
+    await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'USDC', amount: units('1', '1000000') } })).expect(200);
+  });
+
+  it('a token whose allowance cannot be read is built anyway; a gateway that refuses to quote is a 400', async () => {
+    const pepe = { symbol: 'PEPE', amount: units('1', '1000000000000000000') };
+    await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: pepe })).expect(200);
+    node.quote = 'revert';
+    const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: pepe })).expect(400);
+    expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+    expect(res.body.message).toContain('gateway refuses to quote PEPE');
+  });
+
+  it('destinations Snowbridge cannot deliver to are a 400 naming the route, before Ethereum is asked', async () => {
+    const res = await post(body(family, { from: 'Ethereum', to: 'Hydration', currency: { symbol: 'WETH', amount: '1' } })).expect(400);
+    expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+    expect(res.body.message).toContain('Ethereum -> Hydration');
+    expect(res.body.message).toContain('AssetHubPolkadot');
+    const badSender = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', sender: SENDER.replace('aE28', 'ae28'), currency: { symbol: 'WETH', amount: '1' } })).expect(400);
+    expectErrorBody(badSender.body, 400, 'InvalidAddressError');
+    expect(node.calls).toEqual([]);
+  });
+
+  it('an Ethereum node of another chain, one that fails, or one without the gateway is a 503 naming Ethereum', async () => {
+    node.chainId = 11155111;
+    const wrongChain = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
+    expectErrorBody(wrongChain.body, 503, 'ProviderUnavailableError');
+    expect(wrongChain.body.message).toContain('chain id 11155111');
+    node.chainId = 1;
+    node.failWithStatus = 502;
+    const failing = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
+    expectErrorBody(failing.body, 503, 'ProviderUnavailableError');
+    expect(failing.body.message).toContain('Ethereum');
+    expect(failing.headers['retry-after']).toBeDefined();
+    node.failWithStatus = undefined;
+    node.quote = 'empty';
+    const noGateway = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
+    expectErrorBody(noGateway.body, 503, 'ProviderUnavailableError');
+    expect(noGateway.body.message).toContain('quoteSendTokenFee answered 0x');
+  });
+});
+
+describe('/x-transfer from Ethereum', () => {
+  it('is a 400 pointing at /evm-x-transfer', async () => {
+    const { app, services } = testApp();
+    const res = await request(app)
+      .post('/v2/x-transfer')
+      .send({ from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: '1' }, recipient: SS58 })
+      .expect(400);
+    expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+    expect(res.body.message).toContain('POST /evm-x-transfer');
+    await services.close();
+  });
+});
+
+describe('/v2/evm-x-transfer from Ethereum: which endpoint', () => {
+  const eth = { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' }, sender: SENDER, recipient: SS58 };
+
+  it('an unreachable ETHEREUM_RPC_URL is a 503 naming Ethereum, without the URL\'s path (it may hold a key)', async () => {
+    const url = `${(await refusedUrl()).replace('ws://', 'http://')}/v3/secret-api-key`;
+    const { app, services } = testApp({ ETHEREUM_RPC_URL: url });
+    const res = await request(app).post('/v2/evm-x-transfer').send(eth).expect(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('Chain Ethereum is unreachable');
+    expect(res.body.message).not.toContain('secret-api-key');
+    expect(res.headers['retry-after']).toBeDefined();
+    await services.close();
+  });
+
+  it('an endpoint that accepts the connection and never answers is a 503 once the connect deadline passes', async () => {
+    const hole = await startBlackHole();
+    const { app, services } = testApp({ ETHEREUM_RPC_URL: hole.url.replace('ws://', 'http://'), CONNECT_TIMEOUT_MS: '300' });
+    const res = await request(app).post('/v2/evm-x-transfer').send(eth).expect(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('no answer to eth_chainId within 300 ms');
+    await services.close();
+    await hole.close();
+  });
+
+  it('development mode refuses the registry\'s public endpoint and names ETHEREUM_RPC_URL; it uses a configured one', async () => {
+    const unset = testApp();
+    const res = await request(unset.app).post('/v2/evm-x-transfer').send({ ...eth, options: { development: true } }).expect(400);
+    expectErrorBody(res.body, 400, 'MissingChainApiError');
+    expect(res.body.message).toContain('ETHEREUM_RPC_URL');
+    await unset.services.close();
+
+    const node = await startEthNode();
+    const set = testApp({ ETHEREUM_RPC_URL: node.url });
+    await request(set.app).post('/v2/evm-x-transfer').send({ ...eth, options: { development: true } }).expect(200);
+    expect(node.calls.length).toBeGreaterThan(0);
+    await set.services.close();
+    await node.close();
+  });
+});
