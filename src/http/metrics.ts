@@ -14,14 +14,34 @@ declare module 'express-serve-static-core' {
   }
 }
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The route template the request matched, recorded when the route was dispatched. */
+    routeTemplate?: string;
+  }
+}
+
 /**
- * The route template a request matched (`/v5/assets/:chain`), never the raw path, so that
- * label sets stay bounded whatever clients send.
+ * Records the template (`/v5/assets/:chain`) when Express dispatches a route: by the time an
+ * error answer finishes, Express has already restored `req.baseUrl` to the app's.
  */
+function recordRouteTemplate(req: Request): void {
+  let route: unknown;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set: (value: { path?: unknown } | undefined) => {
+      route = value;
+      if (typeof value?.path === 'string') req.routeTemplate = `${req.baseUrl}${value.path}`;
+    },
+  });
+}
+
+/** The route template a request matched, never the raw path, so that label sets stay bounded. */
 export function routeLabel(req: Request): string {
   if (req.rateLimited) return '(rate limited)';
-  const route = req.route as { path?: unknown } | undefined;
-  if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
+  if (req.routeTemplate) return req.routeTemplate;
   if (req.originalUrl.startsWith('/docs/assets/')) return '/docs/assets/*';
   return '(unmatched)';
 }
@@ -137,6 +157,7 @@ export class Metrics {
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
       const start = process.hrtime.bigint();
+      recordRouteTemplate(req);
       res.on('finish', () => {
         const labels = { route: routeLabel(req), method: req.method, status: String(res.statusCode) };
         this.requests.inc(labels);

@@ -54,9 +54,11 @@ export class SharedCounters {
     return store;
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     for (const store of this.#stores) store.shutdown();
-    if (this.#client && this.#client.status !== 'end') await this.#client.quit().catch(() => this.#client?.disconnect());
+    // Counters are disposable: no QUIT handshake (it would wait on a Redis that may be gone).
+    this.#client?.disconnect();
+    return Promise.resolve();
   }
 
   #set(state: CounterState): void {
