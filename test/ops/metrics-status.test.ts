@@ -5,13 +5,15 @@ import { testApp } from '../helpers/app';
 import { refusedUrl, startBlackHole, startTestChain, type BlackHole, type TestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
-const { app, services } = testApp({ REQUEST_TIMEOUT_MS: '1500' });
+const { app, services } = testApp();
+// Its own app: a deadline short enough for a black hole to overrun it.
+const short = testApp({ REQUEST_TIMEOUT_MS: '300', CONNECT_TIMEOUT_MS: '60000' });
 let polkadot: TestChain;
 let blackHole: BlackHole;
 let refused: string;
 
-const transfer = (from: string, url: string) =>
-  request(app)
+const transfer = (from: string, url: string, target = app) =>
+  request(target)
     .post('/v5/x-transfer')
     .send({
       from,
@@ -34,13 +36,14 @@ beforeAll(async () => {
   await transfer('Polkadot', polkadot.url).expect(200);
   await transfer('Polkadot', polkadot.url).expect(200);
   await transfer('Kusama', refused).expect(503);
-  await transfer('Kusama', blackHole.url).expect(504);
+  await transfer('Kusama', blackHole.url, short.app).expect(504);
   await request(app).get('/v2/assets/Polkadot').expect(200);
   await request(app).get('/v2/no/such/route/12345').expect(404);
 });
 
 afterAll(async () => {
   await services.close();
+  await short.services.close();
   await polkadot?.close();
   await blackHole?.close();
 });
@@ -63,7 +66,12 @@ describe('GET /metrics', () => {
     expect(sample(text, 'xcm_gateway_chain_connections{chain="Polkadot",state="idle"}')).toBe(1);
     expect(sample(text, 'xcm_gateway_chain_connect_attempts_total{chain="Polkadot"}')).toBe(1);
     expect(sample(text, 'xcm_gateway_chain_connect_failures_total{chain="Kusama",reason="refused"}')).toBe(1);
+  });
+
+  it('counts deadline hits by route, and shows a connect still under way', async () => {
+    const text = (await request(short.app).get('/metrics')).text;
     expect(sample(text, 'xcm_gateway_deadline_exceeded_total{route="/v5/x-transfer"}')).toBe(1);
+    expect(sample(text, 'xcm_gateway_http_requests_total{route="/v5/x-transfer",method="POST",status="504"}')).toBe(1);
     expect(sample(text, 'xcm_gateway_chain_connections{chain="Kusama",state="connecting"}')).toBe(1);
   });
 
