@@ -20,8 +20,8 @@ export class SharedCounters {
   readonly #logger: Logger;
   readonly #stores: FailoverStore[] = [];
   #state: CounterState;
-  /** Told on every change of state (a metric). */
-  onState?: (state: CounterState) => void;
+  #warned = false;
+  #closed = false;
 
   constructor(redisUrl: string | undefined, logger: Logger) {
     this.#logger = logger;
@@ -36,11 +36,16 @@ export class SharedCounters {
     });
     this.#client.on('ready', () => {
       for (const store of this.#stores) store.attach();
-      this.#set('redis');
+      this.#warned = false;
+      this.#logger.info('rate-limit counters are shared through Redis');
+      this.#state = 'redis';
     });
-    this.#client.on('close', () => this.#set('fallback'));
-    // ioredis reports each failed reconnect; the state change above is the one line worth logging.
-    this.#client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
+    this.#client.on('close', () => this.#unreachable());
+    // ioredis reports every failed reconnect; only the first after a loss is worth a warning.
+    this.#client.on('error', (error: Error) => {
+      this.#logger.debug({ err: error.message }, 'redis client error');
+      this.#unreachable();
+    });
   }
 
   get state(): CounterState {
@@ -55,18 +60,21 @@ export class SharedCounters {
   }
 
   close(): Promise<void> {
+    this.#closed = true;
     for (const store of this.#stores) store.shutdown();
     // Counters are disposable: no QUIT handshake (it would wait on a Redis that may be gone).
     this.#client?.disconnect();
     return Promise.resolve();
   }
 
-  #set(state: CounterState): void {
-    if (state === this.#state) return;
-    this.#state = state;
-    if (state === 'redis') this.#logger.info('rate-limit counters are shared through Redis');
-    else this.#logger.warn('Redis is unreachable: rate limits are counted per replica until it returns');
-    this.onState?.(state);
+  /** One warning per loss (also when Redis is down from the start), then per-replica counting. */
+  #unreachable(): void {
+    if (this.#closed) return;
+    if (!this.#warned) {
+      this.#warned = true;
+      this.#logger.warn('Redis is unreachable: rate limits are counted per replica until it returns');
+    }
+    this.#state = 'fallback';
   }
 }
 

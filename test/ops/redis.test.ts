@@ -114,3 +114,19 @@ describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
     expect(a.logs.filter((l) => l.includes('rate-limit counters are shared through Redis'))).toHaveLength(2);
   });
 });
+
+describe('Redis unreachable from the start', () => {
+  it('serves with per-replica counters and says so once', async () => {
+    const port = await freePort(); // nothing listens there
+    const r = replica(`redis://127.0.0.1:${port}`);
+    try {
+      await until('a failed connect', () => r.logs.length > 0);
+      for (let i = 0; i < 6; i++) await request(r.app).get('/v2/chains').expect(200);
+      await request(r.app).get('/v2/chains').expect(429);
+      expect(r.ops.counters.state).toBe('fallback');
+      expect(r.logs.filter((l) => l.includes('Redis is unreachable'))).toHaveLength(1);
+    } finally {
+      await r.close();
+    }
+  });
+});
