@@ -16,19 +16,6 @@ export interface PoolOptions {
   observer?: PoolObserver;
 }
 
-export interface PoolObserver {
-  acquired(chain: string): void;
-  connected(chain: string, api: ApiPromise): void;
-  failed(chain: string, error: unknown): void;
-}
-
-/** What one open or connecting entry looks like from outside (read-only figures). */
-export interface PoolEntryStats {
-  chain: string;
-  state: 'connecting' | 'open';
-  leases: number;
-}
-
 /** A borrowed connection. `api.disconnect()` is a no-op; call `release()` exactly once when done. */
 export interface Lease {
   readonly api: ApiPromise;
@@ -207,4 +194,18 @@ function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** Hooks for metrics and /status (see PoolOptions.observer). */
+export interface PoolObserver {
+  acquired(chain: string): void;
+  connected(chain: string, api: ApiPromise): void;
+  failed(chain: string, error: unknown): void;
+}
+
+/** What one open or connecting entry looks like from outside (read-only figures). */
+export interface PoolEntryStats {
+  chain: string;
+  state: 'connecting' | 'open';
+  leases: number;
 }
