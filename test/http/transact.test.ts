@@ -121,6 +121,25 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
     expect(seen[0]).toBeGreaterThan(call.length / 2);
   });
 
+  it('AssetHubPolkadot -> Hydration with V3: the same program in V3 shapes, USDT (id 1984) as Hydration sees it', async () => {
+    chains.Hydration.setRuntimeCall('TransactionPaymentApi_query_info', queryInfo(400_000_000, 3_000));
+    const call = remark('Hydration');
+    const decoded = await buildBoth({ from: 'AssetHubPolkadot', to: 'Hydration', currency: { id: 1984, amount: '2500000' }, xcmVersion: 'V3', transact: { hex: call, originKind: 'Native' } });
+    expect(`${decoded.section}.${decoded.method}`).toBe('polkadotXcm.send');
+    expect(decoded.args.dest).toEqual({ v3: { parents: 1, interior: { x1: { parachain: 2034 } } } });
+    const usdt = { id: { concrete: { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1984 }] } } }, fun: { fungible: 2_500_000 } };
+    expect(decoded.args.message).toEqual({
+      v3: [
+        { withdrawAsset: [usdt] },
+        { buyExecution: { fees: usdt, weightLimit: { unlimited: null } } },
+        { transact: { originKind: 'Native', requireWeightAtMost: { refTime: 400_000_000, proofSize: 3_000 }, call: { encoded: call } } },
+        { expectTransactStatus: { success: null } },
+        { refundSurplus: null },
+        { depositAsset: { assets: { wild: { allCounted: 1 } }, beneficiary: beneficiary('v3') } },
+      ],
+    });
+  });
+
   it('Polkadot -> AssetHubPolkadot with V3: XcmPallet.send, V3 shapes, the given maxWeight and origin kind, no estimate', async () => {
     const call = remark('AssetHubPolkadot');
     const decoded = await buildBoth({
@@ -156,7 +175,7 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
     }
   });
 
-  it('AssetHubKusama -> Kusama: a parachain sends to its relay, USDT-free KSM as seen by the relay', async () => {
+  it('AssetHubKusama -> Kusama: a parachain sends to its relay, KSM as the relay sees it', async () => {
     const decoded = await buildBoth({
       from: 'AssetHubKusama',
       to: 'Kusama',
@@ -320,6 +339,14 @@ describe('V5: the origin executes InitiateTransfer carrying the Transact', () =>
     expect(res.body.message).toContain('more than 1400');
   });
 
+  it('an asset the destination does not take for fees is a 400 saying to pick another currency', async () => {
+    configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } });
+    chains.AssetHubPolkadot.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', () => ({ Err: 'AssetNotFound' }));
+    const res = await post('v5', body('v5', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, transact: { hex: remark('AssetHubPolkadot') } })).expect(400);
+    expectErrorBody(res.body, 400, 'UnableToComputeError');
+    expect(res.body.message).toBe('AssetHubPolkadot does not take DOT for execution fees ("AssetNotFound"); pick another currency');
+  });
+
   it('a runtime API the chain cannot answer is a 400 naming the chain and the call', async () => {
     muteConsoleError();
     configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } });
@@ -391,6 +418,12 @@ describe.each(FAMILIES)('/%s transact: refused before any chain is dialled', (fa
     const res = await post(family, rest).expect(400);
     expectErrorBody(res.body, 400, 'MissingParameterError');
     expect(res.body.details).toEqual([{ path: `body.${n.s}`, message: `is required with ${n.t}` }]);
+  });
+
+  it('pre-flight queries refuse the payload with a 400 that points to /x-transfer', async () => {
+    const res = await request(app).post(`/${family}/dry-run`).send(valid()).expect(400);
+    expectErrorBody(res.body, 400, 'ValidationError');
+    expect(res.body.details).toEqual([{ path: `body.${n.t}`, message: `is not accepted by pre-flight queries: build the transact with POST /${family}/x-transfer and dry-run that call on the chain` }]);
   });
 
   it('a valid request does dial: the refused endpoint is a 503 naming the chain', async () => {
