@@ -102,6 +102,7 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
       return queryInfo(1_234_567_890, 9_876)();
     });
     const call = remark('Hydration');
+    expect(call).toBe('0x0107207472616e73616374'); // the example in openapi.yaml and the README
     const decoded = await buildBoth({ from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, transact: { hex: call } });
     expect(`${decoded.section}.${decoded.method}`).toBe('polkadotXcm.send');
     expect(decoded.args.dest).toEqual({ v4: { parents: 1, interior: { x1: [{ parachain: 2034 }] } } });
@@ -424,6 +425,13 @@ describe.each(FAMILIES)('/%s transact: refused before any chain is dialled', (fa
     const res = await request(app).post(`/${family}/dry-run`).send(valid()).expect(400);
     expectErrorBody(res.body, 400, 'ValidationError');
     expect(res.body.details).toEqual([{ path: `body.${n.t}`, message: `is not accepted by pre-flight queries: build the transact with POST /${family}/x-transfer and dry-run that call on the chain` }]);
+  });
+
+  it('a transact inside a batch is a 400 pointing to /x-transfer', async () => {
+    const { options, ...transfer } = valid();
+    const res = await request(app).post(`/${family}/x-transfer-batch`).send({ transfers: [transfer], options }).expect(400);
+    expectErrorBody(res.body, 400, 'BatchValidationError');
+    expect(res.body.details).toEqual([{ path: `body.transfers.0.${n.t}`, message: `is not supported inside a batch: build the transact alone with POST /${family}/x-transfer` }]);
   });
 
   it('a valid request does dial: the refused endpoint is a 503 naming the chain', async () => {
