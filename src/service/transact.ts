@@ -63,11 +63,11 @@ export function transactVersion(req: Pick<TransferRequest, 'xcmVersion'> & { fro
 
 /**
  * Everything about a transact request that can be refused without a chain, each with what to send
- * instead. The lead wires this into the shared pre-dial checks; `build` runs it too.
+ * instead; nothing to check without a payload. Meant for the shared pre-dial checks too;
+ * `buildTransact` runs it first.
  */
-export function checkTransactRequest(req: TransactCandidate): asserts req is TransactRequest {
-  const { transact } = req;
-  if (transact === undefined) throw new Error('checkTransactRequest called without a transact payload');
+export function checkTransactRequest(req: TransactCandidate): void {
+  if (req.transact === undefined) return;
   if (req.swapOptions !== undefined) throw refuse('transact cannot be combined with swapOptions: build the swap (POST /x-transfers) and the transact as two transfers');
   if (typeof req.to !== 'string') throw refuse('transact needs the destination as a chain name (its metadata decodes the call), not a custom location', 'ValidationError');
   if (req.from === req.to) throw refuse('transact runs a call on another chain; for a call on the same chain, submit that call itself (from and to must differ)');
@@ -312,7 +312,8 @@ function xcmCall(api: ApiPromise, chain: TSubstrateChain, method: 'send' | 'exec
 /** Builds the transact's call data (`tx.method.toHex()`) over pooled connections. */
 export function buildTransact(pool: ConnectionPool, config: Config, candidate: TransactCandidate): Promise<string> {
   checkTransactRequest(candidate);
-  const req = candidate;
+  // The checks above establish every field TransactRequest narrows.
+  const req = candidate as TransactRequest;
   const version = transactVersion(req);
   const asset = resolveAsset(req);
   const beneficiary = location(0, [accountJunction(req.recipient)]);

@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
+import { checkTransactRequest, type TransactCandidate } from '../../src/service/transact';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCall, refusedUrl, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
 
@@ -437,5 +438,28 @@ describe.each(FAMILIES)('/%s transact: refused before any chain is dialled', (fa
   it('a valid request does dial: the refused endpoint is a 503 naming the chain', async () => {
     const res = await post(family, valid()).expect(503);
     expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+  });
+});
+
+describe('checkTransactRequest (for the shared pre-dial checks)', () => {
+  const request = (extra: Partial<TransactCandidate>): TransactCandidate => ({
+    from: 'AssetHubPolkadot',
+    to: 'Hydration',
+    currency: { symbol: 'DOT', amount: '1' },
+    recipient: ALICE,
+    sender: BOB,
+    options: { development: true, abstractDecimals: false, xcmFormatCheck: false, apiOverrides: {} },
+    ...extra,
+  });
+
+  it('has nothing to check without a payload, and passes a valid one', () => {
+    expect(() => checkTransactRequest(request({ to: 'AssetHubPolkadot' }))).not.toThrow();
+    expect(() => checkTransactRequest(request({ transact: { hex: '0x00', originKind: 'SovereignAccount' } }))).not.toThrow();
+  });
+
+  it('refuses swapOptions (which only other bodies carry) with what to do instead', () => {
+    expect(() => checkTransactRequest(request({ transact: { hex: '0x00', originKind: 'SovereignAccount' }, swapOptions: { currencyTo: { symbol: 'HDX' } } }))).toThrow(
+      /transact cannot be combined with swapOptions: build the swap \(POST \/x-transfers\) and the transact as two transfers/,
+    );
   });
 });
