@@ -97,9 +97,9 @@ const beneficiary = (v: 'v3' | 'v4' | 'v5', id = ALICE_ID) => ({
 
 describe('V3/V4: the origin XCM pallet sends the program to the destination', () => {
   it('AssetHubPolkadot -> Hydration (V4 by default): weight from the destination\'s query_info, funds of the origin account there', async () => {
-    const seen: number[] = [];
+    const seen: unknown[][] = [];
     chains.Hydration.setRuntimeCall('TransactionPaymentApi_query_info', (args) => {
-      seen.push(args.length);
+      seen.push(decodeArgs(chains.Hydration, 'TransactionPaymentApi_query_info', args));
       return queryInfo(1_234_567_890, 9_876)();
     });
     const call = remark('Hydration');
@@ -118,9 +118,14 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
         { depositAsset: { assets: { wild: { allCounted: 1 } }, beneficiary: beneficiary('v4') } },
       ],
     });
-    // Asked once per family, with the call inside a (fake-signed) extrinsic and its length.
+    // Asked once per family, with the call in an extrinsic (fake-)signed by the sender, and its length.
     expect(seen).toHaveLength(2);
-    expect(seen[0]).toBeGreaterThan(call.length / 2);
+    const [uxt, length] = seen[0] as [string, number];
+    // The opaque argument holds the extrinsic's bytes; as an Extrinsic they carry their length first.
+    const extrinsic = chains.Hydration.registry.createType('Extrinsic', chains.Hydration.registry.createType('Bytes', uxt).toU8a());
+    expect(extrinsic.method.toHex()).toBe(call);
+    expect(extrinsic.signer.toU8a()).toEqual(chains.Hydration.registry.createType('AccountId', BOB_ID).toU8a());
+    expect(length).toBe(extrinsic.encodedLength);
   });
 
   it('AssetHubPolkadot -> Hydration with V3: the same program in V3 shapes, USDT (id 1984) as Hydration sees it', async () => {
@@ -233,35 +238,70 @@ interface V5Setup {
   fee?: bigint;
 }
 
-/** Answers shaped like a real chain's for the V5 path: origin dry run -> forwarded message -> destination dry run -> price -> weight. */
-function configureV5(from: TestChainName, to: TestChainName, destination: unknown, setup: V5Setup = {}) {
-  const seen: Record<string, number> = {};
-  const count = (name: string) => (seen[name] = (seen[name] ?? 0) + 1);
+/** A runtime call's arguments as the chain reads them (JSON of the metadata's input types). */
+function decodeArgs(chain: TestChain, fn: string, bytes: Uint8Array): unknown[] {
+  const registry = chain.registry;
+  const [api, method] = [fn.slice(0, fn.indexOf('_')), fn.slice(fn.indexOf('_') + 1)];
+  const inputs = registry.metadata.apis.find((a) => a.name.eq(api))!.methods.find((m) => m.name.eq(method))!.inputs;
+  const types = inputs.map((i) => registry.createLookupType(i.type));
+  // `(A)` is not a tuple to polkadot.js: one argument is read as itself.
+  return types.length === 1 ? [registry.createType(types[0]!, bytes).toJSON()] : (registry.createType(`(${types.join(',')})`, bytes).toJSON() as unknown[]);
+}
+
+interface V5Route {
+  from: TestChainName;
+  to: TestChainName;
+  /** `to` as `from` sees it, and `from` as `to` sees it (V5 JSON). */
+  destination: unknown;
+  originOnDestination: { parents: number; interior: Record<string, unknown> | 'Here' };
+  /** How `to` receives the asset: ReceiveTeleportedAsset or ReserveAssetDeposited. */
+  receive: string;
+}
+
+const POLKADOT_TO_AH: V5Route = { from: 'Polkadot', to: 'AssetHubPolkadot', destination: { parents: 0, interior: { X1: [{ Parachain: 1000 }] } }, originOnDestination: { parents: 1, interior: 'Here' }, receive: 'ReceiveTeleportedAsset' };
+const AH_TO_HYDRATION: V5Route = { from: 'AssetHubPolkadot', to: 'Hydration', destination: { parents: 1, interior: { X1: [{ Parachain: 2034 }] } }, originOnDestination: { parents: 1, interior: { X1: [{ Parachain: 1000 }] } }, receive: 'ReserveAssetDeposited' };
+
+/**
+ * Answers shaped like a real chain's for the V5 path: the origin's dry run forwards the message
+ * the destination would get, the destination's dry run reports the weight it used, XcmPaymentApi
+ * prices it and weighs the program. Records each call's decoded arguments.
+ */
+function configureV5(route: V5Route, setup: V5Setup = {}) {
+  const seen: Record<string, unknown[][]> = {};
+  const record = (chain: TestChain, fn: string, args: Uint8Array) => (seen[fn] ??= []).push(decodeArgs(chain, fn, args));
+  const junctions = route.originOnDestination.interior === 'Here' ? [] : (Object.values(route.originOnDestination.interior)[0] as unknown[]);
+  const dot = { parents: 1, interior: 'Here' };
   const forwarded = {
     V5: [
-      { ReceiveTeleportedAsset: [{ id: { parents: 1, interior: 'Here' }, fun: { Fungible: 1_000_000 } }] },
-      { PayFees: { asset: { id: { parents: 1, interior: 'Here' }, fun: { Fungible: 1_000_000 } } } },
-      { AliasOrigin: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { AccountId32: { network: null, id: BOB_ID } }] } } },
+      { [route.receive]: [{ id: dot, fun: { Fungible: 4_000_000_000 } }] },
+      { PayFees: { asset: { id: dot, fun: { Fungible: 4_000_000_000 } } } },
+      { [route.receive]: [{ id: dot, fun: { Fungible: 5_000_000_000 } }] },
+      { AliasOrigin: { parents: 1, interior: { [`X${junctions.length + 1}`]: [...junctions, { AccountId32: { network: null, id: BOB_ID } }] } } },
       { Transact: { originKind: 'SovereignAccount', fallbackMaxWeight: null, call: { encoded: '0x0000' } } },
+      { ExpectTransactStatus: 'Success' },
+      'RefundSurplus',
+      { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: ALICE_ID } }] } } } },
     ],
   };
-  chains[from].setRuntimeCall('DryRunApi_dry_run_call', () => {
-    count('dry_run_call');
+  const origin = chains[route.from];
+  const destination = chains[route.to];
+  origin.setRuntimeCall('DryRunApi_dry_run_call', (args) => {
+    record(origin, 'DryRunApi_dry_run_call', args);
     if (setup.originFails) {
       return { Ok: { executionResult: { Err: { postInfo: { actualWeight: null, paysFee: 'Yes' }, error: { Module: { index: 99, error: '0x18000000' } } } }, emittedEvents: [], localXcm: null, forwardedXcms: [] } };
     }
-    return { Ok: { executionResult: { Ok: { actualWeight: null, paysFee: 'Yes' } }, emittedEvents: [], localXcm: null, forwardedXcms: [[{ V5: destination }, [forwarded]]] } };
+    return { Ok: { executionResult: { Ok: { actualWeight: null, paysFee: 'Yes' } }, emittedEvents: [], localXcm: null, forwardedXcms: [[{ V5: route.destination }, [forwarded]]] } };
   });
-  chains[to].setRuntimeCall('DryRunApi_dry_run_xcm', () => {
-    count('dry_run_xcm');
+  destination.setRuntimeCall('DryRunApi_dry_run_xcm', (args) => {
+    record(destination, 'DryRunApi_dry_run_xcm', args);
     return { Ok: { executionResult: setup.destinationOutcome ?? { Complete: { used: { refTime: 3_000_000_000, proofSize: 50_000 } } }, emittedEvents: [], forwardedXcms: [] } };
   });
-  chains[to].setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', (_args) => {
-    count('query_weight_to_asset_fee');
+  destination.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', (args) => {
+    record(destination, 'XcmPaymentApi_query_weight_to_asset_fee', args);
     return { Ok: setup.fee ?? 100_000_000n };
   });
-  chains[from].setRuntimeCall('XcmPaymentApi_query_xcm_weight', () => {
-    count('query_xcm_weight');
+  origin.setRuntimeCall('XcmPaymentApi_query_xcm_weight', (args) => {
+    record(origin, 'XcmPaymentApi_query_xcm_weight', args);
     return { Ok: { refTime: 7_777_777, proofSize: 8_888 } };
   });
   return seen;
@@ -269,7 +309,7 @@ function configureV5(from: TestChainName, to: TestChainName, destination: unknow
 
 describe('V5: the origin executes InitiateTransfer carrying the Transact', () => {
   it('Polkadot -> AssetHubPolkadot: teleport, remote fees = destination price padded by 40%, max_weight from query_xcm_weight', async () => {
-    const seen = configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } });
+    const seen = configureV5(POLKADOT_TO_AH);
     const call = remark('AssetHubPolkadot');
     const decoded = await buildBoth({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, transact: { hex: call, originKind: 'XCM' } });
     expect(`${decoded.section}.${decoded.method}`).toBe('xcmPallet.execute');
@@ -295,36 +335,64 @@ describe('V5: the origin executes InitiateTransfer carrying the Transact', () =>
         },
       ],
     });
-    // Each runtime call once per family.
-    expect(seen).toEqual({ dry_run_call: 2, dry_run_xcm: 2, query_weight_to_asset_fee: 2, query_xcm_weight: 2 });
+    // Each runtime call once per family, with the arguments a real chain would read:
+    const [dryRun] = seen['DryRunApi_dry_run_call']!;
+    expect(seen['DryRunApi_dry_run_call']).toHaveLength(2);
+    // the first version of the program, as the sender, forwarded messages asked in V5;
+    expect(dryRun![0]).toEqual({ system: { signed: BOB } });
+    const draft = (dryRun![1] as { args: { message: { v5: Record<string, { remoteFees: unknown }>[] } } }).args.message.v5;
+    expect(draft[2]!.initiateTransfer!.remoteFees).toEqual({ teleport: { definite: [{ id: here, fun: { fungible: Number(DOT / 2n) } }] } });
+    expect(dryRun![2]).toBe(5);
+    // the forwarded message, from Polkadot as the asset hub sees it;
+    const [xcmDryRun] = seen['DryRunApi_dry_run_xcm']!;
+    expect(xcmDryRun![0]).toEqual({ v5: { parents: 1, interior: { here: null } } });
+    expect(Object.keys((xcmDryRun![1] as { v5: object[] }).v5[0]!)).toEqual(['receiveTeleportedAsset']);
+    // the weight that run used, priced in DOT as the asset hub sees it;
+    expect(seen['XcmPaymentApi_query_weight_to_asset_fee']![0]).toEqual([{ refTime: 3_000_000_000, proofSize: 50_000 }, { v5: { parents: 1, interior: { here: null } } }]);
+    // and the final program weighed on the origin.
+    expect(seen['XcmPaymentApi_query_xcm_weight']![0]).toEqual([decoded.args.message]);
   });
 
   it('AssetHubPolkadot -> Hydration with xcmVersion V5: reserve deposit of DOT, maxWeight as the fallback weight', async () => {
-    configureV5('AssetHubPolkadot', 'Hydration', { parents: 1, interior: { X1: [{ Parachain: 2034 }] } }, { fee: 1_000n });
+    const seen = configureV5(AH_TO_HYDRATION, { fee: 1_000n });
     const call = remark('Hydration');
     const decoded = await buildBoth({ from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, xcmVersion: 'V5', transact: { hex: call, maxWeight: { refTime: '2000', proofSize: '30' } } });
     expect(`${decoded.section}.${decoded.method}`).toBe('polkadotXcm.execute');
-    const [withdraw, , initiate] = (decoded.args.message as { v5: Record<string, Record<string, unknown>>[] }).v5;
+    expect(decoded.args.max_weight).toEqual({ refTime: 7_777_777, proofSize: 8_888 });
     const dot = { parents: 1, interior: { here: null } };
-    expect(withdraw).toEqual({ withdrawAsset: [{ id: dot, fun: { fungible: Number(DOT) } }] });
-    expect(initiate!.initiateTransfer).toMatchObject({
-      destination: { parents: 1, interior: { x1: [{ parachain: 2034 }] } },
-      remoteFees: { reserveDeposit: { definite: [{ id: dot, fun: { fungible: 1_400 } }] } },
-      preserveOrigin: true,
-      assets: [{ reserveDeposit: { wild: { allOf: { id: dot, fun: 'Fungible' } } } }],
+    expect(decoded.args.message).toEqual({
+      v5: [
+        { withdrawAsset: [{ id: dot, fun: { fungible: Number(DOT) } }] },
+        { setFeesMode: { jitWithdraw: true } },
+        {
+          initiateTransfer: {
+            destination: { parents: 1, interior: { x1: [{ parachain: 2034 }] } },
+            remoteFees: { reserveDeposit: { definite: [{ id: dot, fun: { fungible: 1_400 } }] } },
+            preserveOrigin: true,
+            assets: [{ reserveDeposit: { wild: { allOf: { id: dot, fun: 'Fungible' } } } }],
+            remoteXcm: [
+              { transact: { originKind: 'SovereignAccount', fallbackMaxWeight: { refTime: 2000, proofSize: 30 }, call: { encoded: call } } },
+              { expectTransactStatus: { success: null } },
+              { refundSurplus: null },
+              { depositAsset: { assets: { wild: { allCounted: 1 } }, beneficiary: beneficiary('v5') } },
+            ],
+          },
+        },
+      ],
     });
-    expect((initiate!.initiateTransfer!.remoteXcm as unknown[])[0]).toEqual({ transact: { originKind: 'SovereignAccount', fallbackMaxWeight: { refTime: 2000, proofSize: 30 }, call: { encoded: call } } });
+    // Hydration dry-runs the message as coming from the asset hub.
+    expect(seen['DryRunApi_dry_run_xcm']![0]![0]).toEqual({ v5: { parents: 1, interior: { x1: [{ parachain: 1000 }] } } });
   });
 
   it('the execute failing on the origin is a 400 naming the chain and the pallet error', async () => {
-    configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } }, { originFails: true });
+    configureV5(POLKADOT_TO_AH, { originFails: true });
     const res = await post('v5', body('v5', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, transact: { hex: remark('AssetHubPolkadot') } })).expect(400);
     expectErrorBody(res.body, 400, 'DryRunFailedError');
     expect(res.body.message).toMatch(/^The execute fails on Polkadot for 14E5n\w+: xcmPallet\.LocalExecutionIncomplete /);
   });
 
   it('the message failing on the destination (no aliasing) is a 400 that points to V4', async () => {
-    configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } }, {
+    configureV5(POLKADOT_TO_AH, {
       destinationOutcome: { Incomplete: { used: { refTime: 1, proofSize: 1 }, error: { index: 2, error: 'NoPermission' } } },
     });
     const res = await post('v2', body('v2', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, transact: { hex: remark('AssetHubPolkadot') }, extra: {} })).expect(400);
@@ -335,14 +403,14 @@ describe('V5: the origin executes InitiateTransfer carrying the Transact', () =>
   });
 
   it('an amount that does not cover the padded remote fee is a 400 saying how much is needed', async () => {
-    configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } }, { fee: 1_000n });
+    configureV5(POLKADOT_TO_AH, { fee: 1_000n });
     const res = await post('v5', body('v5', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1400' }, transact: { hex: remark('AssetHubPolkadot') } })).expect(400);
     expectErrorBody(res.body, 400, 'AmountTooLowError');
     expect(res.body.message).toContain('more than 1400');
   });
 
   it('an asset the destination does not take for fees is a 400 saying to pick another currency', async () => {
-    configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } });
+    configureV5(POLKADOT_TO_AH);
     chains.AssetHubPolkadot.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', () => ({ Err: 'AssetNotFound' }));
     const res = await post('v5', body('v5', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, transact: { hex: remark('AssetHubPolkadot') } })).expect(400);
     expectErrorBody(res.body, 400, 'UnableToComputeError');
@@ -351,7 +419,7 @@ describe('V5: the origin executes InitiateTransfer carrying the Transact', () =>
 
   it('a runtime API the chain cannot answer is a 400 naming the chain and the call', async () => {
     muteConsoleError();
-    configureV5('Polkadot', 'AssetHubPolkadot', { parents: 0, interior: { X1: [{ Parachain: 1000 }] } });
+    configureV5(POLKADOT_TO_AH);
     chains.Polkadot.setRuntimeCall('XcmPaymentApi_query_xcm_weight', undefined);
     const res = await post('v5', body('v5', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, transact: { hex: remark('AssetHubPolkadot') } })).expect(400);
     expectErrorBody(res.body, 400, 'UnableToComputeError');
