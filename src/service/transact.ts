@@ -170,12 +170,19 @@ function runtimeApi(api: ApiPromise, chain: string, name: string, method: string
 
 const firstLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 
-/** Runs a runtime call; a failure is a 400 of `kind` naming the chain and saying what to do. */
+/** A JSON-RPC error the node answered (`-32000: ...`), as opposed to a connection that failed. */
+const isRpcError = (error: unknown): boolean => error instanceof Error && /^-?\d+: /.test(error.message);
+
+/**
+ * Runs a runtime call. The runtime refusing it is a 400 of `kind` naming the chain and saying what
+ * to do; a connection that fails underneath is a 503.
+ */
 async function ask(what: string, chain: string, kind: string, instead: string, run: () => Promise<Codec>): Promise<Codec> {
   try {
     return await run();
   } catch (error) {
     if (error instanceof ApiError) throw error;
+    if (!isRpcError(error)) throw new ApiError(503, 'ProviderUnavailableError', `${chain} did not answer ${what}: ${firstLine(error)}`, undefined, { 'Retry-After': '5' });
     throw badRequest(kind, `${what} failed on ${chain}: ${firstLine(error)}; ${instead}`);
   }
 }
@@ -195,7 +202,7 @@ interface ResultCodec<T> extends Codec {
 
 /** V3/V4 without maxWeight: the weight the destination charges for the call (TransactionPaymentApi_query_info). */
 async function estimateWeight(api: ApiPromise, chain: string, call: `0x${string}`, sender: string): Promise<Weight> {
-  const instead = 'send transact.maxWeight {refTime, proofSize} yourself';
+  const instead = 'send maxWeight {refTime, proofSize} in the transact payload yourself';
   runtimeApi(api, chain, 'transactionPaymentApi', 'queryInfo', instead);
   const info = (await ask('Estimating the call weight (TransactionPaymentApi_query_info)', chain, 'UnableToComputeError', instead, () =>
     api.tx(api.createType('Call', call)).paymentInfo(sender) as Promise<Codec>,
