@@ -198,6 +198,18 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
     expect(message[0]).toEqual({ withdrawAsset: [{ id: { parents: 0, interior: { here: null } }, fun: { fungible: 5000 } }] });
   });
 
+  it('Hydration -> AssetHubPolkadot (V4): a non-system parachain may send to a trusted destination', async () => {
+    chains.AssetHubPolkadot.setRuntimeCall('TransactionPaymentApi_query_info', queryInfo(77_000, 700));
+    const call = remark('AssetHubPolkadot');
+    const decoded = await buildBoth({ from: 'Hydration', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, transact: { hex: call } });
+    expect(`${decoded.section}.${decoded.method}`).toBe('polkadotXcm.send');
+    expect(decoded.args.dest).toEqual({ v4: { parents: 1, interior: { x1: [{ parachain: 1000 }] } } });
+    const message = (decoded.args.message as { v4: Record<string, unknown>[] }).v4;
+    expect(message[0]).toEqual({ withdrawAsset: [{ id: { parents: 1, interior: { here: null } }, fun: { fungible: Number(DOT) } }] });
+    expect(message[2]).toEqual({ transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 77_000, proofSize: 700 }, call: { encoded: call } } });
+    expect(message[5]).toEqual({ depositAsset: { assets: { wild: { allCounted: 1 } }, beneficiary: beneficiary('v4') } });
+  });
+
   it('a full extrinsic given by mistake is reduced to its call', async () => {
     chains.Hydration.setRuntimeCall('TransactionPaymentApi_query_info', queryInfo(10, 1));
     const tx = apis.Hydration.tx.system!.remarkWithEvent!('0x7472616e73616374');
