@@ -71,16 +71,16 @@ export function checkTransactRequest(req: TransactCandidate): void {
   if (req.swapOptions !== undefined) throw refuse('transact cannot be combined with swapOptions: build the swap (POST /x-transfers) and the transact as two transfers');
   if (typeof req.to !== 'string') throw refuse('transact needs the destination as a chain name (its metadata decodes the call), not a custom location', 'ValidationError');
   if (req.from === req.to) throw refuse('transact runs a call on another chain; for a call on the same chain, submit that call itself (from and to must differ)');
-  if (Array.isArray(req.currency)) throw refuse('transact takes one currency (the asset that pays for execution), not several');
+  if (Array.isArray(req.currency)) throw refuse('transact takes one currency (the asset that pays for execution), not several: send a single {symbol|id|location, amount}');
   if (req.from === 'Ethereum' || req.to === 'Ethereum' || sdk.isChainEvm(req.from) || sdk.isChainEvm(req.to)) {
     throw refuse('transact is served between Substrate chains only; EVM chains and Ethereum cannot take part');
   }
   const from = req.from as TSubstrateChain;
   const to = req.to as TSubstrateChain;
-  if (sdk.getRelayChainOf(from) !== sdk.getRelayChainOf(to)) throw refuse(`transact does not cross ecosystems: ${from} and ${to} are under different relay chains`);
+  if (sdk.getRelayChainOf(from) !== sdk.getRelayChainOf(to)) throw refuse(`transact does not cross ecosystems: ${from} and ${to} are under different relay chains; send it between chains of one relay`);
   if (!canSendXcm(from)) throw refuse(`${from} sends XCM only through XTokens, which cannot carry a Transact; start from a chain with PolkadotXcm (or a relay chain)`);
   if (!isTrusted(from) && !isTrusted(to)) {
-    throw refuse(`transact needs a trusted chain at one end (a relay chain or a system chain such as AssetHub); neither ${from} nor ${to} is one`);
+    throw refuse(`transact needs a trusted chain at one end (a relay chain or a system chain such as AssetHub); neither ${from} nor ${to} is one: send from or to such a chain`);
   }
   if (typeof req.recipient !== 'string') throw refuse('transact deposits what is left to an account: give the recipient as an address, not a location', 'ValidationError');
   if (req.sender === undefined) throw badRequest('MissingParameterError', 'transact needs the sender address (the account whose location runs the call)');
