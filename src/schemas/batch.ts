@@ -27,8 +27,8 @@ export function batchBody(family: Family) {
         transfers: z
           .array(item, { required_error: 'is required', invalid_type_error: 'must be an array of transfers' }).superRefine((list, ctx) => {
             if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one transfer', params: { kind: 'BatchValidationError' } });
+            const field = FAMILY_FIELDS[family].transact;
             list.forEach((t, i) => {
-              const field = FAMILY_FIELDS[family].transact;
               if (t.transact !== undefined) ctx.addIssue({ code: 'custom', path: [i, field], message: `is not supported inside a batch: build the transact alone with POST /${family}/x-transfer`, params: { kind: 'BatchValidationError' } });
             });
           }),
