@@ -15,6 +15,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY openapi.yaml ./
+COPY public ./public
 COPY --from=build /app/dist/src ./dist/src
 USER node
 EXPOSE 3001

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const bool = z
@@ -5,6 +6,37 @@ const bool = z
   .transform((v) => v === 'true' || v === '1');
 
 const ms = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
+
+/** Requests per minute and client; 0 turns the limit off. */
+const perMinute = (fallback: number) => z.coerce.number().int().min(0).max(1_000_000).default(fallback);
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * The proxies whose X-Forwarded-For counts, in Express's `trust proxy` terms: empty (none, the
+ * default), a hop count, or a comma-separated list of addresses, CIDR ranges and the names
+ * loopback, linklocal, uniquelocal. `true` (trust anyone) is refused: clients could then pick
+ * their own address and escape the rate limits.
+ */
+const trustProxy = z
+  .string()
+  .default('')
+  .transform((v) => v.trim())
+  .refine(
+    (v) => v === '' || /^\d+$/.test(v) || v.split(',').every((t) => PROXY_NAMES.has(t.trim()) || isAddressOrRange(t.trim())),
+    'must be a hop count or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal',
+  )
+  .transform((v): string | number | false => (v === '' ? false : /^\d+$/.test(v) ? Number(v) : v));
+
+function isAddressOrRange(token: string): boolean {
+  if (ipaddr.isValid(token)) return true;
+  try {
+    ipaddr.parseCIDR(token);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
@@ -23,6 +55,12 @@ const envSchema = z.object({
   CORS_ORIGIN: z.string().min(1).default('*'),
   /** Ethereum JSON-RPC for Snowbridge fee quotes; unset means the registry's public endpoint. */
   ETHEREUM_RPC_URL: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL').optional(),
+  // ---- operations: rate limits, shared counters, API keys ----
+  RATE_LIMIT_PER_MINUTE: perMinute(600),
+  RATE_LIMIT_CHAIN_PER_MINUTE: perMinute(60),
+  TRUST_PROXY: trustProxy,
+  API_KEYS_FILE: z.string().min(1).optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
 });
 
 export type Config = z.infer<typeof envSchema>;
@@ -38,3 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return parsed.data;
 }
+
+/** Every variable the service reads (deployment manifests are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);

@@ -48,3 +48,23 @@ export class DeadlineExceededError extends ApiError {
     super(504, 'DeadlineExceededError', `${what} did not finish within ${ms} ms`);
   }
 }
+
+/** A client went over its request budget; the message and Retry-After say when to come back. */
+export class RateLimitExceededError extends ApiError {
+  constructor(limit: number, scope: string, retryAfterSeconds: number) {
+    super(
+      429,
+      'RateLimitExceededError',
+      `Rate limit exceeded: ${limit} ${scope} requests per minute; retry in ${retryAfterSeconds} s`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
+/** An X-API-Key that is not in the key file (no key at all is fine: anonymous limits apply). */
+export class InvalidApiKeyError extends ApiError {
+  constructor() {
+    super(401, 'InvalidApiKeyError', 'The X-API-Key header names no known key; send a valid key or none (anonymous limits)');
+  }
+}

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createApp } from './http/app';
 import { createLogger, flushLogger } from './logger';
+import { createOps } from './ops';
 import { createServices } from './service';
 
 export interface Running {
@@ -16,7 +17,8 @@ export interface Running {
 export async function start(config: Config): Promise<Running> {
   const logger = createLogger(config.LOG_LEVEL);
   const services = createServices(config, logger);
-  const app = createApp({ config, logger, services });
+  const ops = createOps(config, logger);
+  const app = createApp({ config, logger, services, ops });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
@@ -36,6 +38,7 @@ export async function start(config: Config): Promise<Running> {
       await Promise.race([closed, grace]);
       server.closeAllConnections();
       await services.close();
+      await ops.close();
       logger.info('stopped');
       flushLogger(logger);
     })());

@@ -12,6 +12,8 @@ export interface PoolOptions {
   /** Soft cap on open connections; idle ones are evicted, least recently used first. */
   maxChains: number;
   logger?: Logger;
+  /** Told about borrows and connect outcomes (metrics, /status); must not throw. */
+  observer?: PoolObserver;
 }
 
 /** A borrowed connection. `api.disconnect()` is a no-op; call `release()` exactly once when done. */
@@ -63,6 +65,7 @@ export class ConnectionPool {
 
     const key = endpoints.join(' ');
     const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints);
+    this.#options.observer?.acquired(chain);
     // Count the borrower before waiting: a connecting or borrowed entry is never idle.
     entry.leases++;
     entry.lastUsed = Date.now();
@@ -96,8 +99,12 @@ export class ConnectionPool {
     const abort = new AbortController();
     const { connectTimeoutMs, logger } = this.#options;
     const ready = connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, logger).then(
-      (api) => this.#adopt(entry, api),
+      (api) => {
+        this.#options.observer?.connected(chain, api);
+        return this.#adopt(entry, api);
+      },
       (error: unknown) => {
+        this.#options.observer?.failed(chain, error);
         if (this.#entries.get(key) === entry) this.#entries.delete(key);
         throw error;
       },
@@ -172,6 +179,11 @@ export class ConnectionPool {
     entry.api = undefined;
     await (api ? api.disconnect().catch(noop) : entry.ready.then(noop, noop));
   }
+
+  /** A snapshot of every entry, for metrics and /status. */
+  stats(): PoolEntryStats[] {
+    return [...this.#entries.values()].map((e) => ({ chain: e.chain, state: e.api ? 'open' : 'connecting', leases: e.leases }));
+  }
 }
 
 /** Rejects with the signal's reason as soon as it aborts; the shared work carries on. */
@@ -182,4 +194,18 @@ function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** Hooks for metrics and /status (see PoolOptions.observer). */
+export interface PoolObserver {
+  acquired(chain: string): void;
+  connected(chain: string, api: ApiPromise): void;
+  failed(chain: string, error: unknown): void;
+}
+
+/** What one open or connecting entry looks like from outside (read-only figures). */
+export interface PoolEntryStats {
+  chain: string;
+  state: 'connecting' | 'open';
+  leases: number;
 }

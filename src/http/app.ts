@@ -2,19 +2,24 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import { createOps, type Ops } from '../ops';
 import type { Services } from '../service';
 import { FAMILIES, type Family, type RouteContext } from './context';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
+import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
 import { ResponseCache } from './respond';
 import { docsRoutes } from './routes/docs';
+import { statusRoute } from './routes/status';
 import { FAMILY_ROUTES } from './routes';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   services: Services;
+  /** Metrics, rate-limit counters and API keys; built from the config when not given (the caller then cannot close a Redis client). */
+  ops?: Ops;
 }
 
 /** A POST carries JSON; an empty POST is let through so that schemas name the missing fields. */
@@ -50,14 +55,17 @@ function declaredRoutes(router: Router, prefix = ''): RouteEntry[] {
   return entries;
 }
 
-export function createApp({ config, logger, services }: AppDeps): express.Express {
+export function createApp({ config, logger, services, ops = createOps(config, logger) }: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', config.TRUST_PROXY);
 
   app.use(requestLog(logger));
+  app.use(ops.metrics.middleware());
   app.use(cors(config.CORS_ORIGIN));
+  app.use(rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys }));
   app.use(requireJson);
   app.use(express.json({ limit: config.BODY_LIMIT, strict: false }));
 
@@ -69,8 +77,11 @@ export function createApp({ config, logger, services }: AppDeps): express.Expres
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'shutting down' });
   });
   docsRoutes(app);
-
   const cache = new ResponseCache();
+  ops.metrics.observe(services, cache, ops.counters);
+  ops.metrics.route(app);
+  statusRoute(app, { config, services, cache, ops });
+
   const routes = declaredRoutes(app.router);
   for (const family of FAMILIES) {
     const router = familyRouter(family, { services, cache, config, logger });

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
-const EXPOSED = 'X-Request-Id, ETag, Retry-After';
-const ALLOWED_HEADERS = 'Content-Type, X-Request-Id, If-None-Match';
+const EXPOSED = 'X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy';
+const ALLOWED_HEADERS = 'Content-Type, X-Request-Id, If-None-Match, X-API-Key';
 
 /**
  * Browser wallets call the API directly, so every answer carries CORS headers for the configured

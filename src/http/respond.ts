@@ -57,6 +57,13 @@ export class ResponseCache {
   get size(): number {
     return this.entries.size;
   }
+
+  /** Bytes of cached bodies (walked on each call; read by /metrics only). */
+  get bytes(): number {
+    let total = 0;
+    for (const entry of this.entries.values()) total += entry.body.length;
+    return total;
+  }
 }
 
 /** Sends a computed (uncached) value as JSON. */

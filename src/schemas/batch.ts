@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Family } from '../http/context';
-import { optionsSchema, transferBody } from './transfer';
+import { FAMILY_FIELDS, optionsSchema, transferBody } from './transfer';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -27,6 +27,10 @@ export function batchBody(family: Family) {
         transfers: z
           .array(item, { required_error: 'is required', invalid_type_error: 'must be an array of transfers' }).superRefine((list, ctx) => {
             if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one transfer', params: { kind: 'BatchValidationError' } });
+            const field = FAMILY_FIELDS[family].transact;
+            list.forEach((t, i) => {
+              if (t.transact !== undefined) ctx.addIssue({ code: 'custom', path: [i, field], message: `is not supported inside a batch: build the transact alone with POST /${family}/x-transfer`, params: { kind: 'BatchValidationError' } });
+            });
           }),
         options,
       })

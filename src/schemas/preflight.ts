@@ -56,7 +56,7 @@ interface Extras {
   disableFallback?: boolean;
 }
 
-/** Fields of a transfer body that pre-flight queries do not take (11.x cannot dry-run a transact; keepAlive is local-build only). */
+/** Fields of a transfer body that pre-flight queries do not take (the SDK's pre-flight cannot carry a transact; keepAlive is local-build only). */
 const notForPreflight = (family: Family): string[] => [FAMILY_FIELDS[family].transact, 'keepAlive'];
 
 /**
@@ -74,7 +74,12 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     const entries = isObject ? Object.entries(raw) : [];
     const rest = isObject ? Object.fromEntries(entries.filter(([k]) => !extraKeys.includes(k) && !notForPreflight(family).includes(k))) : raw;
     const refused = entries.map(([k]) => k).filter((k) => notForPreflight(family).includes(k));
-    if (refused.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: refused, message: 'not accepted by pre-flight queries' });
+    const transact = FAMILY_FIELDS[family].transact;
+    if (refused.includes(transact)) {
+      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /${family}/x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
+    }
+    const others = refused.filter((k) => k !== transact);
+    if (others.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: others, message: 'not accepted by pre-flight queries' });
     const extra = extraSchema.safeParse(Object.fromEntries(entries.filter(([k]) => extraKeys.includes(k))));
     const body = base.safeParse(rest);
     for (const issue of [...(body.success ? [] : body.error.issues), ...(extra.success ? [] : extra.error.issues)]) ctx.addIssue(issue);

@@ -231,14 +231,29 @@ function toModel(body: CommonOutput, recipient: string | TLocation, sender: stri
   };
 }
 
-/** The transact payload (validated so a caller learns what is wrong even though 11.x cannot build it). */
+const U64_MAX = 2n ** 64n - 1n;
+const weightPart = z
+  .string({ invalid_type_error: 'must be a decimal string' })
+  .regex(/^\d+$/, 'must be a decimal string of a whole number')
+  .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= U64_MAX, 'must fit in 64 bits (at most 18446744073709551615)');
+
+/** The transact payload; `src/service/transact.ts` builds it. */
 export const transactSchema = z
   .object({
-    hex: z.string().regex(/^0x([0-9a-fA-F]{2})+$/, 'must be the 0x-prefixed hex of a call'),
-    originKind: z.enum(['SovereignAccount', 'XCM', 'Native', 'SuperUser']).default('SovereignAccount'),
-    maxWeight: z.object({ refTime: z.string().regex(/^\d+$/), proofSize: z.string().regex(/^\d+$/) }).strict().optional(),
+    hex: z.string().regex(/^0x([0-9a-fA-F]{2})+$/, 'must be the 0x-prefixed hex of a call (SCALE bytes, an even number of hex digits)'),
+    originKind: z
+      .enum(['SovereignAccount', 'XCM', 'Native', 'SuperUser'], { errorMap: () => ({ message: 'must be SovereignAccount, XCM, Native or SuperUser' }) })
+      .default('SovereignAccount'),
+    maxWeight: z.object({ refTime: weightPart, proofSize: weightPart }).strict().optional(),
   })
   .strict();
+
+/** Transact runs the call as the sender's location: the sender is required with it. */
+function transactNeedsSender(b: { transact?: unknown; sender?: string }, fields: { sender: string; transact: string }, ctx: z.RefinementCtx): void {
+  if (b.transact !== undefined && b.sender === undefined) {
+    ctx.addIssue({ code: 'custom', path: [fields.sender], message: `is required with ${fields.transact}`, params: { kind: 'MissingParameterError' } });
+  }
+}
 
 export interface TransferBodyOptions<E extends z.ZodRawShape> {
   /** Whether the sender address is required (pre-flight) or optional (building). */
@@ -257,11 +272,13 @@ export function transferBody<E extends z.ZodRawShape = Record<never, never>>(fam
       .extend({ address: addressValue, senderAddress: sender, transact: transactSchema.optional() })
       .strict()
       .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, { field: 'address', value: b.address }, ctx))
+      .superRefine((b, ctx) => transactNeedsSender({ transact: b.transact, sender: b.senderAddress }, FAMILY_FIELDS.v5, ctx))
       .transform((b) => ({ ...toModel(b as CommonOutput, b.address, b.senderAddress), transact: b.transact, extraOptions: b.options }));
   }
   return common
     .extend({ recipient: addressValue, sender, transactOptions: transactSchema.optional() })
     .strict()
     .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, { field: 'recipient', value: b.recipient }, ctx))
+    .superRefine((b, ctx) => transactNeedsSender({ transact: b.transactOptions, sender: b.sender }, FAMILY_FIELDS.v2, ctx))
     .transform((b) => ({ ...toModel(b as CommonOutput, b.recipient, b.sender), transact: b.transactOptions, extraOptions: b.options }));
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ConnectionPool } from '../chains/pool';
 import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
+import { ChainActivity } from '../ops/chain-activity';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
@@ -11,6 +12,8 @@ import { TransferService } from './transfers';
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
 export interface Services {
   pool: ConnectionPool;
+  /** Per-chain borrows and connect outcomes, for /status and /metrics. */
+  chainActivity: ChainActivity;
   transfers: TransferService;
   /** Unsigned EVM transactions for transfers that start on an EVM chain. */
   evmTransfers: EvmTransferService;
@@ -26,15 +29,18 @@ export interface Services {
 
 export function createServices(config: Config, logger: Logger): Services {
   routeAllSdkChainsThroughOverrides();
+  const chainActivity = new ChainActivity();
   const pool = new ConnectionPool({
     connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
     idleTimeoutMs: config.IDLE_TIMEOUT_MS,
     maxChains: config.MAX_CHAINS,
     logger,
+    observer: chainActivity,
   });
   let closing = false;
   return {
     pool,
+    chainActivity,
     transfers: new TransferService(pool, config),
     evmTransfers: new EvmTransferService(config),
     preflight: new PreflightService(pool, config),

@@ -1,11 +1,12 @@
 import type { TCurrencyInputWithAmount } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
-import { ApiError, badRequest } from '../errors';
+import { badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import type { TransferRequest } from '../schemas/transfer';
 import { runOnChains, type ChainCall } from './chain-calls';
 import { applyKeepAlive } from './keep-alive';
+import { buildTransact, type TransactPayload } from './transact';
 
 export type BatchMode = 'BATCH' | 'BATCH_ALL';
 
@@ -52,10 +53,8 @@ export class TransferService {
     private readonly config: Config,
   ) {}
 
-  async build(req: TransferRequest & { transact?: unknown }): Promise<string> {
-    if (req.transact !== undefined) {
-      throw new ApiError(501, 'UnsupportedOperationError', 'Transact is not available: the engine in use (ParaSpell sdk-pjs 11) cannot build it');
-    }
+  async build(req: TransferRequest & { transact?: TransactPayload }): Promise<string> {
+    if (req.transact !== undefined) return buildTransact(this.pool, this.config, req);
     return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
       const tx = await configure(newBuilder(req, call), req).build();
       if (!isLocal(req)) return tx.toHex();

@@ -7,7 +7,8 @@ import { createServices, type Services } from '../../src/service';
 export const FAMILIES = ['v5', 'v2'] as const;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', ...overrides });
+  // Rate limits are off unless a test turns them on (test/ops covers them): suites send bursts from one address.
+  return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', ...overrides });
 }
 
 /** The real app with the real services, logging off. */

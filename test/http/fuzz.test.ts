@@ -295,7 +295,7 @@ function describeCase(route: RouteEntry, c: Case): string {
 /** The checks every answer must pass; a failure message carries the request that caused it. */
 function checkAnswer(route: RouteEntry, c: Case, res: request.Response): void {
   const where = describeCase(route, c);
-  // 501 is the documented answer to a transact payload (the engine cannot build it).
+  // 501 is the documented answer to swapOptions in pre-flight bodies (the engine has no swap there).
   const documented5xx = res.status === 501 && (res.body as { kind?: unknown }).kind === 'UnsupportedOperationError';
   if (res.status >= 500 && !documented5xx) {
     throw new Error(`${res.status} for ${where}\nbody: ${res.text?.slice(0, 500)}`);

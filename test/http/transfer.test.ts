@@ -291,9 +291,10 @@ describe.each(FAMILIES)('/%s x-transfer: each condition of the error table is a 
     expectErrorBody(raw.body, 503, 'ProviderUnavailableError');
   });
 
-  it('a well-formed transact payload is refused with 501: the engine cannot build it', async () => {
-    const res = await send({ ...base, [family === 'v5' ? 'transact' : 'transactOptions']: { hex: '0x0000' } }).expect(501);
-    expectErrorBody(res.body, 501, 'UnsupportedOperationError');
+  it('a transact payload without the sender is a 400 naming the sender field (test/http/transact.test.ts covers transact)', async () => {
+    const res = await send({ ...base, [family === 'v5' ? 'transact' : 'transactOptions']: { hex: '0x0000' } }).expect(400);
+    expectErrorBody(res.body, 400, 'MissingParameterError');
+    expect(res.body.details[0].path).toBe(`body.${family === 'v5' ? 'senderAddress' : 'sender'}`);
   });
 
   it('development mode without an override for a chain the transfer needs is a 400 naming it', async () => {

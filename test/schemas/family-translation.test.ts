@@ -50,8 +50,8 @@ describe('transfer bodies: both families become one internal model', () => {
 
   it('maps transact/transactOptions, with the originKind default', () => {
     const body = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' } };
-    const t5 = parseInput(transferBody('v5', { senderRequired: false }), { ...body, address: ALICE, transact: { hex: '0x0102' } }, 'body');
-    const t2 = parseInput(transferBody('v2', { senderRequired: false }), { ...body, recipient: ALICE, transactOptions: { hex: '0x0102' } }, 'body');
+    const t5 = parseInput(transferBody('v5', { senderRequired: false }), { ...body, address: ALICE, senderAddress: ALICE, transact: { hex: '0x0102' } }, 'body');
+    const t2 = parseInput(transferBody('v2', { senderRequired: false }), { ...body, recipient: ALICE, sender: ALICE, transactOptions: { hex: '0x0102' } }, 'body');
     expect(t5.transact).toEqual({ hex: '0x0102', originKind: 'SovereignAccount' });
     expect(t2.transact).toEqual(t5.transact);
   });

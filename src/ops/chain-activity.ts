@@ -1,0 +1,83 @@
+import type { PoolObserver } from '../chains/pool';
+import { DeadlineExceededError } from '../errors';
+import { sdk, type ApiPromise } from '../sdk';
+
+/** Why a connect failed, as a bounded label (the full message stays in the logs). */
+export type ConnectFailure = 'timeout' | 'refused' | 'dns' | 'closed' | 'cancelled' | 'other';
+
+export function classifyConnectFailure(error: unknown): ConnectFailure {
+  if (error instanceof DeadlineExceededError) return 'cancelled';
+  const text = error instanceof Error ? error.message : String(error);
+  if (/pool is closed|evicted|idle|abort/i.test(text)) return 'cancelled';
+  if (/within \d+ ms|timed? ?out/i.test(text)) return 'timeout';
+  if (/ENOTFOUND|EAI_AGAIN|getaddrinfo/i.test(text)) return 'dns';
+  if (/ECONNREFUSED|refused|socket error/i.test(text)) return 'refused';
+  if (/closed|disconnect/i.test(text)) return 'closed';
+  return 'other';
+}
+
+export interface ChainRecord {
+  /** Borrows of a connection to this chain (one request can borrow several chains). */
+  requestsServed: number;
+  connectAttempts: number;
+  failures: Partial<Record<ConnectFailure, number>>;
+  connectedAt?: Date;
+  /** A registry endpoint, or `override` when the connection used a caller's own URL. */
+  endpoint?: string;
+  lastFailure?: { reason: ConnectFailure; at: Date };
+}
+
+/** The endpoint an api was opened on (polkadot.js keeps the provider in its options). */
+function endpointOf(api: ApiPromise): string | undefined {
+  const provider = (api as unknown as { _options?: { provider?: { endpoint?: unknown } } })._options?.provider;
+  return typeof provider?.endpoint === 'string' ? provider.endpoint : undefined;
+}
+
+function isRegistryEndpoint(chain: string, url: string): boolean {
+  try {
+    return sdk.getChainProviders(chain as Parameters<typeof sdk.getChainProviders>[0]).includes(url);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Per-chain counts and the latest connect outcome, fed by the connection pool. Caller-supplied
+ * override URLs are never kept: they belong to another client.
+ */
+export class ChainActivity implements PoolObserver {
+  readonly #chains = new Map<string, ChainRecord>();
+
+  #record(chain: string): ChainRecord {
+    let record = this.#chains.get(chain);
+    if (!record) {
+      record = { requestsServed: 0, connectAttempts: 0, failures: {} };
+      this.#chains.set(chain, record);
+    }
+    return record;
+  }
+
+  acquired(chain: string): void {
+    this.#record(chain).requestsServed++;
+  }
+
+  connected(chain: string, api: ApiPromise): void {
+    const record = this.#record(chain);
+    record.connectAttempts++;
+    record.connectedAt = new Date();
+    const url = endpointOf(api);
+    record.endpoint = url && isRegistryEndpoint(chain, url) ? url : 'override';
+  }
+
+  failed(chain: string, error: unknown): void {
+    const record = this.#record(chain);
+    const reason = classifyConnectFailure(error);
+    record.connectAttempts++;
+    record.failures[reason] = (record.failures[reason] ?? 0) + 1;
+    record.lastFailure = { reason, at: new Date() };
+  }
+
+  chains(): ReadonlyMap<string, Readonly<ChainRecord>> {
+    return this.#chains;
+  }
+}
