@@ -1,29 +1,22 @@
 // Reads a serialized EVM transaction: chain id, the contract it calls (named when it is a known
 // precompile or the Snowbridge gateway), the function and arguments, and what it transfers.
 import type { TChain, TRelaychain } from '@paraspell/sdk-pjs';
-import { decodeFunctionData, getAddress, parseAbi, parseTransaction, type Hex } from 'viem';
+import { decodeFunctionData, getAddress, maxUint64, parseTransaction, type Hex } from 'viem';
 import { badRequest } from '../errors';
 import { sdk, utilCrypto } from '../sdk';
+import { ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI } from './snowbridge';
 import { ecosystemOf, wholeUnits, type AssetAmount } from './xcm-reader';
 import type { TransferView } from './transfer-views';
+import { NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from './xtokens-precompile';
 
-export const XTOKENS_PRECOMPILE = '0x0000000000000000000000000000000000000804';
-export const NATIVE_ERC20 = '0x0000000000000000000000000000000000000802';
-export const XCM_INTERFACE_PRECOMPILE = '0x000000000000000000000000000000000000081A';
-export const SNOWBRIDGE_GATEWAY = '0x27ca963C279c93801941e1eB8799c23f407d68e7';
+const XCM_INTERFACE_PRECOMPILE = getAddress('0x000000000000000000000000000000000000081A');
 
-const XTOKENS_ABI = parseAbi([
-  'function transfer(address currencyAddress, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
-  'function transferWithFee(address currencyAddress, uint256 amount, uint256 fee, (uint8 parents, bytes[] interior) destination, uint64 weight)',
-  'function transferMultiasset((uint8 parents, bytes[] interior) asset, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
-  'function transferMultiCurrencies((address currencyAddress, uint256 amount)[] currencies, uint32 feeItem, (uint8 parents, bytes[] interior) destination, uint64 weight)',
-]);
-const GATEWAY_ABI = parseAbi([
-  'function sendToken(address token, uint32 destinationChain, (uint8 kind, bytes data) destinationAddress, uint128 destinationFee, uint128 amount)',
-]);
-
-const CHAIN_IDS: Record<number, TChain> = { 1: 'Ethereum', 1284: 'Moonbeam', 1285: 'Moonriver', 46: 'Darwinia' };
-const U64_MAX = 2n ** 64n - 1n;
+/** EVM chain ids of the chains this reader knows (Darwinia's is in the notes; it has no XTokens here). */
+const CHAIN_IDS: Record<number, TChain> = {
+  [ETHEREUM_CHAIN_ID]: 'Ethereum',
+  46: 'Darwinia',
+  ...Object.fromEntries(Object.entries(XTOKENS_ORIGINS).map(([chain, id]) => [id, chain as TChain])),
+};
 
 export interface EvmView {
   chainId: number;
@@ -120,7 +113,7 @@ export function readEvmTransaction(chain: TChain, tx: NonNullable<ReturnType<typ
 }
 
 function readContractCall(chain: TChain, to: string | null, data: Hex, view: EvmView, transfers: TransferView[], warnings: EvmReading['warnings']): void {
-  if (to === getAddress(XTOKENS_PRECOMPILE)) {
+  if (to === XTOKENS_PRECOMPILE) {
     view.contract = 'XTokens precompile';
     const decoded = decodeFunctionData({ abi: XTOKENS_ABI, data });
     const item = XTOKENS_ABI.find((f) => f.name === decoded.functionName)!;
@@ -133,9 +126,7 @@ function readContractCall(chain: TChain, to: string | null, data: Hex, view: Evm
     const assets =
       decoded.functionName === 'transferMultiCurrencies'
         ? (args[0] as readonly { currencyAddress: string; amount: bigint }[]).map((c) => xc20Asset(chain, c.currencyAddress, c.amount))
-        : decoded.functionName === 'transferMultiasset'
-          ? [{ symbol: null, amount: String(args[1]), amountWhole: null, decimals: null, location: toJson(args[0]) }]
-          : [xc20Asset(chain, args[0] as string, args[1] as bigint)];
+        : [xc20Asset(chain, args[0] as string, args[1] as bigint)];
     transfers.push({
       kind: 'reserveTransfer',
       origin: chain,
@@ -143,20 +134,21 @@ function readContractCall(chain: TChain, to: string | null, data: Hex, view: Evm
       ...(dest.chain ? {} : { destinationLocation: toJson(destination) }),
       beneficiary: dest.beneficiary ?? { location: toJson(destination) },
       assets,
-      feeLimit: weight === U64_MAX ? 'unlimited' : { refTime: weight.toString(), proofSize: '0' },
+      feeLimit: weight === maxUint64 ? 'unlimited' : { refTime: weight.toString(), proofSize: '0' },
     });
-  } else if (to === getAddress(SNOWBRIDGE_GATEWAY)) {
+  } else if (to === GATEWAY) {
     view.contract = 'Snowbridge gateway';
     const decoded = decodeFunctionData({ abi: GATEWAY_ABI, data });
     view.function = decoded.functionName;
-    view.args = jsonArgs(GATEWAY_ABI[0].inputs.map((i) => i.name ?? ''), decoded.args);
+    view.args = jsonArgs(GATEWAY_ABI.find((f) => f.name === decoded.functionName)!.inputs.map((i) => i.name ?? ''), decoded.args ?? []);
+    if (decoded.functionName !== 'sendToken') return;
     const [token, paraId, address, , amount] = decoded.args;
     const destination = sdk.getTChain(paraId, 'Polkadot');
     const raw = address.data;
     const beneficiary =
       address.kind === 1 && destination ? utilCrypto.encodeAddress(raw, sdk.getAssetsObject(destination).ss58Prefix) : address.kind === 2 ? getAddress(raw) : raw;
     transfers.push({ kind: 'bridge', origin: 'Ethereum', destination: destination ?? 'unknown', beneficiary, assets: [xc20Asset('Ethereum', token, amount)] });
-  } else if (to === getAddress(XCM_INTERFACE_PRECOMPILE)) {
+  } else if (to === XCM_INTERFACE_PRECOMPILE) {
     view.contract = 'XCM interface precompile';
   } else {
     warnings.push({ code: 'UnknownContract', severity: 'caution', message: `${to ?? 'a contract creation'} is not a contract this explanation reads` });

@@ -150,6 +150,56 @@ describe('POST /explain reads back every transfer the service builds', () => {
     ]);
   });
 
+  it('a V3 transact built by the service: the Transact runs on the destination with its origin kind, weight and decoded call', async () => {
+    const ah = await api('AssetHubPolkadot');
+    const inner = ah.tx.system.remarkWithEvent('0x7472616e73616374').method.toHex();
+    const hex = await build('/x-transfer', {
+      from: 'Polkadot',
+      to: 'AssetHubPolkadot',
+      currency: { symbol: 'DOT', amount: '20000000000' },
+      xcmVersion: 'V3',
+      address: BOB,
+      senderAddress: ALICE,
+      transact: { hex: inner, originKind: 'SovereignAccount', maxWeight: { refTime: '5000000', proofSize: '4096' } },
+    });
+    const e = await explain('Polkadot', hex);
+    expect(`${e.call?.pallet}.${e.call?.method}`).toBe('xcmPallet.send');
+    expect(e.xcm.map((x) => [x.chain, x.instruction])).toEqual([
+      ['AssetHubPolkadot', 'WithdrawAsset'],
+      ['AssetHubPolkadot', 'BuyExecution'],
+      ['AssetHubPolkadot', 'Transact'],
+      ['AssetHubPolkadot', 'ExpectTransactStatus'],
+      ['AssetHubPolkadot', 'RefundSurplus'],
+      ['AssetHubPolkadot', 'DepositAsset'],
+    ]);
+    expect(e.xcm[0]!.text).toBe("Withdraw 2 DOT from the origin's account into the holding");
+    expect(e.xcm[2]!.transact).toEqual({
+      originKind: 'SovereignAccount',
+      weight: { refTime: '5000000', proofSize: '4096' },
+      callHex: inner,
+      call: { pallet: 'system', method: 'remarkWithEvent', args: { remark: '0x7472616e73616374' } },
+    });
+    expect(e.xcm[5]!.text).toContain('on AssetHubPolkadot');
+    expect(codes(e)).not.toContain('TransactAsSuperUser');
+  });
+
+  it('EVM transactions built by /evm-x-transfer: destination, beneficiary, asset and amount read back from the ABI', async () => {
+    for (const [from, to, currency, whole, symbol] of [
+      ['Moonbeam', 'Hydration', { symbol: 'GLMR', amount: '1500000000000000000' }, '1.5', 'GLMR'],
+      ['Moonriver', 'Kusama', { symbol: 'KSM', amount: '2000000000000' }, '2', 'xcKSM'],
+    ] as const) {
+      const res = await request(app).post('/v5/evm-x-transfer').send({ from, to, currency, senderAddress: '0x1a5d1dE61a2d4F5e1DAb7e2A9f1F5b7C2F9a9a9A'.toLowerCase(), address: ALICE, options: { abstractDecimals: false } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const e = await explain(from, res.body as string);
+      expect(e.evm).toMatchObject({ chainId: from === 'Moonbeam' ? 1284 : 1285, contract: 'XTokens precompile', function: 'transfer', value: '0' });
+      expect(e.transfers).toHaveLength(1);
+      expect(e.transfers[0]).toMatchObject({ origin: from, destination: to, feeLimit: 'unlimited' });
+      expect(Buffer.from(decode(e.transfers[0]!.beneficiary as string)).toString('hex')).toBe(ALICE_ID.slice(2));
+      expect(e.transfers[0]!.assets[0]).toMatchObject({ symbol, amount: currency.amount, amountWhole: whole });
+      expect(e.warnings).toEqual([]);
+    }
+  });
+
   it('/v5 and /v2 explain the same call data the same way', async () => {
     const hex = await build('/x-transfer', CASES[2]!.body);
     const [v5, v2] = await Promise.all(FAMILIES.map((f) => explain('AssetHubPolkadot', hex, {}, f)));

@@ -4,11 +4,8 @@ import { addressRoutes } from './address';
 import { assetRoutes } from './assets';
 import { balanceRoutes } from './balance';
 import { chainRoutes } from './chains';
-<<<<<<< HEAD
-import { explainRoutes } from './explain';
-=======
 import { evmRoutes } from './evm';
->>>>>>> main
+import { explainRoutes } from './explain';
 import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
@@ -26,9 +23,6 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   preflightRoutes,
   balanceRoutes,
   routerRoutes,
-<<<<<<< HEAD
-  explainRoutes,
-=======
   evmRoutes,
->>>>>>> main
+  explainRoutes,
 ];
