@@ -43,8 +43,9 @@ export function configure(builder: Builder, req: TransferRequest) {
 }
 
 /**
- * Builds unsigned call data over pooled connections. The hex is the unsigned extrinsic, which
- * is what `api.tx(hex)` in @polkadot/api decodes (a bare call would be read as an extrinsic).
+ * Builds unsigned call data over pooled connections. The answer is the hex of the call data
+ * (`tx.method.toHex()`, no extrinsic length or version byte): what polkadot-api's
+ * `txFromCallData` and polkadot.js's `api.tx(api.createType('Call', hex))` decode.
  */
 export class TransferService {
   constructor(
@@ -58,9 +59,9 @@ export class TransferService {
     }
     return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
       const tx = await configure(newBuilder(req, call), req).build();
-      if (!isLocal(req)) return tx.toHex();
+      if (!isLocal(req)) return tx.method.toHex();
       const api = (await call.apiOverrides[req.from]) as ApiPromise;
-      return applyKeepAlive(api, tx, req.keepAlive ?? true).toHex();
+      return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
     });
   }
 
@@ -82,7 +83,7 @@ export class TransferService {
         builder = batched as unknown as Builder;
       }
       const tx = await batched!.buildBatch({ mode: sdk.BatchMode[mode] });
-      return tx.toHex();
+      return tx.method.toHex();
     });
   }
 }
