@@ -179,11 +179,21 @@ const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'requir
 /** What every router body shares: the request without the operation-specific slippage. */
 type Shared = Omit<RouterRequest, 'slippagePct'>;
 
+/** Where each router field sits in the caller's body (router bodies, /x-transfers, pre-flight swapOptions). */
+export interface SwapFieldNames {
+  amount: string[];
+  recipient: string[];
+  sender: string[];
+  evmSender: string[];
+  currencyFrom: string[];
+  currencyTo: string[];
+}
+
 /**
  * Rules across fields, reported where the caller has to change something. The router would throw
  * some of these itself, but only after it has dialled the origin; others it never checks.
  */
-function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: { amount: string[]; recipient: string[]; sender: string[]; evmSender: string[]; currencyFrom: string[]; currencyTo: string[] }): void {
+export function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: SwapFieldNames): void {
   const match = AMOUNT.exec(b.amount);
   if (!match) issue(ctx, names.amount, 'must be a non-negative decimal number, e.g. "10000000000"', 'NumberFormatError');
   else if (match[2] !== undefined && !b.options.abstractDecimals) issue(ctx, names.amount, 'must be a whole number of base units (or turn on options.abstractDecimals)', 'NumberFormatError');
@@ -268,7 +278,8 @@ export const pairsBody = z.preprocess((v) => v ?? {}, z.object({ exchange: excha
 
 // ---- POST /x-transfers ------------------------------------------------------------------
 
-const swapOptionsSchema = z
+/** `swapOptions` of the contract: currencyTo, exchange (absent: automatic, several: whitelist, one: manual), slippage (default 1), evmSenderAddress. */
+export const swapOptionsSchema = z
   .object(
     {
       currencyTo: routerCurrency,
@@ -304,6 +315,16 @@ const swapCurrency = z
  * `swapOptions`. Transfer-only fields (feeAsset, xcmVersion, pallet, ...) are not accepted: the
  * router builds the calls itself and has no place for them.
  */
+/** Where the router's fields sit in a swap transfer body (also pre-flight bodies with swapOptions). */
+export const SWAP_FIELD_NAMES = (family: Family): SwapFieldNames => ({
+  amount: ['currency', 'amount'],
+  recipient: [FAMILY_FIELDS[family].recipient],
+  sender: [FAMILY_FIELDS[family].sender],
+  evmSender: ['swapOptions', 'evmSenderAddress'],
+  currencyFrom: ['currency'],
+  currencyTo: ['swapOptions', 'currencyTo'],
+});
+
 export function swapTransferBody(family: Family) {
   const f = FAMILY_FIELDS[family];
   const body = z
@@ -336,15 +357,12 @@ export function swapTransferBody(family: Family) {
     };
   };
   return body
-    .superRefine((b, ctx) =>
-      crossFieldRules(toRequest(b), ctx, {
-        amount: ['currency', 'amount'],
-        recipient: [f.recipient],
-        sender: [f.sender],
-        evmSender: ['swapOptions', 'evmSenderAddress'],
-        currencyFrom: ['currency'],
-        currencyTo: ['swapOptions', 'currencyTo'],
-      }),
-    )
+    .superRefine((b, ctx) => {
+      // A field that failed its own schema (reported already) leaves nothing to compare.
+      const currency = b.currency as z.output<typeof swapCurrency> | undefined;
+      const swap = b.swapOptions as z.output<typeof swapOptionsSchema> | undefined;
+      if (currency?.selector === undefined || swap?.currencyTo === undefined) return;
+      crossFieldRules(toRequest(b), ctx, SWAP_FIELD_NAMES(family));
+    })
     .transform(toRequest);
 }

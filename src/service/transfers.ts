@@ -1,10 +1,11 @@
-import type { TCurrencyInputWithAmount } from '@paraspell/sdk-pjs';
+import type { TCurrencyInputWithAmount, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
 import { ApiError, badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import type { TransferRequest } from '../schemas/transfer';
 import { runOnChains, type ChainCall } from './chain-calls';
+import { checkBeforeDial } from './pre-dial';
 import { applyKeepAlive } from './keep-alive';
 
 export type BatchMode = 'BATCH' | 'BATCH_ALL';
@@ -13,6 +14,18 @@ type Builder = ReturnType<typeof sdk.Builder>;
 
 const describe = (req: TransferRequest): string =>
   `${req.from} -> ${typeof req.to === 'string' ? req.to : 'custom location'}`;
+
+/** Runs a check of one batch item, reporting its failure at that item (`body.transfers.<i>...`). */
+function inBatch(index: number, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const at = (path: string) => path.replace(/^body\./, `body.transfers.${index}.`);
+    const details = error.details?.map((d) => ({ ...d, path: at(d.path) })) ?? [{ path: `body.transfers.${index}`, message: error.message }];
+    throw new ApiError(error.status, error.kind, `transfers.${index}: ${error.message}`, details, error.headers);
+  }
+}
 
 export function isLocal(req: TransferRequest): boolean {
   return req.from === req.to;
@@ -28,9 +41,8 @@ function newBuilder(req: TransferRequest, call: ChainCall): Builder {
 
 /** Applies one transfer's fields to a builder, in the order the SDK's types expect. */
 export function configure(builder: Builder, req: TransferRequest) {
-  if (req.from === 'Ethereum') throw badRequest('UnsupportedOperationError', 'Transfers from Ethereum (the contract\'s /v2/evm-x-transfer) are not served by this version');
   let b = builder
-    .from(req.from)
+    .from(req.from as TSubstrateChain) // checkBeforeDial refuses an Ethereum origin
     .to(req.to)
     .currency(req.currency as TCurrencyInputWithAmount)
     .address(req.recipient);
@@ -54,6 +66,7 @@ export class TransferService {
   ) {}
 
   async build(req: TransferRequest & { transact?: unknown }): Promise<string> {
+    checkBeforeDial(req, this.config);
     if (req.transact !== undefined) {
       throw new ApiError(501, 'UnsupportedOperationError', 'Transact is not available: the engine in use (ParaSpell sdk-pjs 11) cannot build it');
     }
@@ -73,6 +86,7 @@ export class TransferService {
     if (transfers.some((t) => isLocal(t) && t.keepAlive !== undefined)) {
       throw badRequest('BatchValidationError', 'keepAlive is not supported inside a batch');
     }
+    transfers.forEach((t, i) => inBatch(i, () => checkBeforeDial({ ...t, options }, this.config)));
     const first = { ...transfers[0], options };
     return runOnChains(this.pool, this.config, options, `Building a batch from ${first.from}`, async (call) => {
       // addToBatch() hands back the same builder, holding the batch so far.

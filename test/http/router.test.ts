@@ -356,8 +356,10 @@ describe('development mode', () => {
   it('automatic/whitelisted selection and AcalaDex/KaruraDex are refused (they ignore apiOverrides)', async () => {
     await expect400('/v5/router', { ...without(BASE, 'exchange'), options: dev(all) }, 'UnsupportedOperationError', 'one manually chosen exchange');
     await expect400('/v5/router', { ...BASE, exchange: ['HydrationDex', 'AssetHubPolkadotDex'], options: dev(all) }, 'UnsupportedOperationError', 'one manually chosen exchange');
-    for (const exchange of ['AcalaDex', 'KaruraDex']) {
-      await expect400('/v2/router', { ...BASE, exchange, currencyTo: { symbol: 'ACA' }, options: dev({ ...all, Acala: 'wss://a.example', Karura: 'wss://k.example' }) }, 'UnsupportedOperationError', exchange);
+    const viaAcala = { ...BASE, exchange: 'AcalaDex', currencyTo: { symbol: 'ACA' } };
+    const viaKarura = { ...BASE, exchange: 'KaruraDex', from: 'Kusama', to: 'Karura', currencyFrom: { symbol: 'KSM' }, currencyTo: { symbol: 'KAR' } };
+    for (const body of [viaAcala, viaKarura]) {
+      await expect400('/v2/router', { ...body, options: dev({ ...all, Kusama: 'wss://ksm.example', Acala: 'wss://a.example', Karura: 'wss://k.example' }) }, 'UnsupportedOperationError', body.exchange);
     }
   });
 
@@ -491,12 +493,17 @@ describe('router results -> contract shapes', () => {
   });
 
   it('router errors become 400s; a router that never answers is a 504 within the deadline', async () => {
+    // A currency the registry knows but the exchange does not pool: the router says so, as a currency error.
     results.buildTransactions = async () => {
-      throw new sdk.InvalidParameterError('Currency to {"symbol":"NOPE"} not found in HydrationDex.');
+      throw new sdk.InvalidParameterError('Currency to {"symbol":"GLMR"} not found in HydrationDex.');
     };
-    const bad = await post('/v5/router', { ...BASE, currencyTo: { symbol: 'NOPE' } });
-    expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ kind: 'ValidationError', message: 'Currency to {"symbol":"NOPE"} not found in HydrationDex.' });
+    for (const family of FAMILIES) {
+      const bad = await post(`/${family}/router`, { ...BASE, currencyTo: { symbol: 'GLMR' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ kind: 'InvalidCurrencyError', message: 'Currency to {"symbol":"GLMR"} not found in HydrationDex.' });
+      // A currency no registry knows never reaches the router.
+      await expect400(`/${family}/router`, { ...BASE, currencyTo: { symbol: 'NOPE' } }, 'InvalidCurrencyError', 'body.currencyTo');
+    }
 
     results.dryRun = () => new Promise(() => undefined);
     const started = Date.now();

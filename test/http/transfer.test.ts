@@ -335,7 +335,7 @@ describe('override endpoints on private networks', () => {
       for (const url of ['ws://127.0.0.1:9944', 'ws://localhost:9944', 'wss://10.1.2.3', 'ws://[::1]:9944', 'ws://192.168.0.5']) {
         const res = await request(strict.app)
           .post('/v5/x-transfer')
-          .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, address: ALICE, options: { apiOverrides: { Polkadot: url } } })
+          .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE, options: { apiOverrides: { Polkadot: url } } })
           .expect(400);
         expectErrorBody(res.body, 400, 'ValidationError');
         expect(res.body.details[0].path).toBe('body.options.apiOverrides.Polkadot');
