@@ -140,14 +140,40 @@ export function preflightSchemas(family: Family) {
 
 // ---- balance ----------------------------------------------------------------------------
 
+const ethereumRpcUrl = z
+  .string()
+  .url('must be a URL')
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)');
+
+/**
+ * Substrate chains take WebSocket endpoints; Ethereum (balances only) takes HTTP JSON-RPC URLs.
+ * Out: the Substrate overrides, and Ethereum's URLs apart.
+ */
+const balanceOverrides = z
+  .record(z.string(), z.unknown())
+  .superRefine((o, ctx) => {
+    const { Ethereum: ethereum, ...substrate } = o;
+    const checks: [z.SafeParseReturnType<unknown, unknown>, (string | number)[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
+    if (ethereum !== undefined) checks.push([z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]).safeParse(ethereum), ['Ethereum']]);
+    for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.IssueData);
+  })
+  .transform((o) => {
+    const { Ethereum: ethereum, ...substrate } = o;
+    return {
+      apiOverrides: apiOverridesSchema.parse(substrate),
+      ethereum: ethereum === undefined ? undefined : typeof ethereum === 'string' ? [ethereum] : (ethereum as string[]),
+    };
+  });
+
 /** Not in the contract for balance; accepted so a caller (and the tests) can pick the endpoint. */
 export const balanceOptionsSchema = z
   .object({
     development: z.boolean().default(false),
-    apiOverrides: apiOverridesSchema.default({}),
+    apiOverrides: balanceOverrides.default({}),
   })
   .strict()
-  .default({});
+  .default({})
+  .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum }));
 
 export interface BalanceRequest {
   chain: TChain;

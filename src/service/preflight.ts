@@ -18,6 +18,7 @@ import {
   type TransferInfoResult,
   type XcmFeeResult,
 } from './preflight-shapes';
+import { ethereumBalance } from './ethereum-balance';
 import { checkBeforeDial } from './pre-dial';
 import { sdkCall } from './sdk-errors';
 import { configure } from './transfers';
@@ -238,6 +239,10 @@ export class PreflightService {
   }
 
   async balance(req: BalanceRequest): Promise<string> {
+    if (req.chain === 'Ethereum') {
+      const { address, currency, options } = req;
+      return (await ethereumBalance({ address, currency, development: options.development, endpoints: options.ethereumRpc }, this.config)).toString();
+    }
     if (req.currency) {
       const currency = req.currency;
       sdkCall(() => sdk.findAssetInfoOrThrow(req.chain, currency, null));
