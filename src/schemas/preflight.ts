@@ -3,7 +3,7 @@ import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs'
 import type { Family } from '../http/context';
 import { chainOfLocation } from '../service/pre-dial';
 import { chainName, lookupCurrency } from './common';
-import { crossFieldRules, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
+import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
 import { apiOverridesSchema, FAMILY_FIELDS, transferBody, type TransferRequest } from './transfer';
 
 /**
@@ -54,7 +54,7 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
   const { amount, ...selector } = b.currency;
   if (amount === 'ALL') ctx.addIssue({ code: 'custom', path: ['currency', 'amount'], message: 'must be an amount with swapOptions (ALL is not a swap amount)', params: { kind: 'NumberFormatError' } });
   const currencyFrom = routerCurrency.safeParse(selector);
-  if (!currencyFrom.success) for (const i of currencyFrom.error.issues) ctx.addIssue({ ...i, path: ['currency', ...i.path] });
+  if (!currencyFrom.success) reportNested(ctx, ['currency'], currencyFrom.error, 'InvalidCurrencyError');
   if (b.from === 'Ethereum') unsupported(ctx, ['from'], 'must be a Substrate chain with swapOptions');
   if (b.feeAsset !== undefined) unsupported(ctx, ['feeAsset'], 'cannot be combined with swapOptions: the router (xcm-router 11.14.8) chooses the fee assets of a swap itself');
   if (b.options.xcmFormatCheck) unsupported(ctx, ['options', 'xcmFormatCheck'], 'cannot be combined with swapOptions: the router has no format check');

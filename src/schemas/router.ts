@@ -295,26 +295,40 @@ export const swapOptionsSchema = z
   )
   .strict();
 
-const swapCurrency = z
-  .object({ location: z.unknown().optional(), id: z.unknown().optional(), symbol: z.unknown().optional(), amount: amountText }, {
-    invalid_type_error: 'must be one currency object {location|id|symbol, amount}: a swap sends one asset',
-  })
-  .strict()
-  .transform((v, ctx) => {
-    const { amount, ...selector } = v;
-    const parsed = routerCurrency.safeParse(Object.fromEntries(Object.entries(selector).filter(([, x]) => x !== undefined)));
-    if (!parsed.success) {
-      for (const i of parsed.error.issues) ctx.addIssue(i);
-      return z.NEVER;
-    }
-    return { selector: parsed.data, amount };
-  });
+const SWAP_CURRENCY_FIELDS = new Set(['location', 'id', 'symbol', 'amount']);
+const currencyIssue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'InvalidCurrencyError') =>
+  ctx.addIssue({ code: 'custom', path, message, params: { kind } });
 
-/**
- * The swap transfer: the family's transfer fields (recipient and sender required) plus
- * `swapOptions`. Transfer-only fields (feeAsset, xcmVersion, pallet, ...) are not accepted: the
- * router builds the calls itself and has no place for them.
- */
+/** Re-reports what a nested parse found, at the caller's path (union branches collapse into one message). */
+export function reportNested(ctx: z.RefinementCtx, at: (string | number)[], error: z.ZodError, kind: string): void {
+  for (const i of error.issues) {
+    const message = i.code === 'invalid_union' ? 'must be a location: {parents, interior} or its JSON text' : i.message;
+    currencyIssue(ctx, [...at, ...i.path], message, i.code === 'custom' && typeof i.params?.kind === 'string' ? i.params.kind : kind);
+  }
+}
+
+/** The one currency a swap sends: a router selector plus `amount`. Any malformed currency is an InvalidCurrencyError. */
+const swapCurrency = z.unknown().transform((v, ctx) => {
+  if (v === undefined) {
+    currencyIssue(ctx, [], 'is required', 'MissingParameterError');
+    return z.NEVER;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    currencyIssue(ctx, [], 'must be one currency object {location|id|symbol, amount}: a swap sends one asset');
+    return z.NEVER;
+  }
+  const unknown = Object.keys(v).filter((k) => !SWAP_CURRENCY_FIELDS.has(k));
+  if (unknown.length > 0) currencyIssue(ctx, [], `has unknown field(s): ${unknown.join(', ')} (a currency is {location|id|symbol, amount})`);
+  const { amount: rawAmount, ...selector } = v as Record<string, unknown>;
+  const amount = amountText.safeParse(rawAmount);
+  if (rawAmount === undefined) currencyIssue(ctx, ['amount'], 'is required', 'MissingParameterError');
+  else if (!amount.success) reportNested(ctx, ['amount'], amount.error, 'NumberFormatError');
+  const parsed = routerCurrency.safeParse(Object.fromEntries(Object.entries(selector).filter(([, x]) => x !== undefined)));
+  if (!parsed.success) reportNested(ctx, [], parsed.error, 'InvalidCurrencyError');
+  if (unknown.length > 0 || !amount.success || !parsed.success) return z.NEVER;
+  return { selector: parsed.data, amount: amount.data };
+});
+
 /** Where the router's fields sit in a swap transfer body (also pre-flight bodies with swapOptions). */
 export const SWAP_FIELD_NAMES = (family: Family): SwapFieldNames => ({
   amount: ['currency', 'amount'],
@@ -325,6 +339,11 @@ export const SWAP_FIELD_NAMES = (family: Family): SwapFieldNames => ({
   currencyTo: ['swapOptions', 'currencyTo'],
 });
 
+/**
+ * The swap transfer: the family's transfer fields (recipient and sender required) plus
+ * `swapOptions`. Transfer-only fields (feeAsset, xcmVersion, pallet, ...) are not accepted: the
+ * router builds the calls itself and has no place for them.
+ */
 export function swapTransferBody(family: Family) {
   const f = FAMILY_FIELDS[family];
   const body = z

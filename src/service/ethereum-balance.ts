@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import type { TCurrencyCore } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
+import { withDeadline } from '../chains/deadline';
 import { ApiError, badRequest, ProviderUnavailableError } from '../errors';
 import { sdk } from '../sdk';
 import { isEvmAddress } from '../schemas/address';
@@ -55,19 +56,23 @@ const reasonOf = (error: unknown): string => {
 };
 
 /** The balance of `address` in base units: ETH by default, an ERC-20 of the registry otherwise. */
-export async function ethereumBalance(req: EthereumBalanceRequest, config: Pick<Config, 'CONNECT_TIMEOUT_MS' | 'ALLOW_PRIVATE_OVERRIDES'>): Promise<bigint> {
+export async function ethereumBalance(req: EthereumBalanceRequest, config: Pick<Config, 'CONNECT_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS' | 'ALLOW_PRIVATE_OVERRIDES'>): Promise<bigint> {
   if (!isEvmAddress(req.address)) throw badRequest('InvalidAddressError', 'The address must be a 20-byte EVM address (0x...) on Ethereum');
   const asset = sdkCall(() => sdk.findAssetInfoOrThrow('Ethereum', req.currency ?? { symbol: sdk.getNativeAssetSymbol('Ethereum') }, null));
   const native = asset.symbol === sdk.getNativeAssetSymbol('Ethereum');
   const token = 'assetId' in asset ? asset.assetId : undefined;
   if (!native && (token === undefined || !isEvmAddress(token))) throw badRequest('InvalidCurrencyError', `${asset.symbol} has no ERC-20 contract address in the registry`);
   const urls = endpointsFor(req, config.ALLOW_PRIVATE_OVERRIDES);
+  return withDeadline(() => readBalance(urls, req.address, native ? undefined : (token as string), config.CONNECT_TIMEOUT_MS), config.REQUEST_TIMEOUT_MS, 'Reading a balance on Ethereum');
+}
+
+/** Tries each endpoint in order: the ETH balance, or `token`'s ERC-20 balanceOf. */
+async function readBalance(urls: string[], owner: string, token: string | undefined, timeoutMs: number): Promise<bigint> {
   let last: unknown;
   for (const url of urls) {
-    const client = viem.createPublicClient({ chain: mainnet, transport: viem.http(url, { timeout: config.CONNECT_TIMEOUT_MS, retryCount: 0 }) });
+    const client = viem.createPublicClient({ chain: mainnet, transport: viem.http(url, { timeout: timeoutMs, retryCount: 0 }) });
     try {
-      const owner = req.address;
-      return native ? await client.getBalance({ address: owner }) : await client.readContract({ address: token as string, abi: viem.erc20Abi, functionName: 'balanceOf', args: [owner] });
+      return token === undefined ? await client.getBalance({ address: owner }) : await client.readContract({ address: token, abi: viem.erc20Abi, functionName: 'balanceOf', args: [owner] });
     } catch (error) {
       // Unreachable or silent: try the next endpoint. Anything else is the node's answer.
       const name = (error as { name?: string }).name;

@@ -192,10 +192,17 @@ function checkDestinationSupport(from: TChain, to: TChain, selector: TCurrencyCo
 
 // ---- addresses ----------------------------------------------------------------------------
 
-/** The SDK validates the sender against the origin too (validateAddress(..., origin, false)). */
-function checkSender(from: TChain, sender: string | undefined): void {
-  if (sender === undefined) return;
-  const mismatch = addressMismatch(sender, from, sdk.isChainEvm(from));
+/**
+ * The SDK's validateAddress for the recipient on `to` and the sender on `from`. (The body schemas
+ * check the recipient too, naming the family's field; this keeps the rule for every caller.)
+ */
+function checkAddresses(req: TransferRequest): void {
+  if (typeof req.recipient === 'string' && !isLocation(req.to)) {
+    const mismatch = addressMismatch(req.recipient, req.to, sdk.isChainEvm(req.to));
+    if (mismatch) throw badRequest('InvalidAddressError', `The recipient address ${mismatch}`);
+  }
+  if (req.sender === undefined) return;
+  const mismatch = addressMismatch(req.sender, req.from, sdk.isChainEvm(req.from));
   if (mismatch) throw badRequest('InvalidAddressError', `The sender address ${mismatch}`);
 }
 
@@ -205,11 +212,16 @@ function checkSender(from: TChain, sender: string | undefined): void {
  * An amount in base units, refused where the engine would change it: more fraction digits than
  * the asset has decimals (it would truncate), or less than the engine's minimum (it would send 2).
  */
-export function checkAmount(amount: string, asset: TAssetInfo, abstractDecimals: boolean, path: string, minimum: bigint | undefined): void {
+export function checkAmount(amount: string, asset: TAssetInfo | undefined, abstractDecimals: boolean, path: string, minimum: bigint | undefined): void {
   if (amount === 'ALL') return;
   const [whole, fraction = ''] = amount.split('.');
   if (!/^\d+$/.test(whole) || !/^\d*$/.test(fraction)) return; // the schema reports malformed amounts
   if (fraction.length > 0 && !abstractDecimals) return; // ditto: decimals need abstractDecimals
+  if (asset === undefined) {
+    // An asset outside the registry (Override): its decimals are unknown, base units are not.
+    if (!abstractDecimals && minimum !== undefined && BigInt(whole) < minimum) throw refuse('AmountTooLowError', path, `is below the smallest amount the engine sends: ${minimum} base units`);
+    return;
+  }
   if (fraction.length > asset.decimals) {
     throw refuse('NumberFormatError', path, `has ${fraction.length} fraction digits, but ${asset.symbol} has ${asset.decimals} decimals`);
   }
@@ -249,10 +261,10 @@ function checkOptions(options: Pick<TransferOptions, 'apiOverrides' | 'developme
 export function checkBeforeDial(req: TransferRequest, config: Pick<Config, 'ALLOW_PRIVATE_OVERRIDES'>): void {
   checkChains(req.from, req.to);
   const sent = checkCurrency(req);
-  checkSender(req.from, req.sender);
+  checkAddresses(req);
   const single = !Array.isArray(req.currency);
   for (const s of sent) {
-    if (s.asset) checkAmount(s.amount, s.asset, req.options.abstractDecimals, `${s.path}.amount`, single ? MIN_AMOUNT : undefined);
+    if (s.asset || isOverride(s.selector)) checkAmount(s.amount, s.asset, req.options.abstractDecimals, `${s.path}.amount`, single ? MIN_AMOUNT : undefined);
   }
   checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, [req.from]);
 }

@@ -35,6 +35,10 @@ describe.each(FAMILIES)('/%s POST /x-transfers with a malformed currency', (fami
     ['a location that is not one', { location: 'garbage', amount: '1' }],
     ['an Override location', { location: 'Override({"parents":1,"interior":"Here"})', amount: '1' }],
     ['a symbol specifier', { symbol: { type: 'Foreign' }, amount: '1' }],
+    ['a specifier in place of the currency', { type: 'Foreign', amount: '1' }],
+    ['an Override location object', { location: { type: 'Override', value: 'x' }, amount: '1' }],
+    ['a bare symbol', 'DOT'],
+    ['an array', [{ symbol: 'DOT', amount: '1' }]],
   ])('%s is a 400 InvalidCurrencyError, not a 500', async (_name, currency) => {
     const res = await request(app).post(`/${family}/x-transfers`).send(body(currency));
     expect(res.status, JSON.stringify(res.body)).toBe(400);

@@ -73,6 +73,7 @@ const TRANSFER_CASES: [name: string, make: (family: Family) => TransferCase, kin
   ['an EVM recipient on a Substrate destination', () => ({ recipient: EVM }), 'InvalidAddressError', 'EVM'],
   ['an EVM sender on a Substrate origin', () => ({ sender: EVM }), 'InvalidAddressError', 'sender'],
   ['an amount below the engine\'s minimum of 2 base units', (f) => ({ currency: { symbol: 'DOT', amount: tinyAmount(f) } }), 'AmountTooLowError', '2 base units'],
+  ['an Override asset below the minimum, in base units', () => ({ currency: { location: 'Override({"parents":1,"interior":"Here"})', amount: '1' }, abstractDecimals: false }), 'AmountTooLowError', '2 base units'],
   ['more fraction digits than the asset has decimals (DOT: 10)', () => ({ currency: { symbol: 'DOT', amount: '1.00000000001' }, abstractDecimals: true }), 'NumberFormatError', '10 decimals'],
   ['development mode without an override for the origin', () => ({ development: 'no overrides' }), 'MissingChainApiError', 'Hydration'],
 ];
