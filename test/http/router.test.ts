@@ -17,6 +17,8 @@ import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
 import { isRouterLoaded, loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { decodeCallPapi } from '../helpers/papi-call';
+import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
@@ -387,6 +389,23 @@ describe('router results -> contract shapes', () => {
       ]);
     }
     expect(toExchangeInput(lastCall().request.exchange)).toBe('HydrationDex');
+  });
+
+  it('item tx is call data, passed through as polkadot-api encodes it (getEncodedData): both clients decode it as one call', async () => {
+    const polkadot = await startTestChain('Polkadot');
+    try {
+      // balances.transfer_keep_alive (pallet 5, call 3) as call data, the way the router's papi transaction holds it.
+      const callData = polkadot.registry.createType('Call', { callIndex: [5, 3], args: { dest: { Id: ALICE }, value: 10_000_000_000n } }).toHex();
+      results.buildTransactions = async () => [{ type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx(callData) }];
+      const res = await post('/v5/router', BASE);
+      expect(res.body[0].tx).toBe(callData);
+      const pjs = await decodeCall(polkadot, res.body[0].tx);
+      expect(`${pjs.section}.${pjs.method}`).toBe('balances.transferKeepAlive');
+      const papi = decodeCallPapi(polkadot, res.body[0].tx);
+      expect(`${papi.pallet}.${papi.call}`).toBe('Balances.transfer_keep_alive');
+    } finally {
+      await polkadot.close();
+    }
   });
 
   it('one-click execute: a single SWAP item on the origin', async () => {

@@ -226,6 +226,37 @@ describe('POST /x-transfer builds call data a wallet can check', () => {
   });
 });
 
+describe('amounts the engine would change are refused', () => {
+  const body = (amount: string, family: 'v5' | 'v2') => ({
+    from: 'Polkadot',
+    to: 'AssetHubPolkadot',
+    currency: { symbol: 'DOT', amount },
+    [family === 'v5' ? 'address' : 'recipient']: ALICE,
+  });
+
+  it('below 2 base units (sdk-pjs would send 2): a 400 naming the minimum; 2 is sent as 2', async () => {
+    for (const [family, amount] of [['v5', '1'], ['v5', '00001'], ['v2', '0.0000000001']] as const) {
+      const res = await build(body(amount, family), family);
+      expect(res.status, `${family} ${amount}`).toBe(400);
+      expect(res.body.message, `${family} ${amount}`).toContain('2 base units');
+    }
+    const v2 = await build(body('0.0000000001', 'v2'), 'v2');
+    expectErrorBody(v2.body, 400, 'AmountTooLowError');
+    expect(v2.body.message).toContain('0.0000000002 DOT');
+    const two = await buildAndDecode(body('2', 'v5'));
+    expect(two.args.assets).toEqual({ v5: [{ id: { parents: 0, interior: { here: null } }, fun: { fungible: 2 } }] });
+  });
+
+  it('more fraction digits than the asset has decimals (sdk-pjs would truncate): a 400', async () => {
+    const res = await build(body('1.0000000000000000000000000001', 'v2'), 'v2');
+    expectErrorBody(res.body, 400);
+    expect(res.body.details[0].path).toBe('body.currency.amount');
+    const exact = await build(body('1.0000000001', 'v2'), 'v2');
+    expect(exact.status).toBe(200);
+    expect(JSON.stringify((await decodeCall(chains.Polkadot, exact.body)).args.assets)).toContain('"fungible":10000000001');
+  });
+});
+
 describe('POST /x-transfer-batch', () => {
   const transfer = (amount: bigint, family: 'v5' | 'v2' = 'v5') => ({
     from: 'Polkadot',
