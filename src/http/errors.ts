@@ -71,6 +71,36 @@ export function errorHandler(logger: Logger) {
   };
 }
 
+/**
+ * The path parameters a declared route would have taken from `path` had they not been empty
+ * (`/v5/pallets//default` is `/v5/pallets/:chain/default` without its chain).
+ */
+function emptyParameters(method: string, path: string, routes: { method: string; path: string }[]): string[] | undefined {
+  const given = path.split('/');
+  if (!given.includes('')) return undefined;
+  for (const route of routes) {
+    if (route.method.toUpperCase() !== method) continue;
+    const wanted = route.path.split('/');
+    if (wanted.length !== given.length) continue;
+    const missing: string[] = [];
+    const fits = wanted.every((segment, i) => {
+      if (segment.startsWith(':')) {
+        if (given[i] === '') missing.push(segment.slice(1));
+        return true;
+      }
+      return segment === given[i];
+    });
+    if (fits && missing.length > 0) return missing;
+  }
+  return undefined;
+}
+
 export function notFoundHandler(req: Request, res: Response): void {
+  const missing = emptyParameters(req.method, req.path, (req.app.locals.routes as { method: string; path: string }[] | undefined) ?? []);
+  if (missing) {
+    const details = missing.map((name) => ({ path: `params.${name}`, message: 'is required (the path has an empty segment in its place)' }));
+    sendError(req, res, new ApiError(400, 'MissingParameterError', details.map((d) => `${d.path} ${d.message}`).join('; '), details));
+    return;
+  }
   sendError(req, res, new ApiError(404, 'RouteNotFoundError', `No route ${req.method} ${req.path}; GET /openapi.yaml lists them all`));
 }

@@ -1,42 +1,15 @@
 import { z } from 'zod';
-import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
+import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
-import { sdk } from '../sdk';
+import { chainOfLocation } from '../service/pre-dial';
 import { chainName, lookupCurrency } from './common';
+import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
 import { apiOverridesSchema, FAMILY_FIELDS, transferBody, type TransferRequest } from './transfer';
 
 /**
  * Pre-flight bodies: the family's transfer fields (sender required) plus per-endpoint extras.
  * Everything is translated into the family-neutral `PreflightRequest`.
  */
-
-const CHAIN_SET = new Set<string>(sdk.CHAINS);
-
-/** The contract names exchanges `<ChainName>Dex`; the chain part must be a chain we know. */
-const exchangeName = z.string().refine((v) => v.endsWith('Dex') && CHAIN_SET.has(v.slice(0, -3)), {
-  message: 'must be an exchange name of the form <ChainName>Dex, e.g. HydrationDex',
-  params: { kind: 'ValidationError' },
-});
-
-export interface SwapOptions {
-  currencyTo: TCurrencyCore;
-  /** Absent: automatic; several: whitelist; one: manual. Always an array here. */
-  exchange?: string[];
-  slippage: number;
-  evmSenderAddress?: string;
-}
-
-export const swapOptionsSchema = z
-  .object({
-    currencyTo: lookupCurrency,
-    exchange: z
-      .union([exchangeName, z.array(exchangeName).min(1, 'must list at least one exchange')])
-      .transform((v) => (typeof v === 'string' ? [v] : [...new Set(v)]))
-      .optional(),
-    slippage: z.number({ invalid_type_error: 'must be a number (percent)' }).gt(0, 'must be above 0').max(100, 'must be at most 100').default(1),
-    evmSenderAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 20-byte hex EVM address').optional(),
-  })
-  .strict();
 
 /** The contract writes the flag as the string `True`; JSON booleans are accepted too. */
 const fallbackMessage = { errorMap: () => ({ message: 'must be true, false, "True" or "False"' }) };
@@ -48,12 +21,60 @@ export interface PreflightRequest extends TransferRequest {
   to: TChain;
   recipient: string;
   sender: string;
-  swapOptions?: SwapOptions;
 }
 
 interface Extras {
-  swapOptions?: SwapOptions;
+  swapOptions?: z.output<typeof swapOptionsSchema>;
   disableFallback?: boolean;
+}
+
+/** A parsed pre-flight body: the transfer request, or with swapOptions the router request that serves it. */
+export interface PreflightBody {
+  request: PreflightRequest & { disableFallback?: boolean };
+  /** Present when the body carries swapOptions: the swap is priced by the router. */
+  swap?: RouterRequest;
+  extraOptions: Record<string, unknown>;
+}
+
+const unsupported = (ctx: z.RefinementCtx, path: (string | number)[], message: string) =>
+  ctx.addIssue({ code: 'custom', path, message, params: { kind: 'UnsupportedOperationError' } });
+
+/**
+ * A pre-flight body with swapOptions, as the router request that prices it (the contract's
+ * swapOptions rules: exchange absent = automatic, several = whitelist, one = manual; slippage
+ * default 1). Fields the router has no place for are refused, not ignored.
+ */
+function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.RefinementCtx): RouterRequest | undefined {
+  const swap = b.swapOptions;
+  if (!swap) return undefined;
+  if (Array.isArray(b.currency)) {
+    ctx.addIssue({ code: 'custom', path: ['currency'], message: 'must be one currency object with swapOptions: a swap sends one asset', params: { kind: 'InvalidCurrencyError' } });
+    return undefined;
+  }
+  const { amount, ...selector } = b.currency;
+  if (amount === 'ALL') ctx.addIssue({ code: 'custom', path: ['currency', 'amount'], message: 'must be an amount with swapOptions (ALL is not a swap amount)', params: { kind: 'NumberFormatError' } });
+  const currencyFrom = routerCurrency.safeParse(selector);
+  if (!currencyFrom.success) reportNested(ctx, ['currency'], currencyFrom.error, 'InvalidCurrencyError');
+  if (b.from === 'Ethereum') unsupported(ctx, ['from'], 'must be a Substrate chain with swapOptions');
+  if (b.feeAsset !== undefined) unsupported(ctx, ['feeAsset'], 'cannot be combined with swapOptions: the router (xcm-router 11.14.8) chooses the fee assets of a swap itself');
+  if (b.options.xcmFormatCheck) unsupported(ctx, ['options', 'xcmFormatCheck'], 'cannot be combined with swapOptions: the router has no format check');
+  if (b.disableFallback) unsupported(ctx, ['disableFallback'], 'cannot be combined with swapOptions: the router prices the leg after the swap with payment info, since the swapped asset is not there yet');
+  if (amount === 'ALL' || !currencyFrom.success || b.from === 'Ethereum') return undefined;
+  const request: RouterRequest = {
+    from: b.from as TSubstrateChain,
+    to: b.to,
+    exchange: swap.exchange,
+    currencyFrom: currencyFrom.data,
+    currencyTo: swap.currencyTo,
+    amount,
+    slippagePct: String(swap.slippage),
+    recipientAddress: b.recipient,
+    senderAddress: b.sender,
+    evmSenderAddress: swap.evmSenderAddress,
+    options: { development: b.options.development, abstractDecimals: b.options.abstractDecimals, apiOverrides: b.options.apiOverrides },
+  };
+  crossFieldRules(request, ctx, SWAP_FIELD_NAMES(family));
+  return request;
 }
 
 /** Fields of a transfer body that pre-flight queries do not take (the SDK's pre-flight cannot carry a transact; keepAlive is local-build only). */
@@ -85,13 +106,22 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     for (const issue of [...(body.success ? [] : body.error.issues), ...(extra.success ? [] : extra.error.issues)]) ctx.addIssue(issue);
     if (!body.success || !extra.success) return z.NEVER;
     const b = body.data;
-    // The SDK's pre-flight queries need a chain name and a plain address (assertToIsString / assertAddressIsString).
-    if (typeof b.to !== 'string') ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be a chain name for pre-flight queries', params: { kind: 'ValidationError' } });
+    // The SDK prices transfers to a chain only (assertToIsString): a Location that names a chain
+    // of the registry is priced as that chain; any other Location cannot be priced.
+    const to = typeof b.to === 'string' ? b.to : chainOfLocation(b.from, b.to);
+    if (to === undefined) {
+      unsupported(ctx, ['to'], `this Location names no chain seen from ${b.from}, and the engine prices transfers to a chain only; give the chain name, or a Location of a chain: {"parents": 1, "interior": {"X1": [{"Parachain": <id>}]}} (a sibling), {"parents": 1, "interior": "Here"} (the relay), or from a relay chain {"parents": 0, "interior": {"X1": [{"Parachain": <id>}]}}`);
+    }
     if (typeof b.recipient !== 'string') ctx.addIssue({ code: 'custom', path: [fields.recipient], message: 'must be an address string for pre-flight queries', params: { kind: 'InvalidAddressError' } });
-    if (typeof b.to !== 'string' || typeof b.recipient !== 'string' || b.sender === undefined) return z.NEVER;
+    if (to === undefined || typeof b.recipient !== 'string' || b.sender === undefined) return z.NEVER;
     const { transact: _t, extraOptions, ...request } = b;
-    const out = { ...request, to: b.to, recipient: b.recipient, sender: b.sender, ...(extra.data as Extras) };
-    return { request: out as PreflightRequest & Extras, extraOptions: extraOptions as Record<string, unknown> };
+    const out = { ...request, to, recipient: b.recipient, sender: b.sender, ...(extra.data as Extras) } as PreflightRequest & Extras;
+    const swap = toSwapRequest(family, out, ctx);
+    if (out.swapOptions !== undefined && swap === undefined) return z.NEVER;
+    const { swapOptions: _s, ...plain } = out;
+    const parsed: PreflightBody = { request: plain, extraOptions: extraOptions as Record<string, unknown> };
+    if (swap) parsed.swap = swap;
+    return parsed;
   });
 }
 
@@ -115,14 +145,40 @@ export function preflightSchemas(family: Family) {
 
 // ---- balance ----------------------------------------------------------------------------
 
+const ethereumRpcUrl = z
+  .string()
+  .url('must be a URL')
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)');
+
+/**
+ * Substrate chains take WebSocket endpoints; Ethereum (balances only) takes HTTP JSON-RPC URLs.
+ * Out: the Substrate overrides, and Ethereum's URLs apart.
+ */
+const balanceOverrides = z
+  .record(z.string(), z.unknown())
+  .superRefine((o, ctx) => {
+    const { Ethereum: ethereum, ...substrate } = o;
+    const checks: [z.SafeParseReturnType<unknown, unknown>, (string | number)[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
+    if (ethereum !== undefined) checks.push([z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]).safeParse(ethereum), ['Ethereum']]);
+    for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.IssueData);
+  })
+  .transform((o) => {
+    const { Ethereum: ethereum, ...substrate } = o;
+    return {
+      apiOverrides: apiOverridesSchema.parse(substrate),
+      ethereum: ethereum === undefined ? undefined : typeof ethereum === 'string' ? [ethereum] : (ethereum as string[]),
+    };
+  });
+
 /** Not in the contract for balance; accepted so a caller (and the tests) can pick the endpoint. */
 export const balanceOptionsSchema = z
   .object({
     development: z.boolean().default(false),
-    apiOverrides: apiOverridesSchema.default({}),
+    apiOverrides: balanceOverrides.default({}),
   })
   .strict()
-  .default({});
+  .default({})
+  .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum }));
 
 export interface BalanceRequest {
   chain: TChain;

@@ -179,11 +179,21 @@ const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'requir
 /** What every router body shares: the request without the operation-specific slippage. */
 type Shared = Omit<RouterRequest, 'slippagePct'>;
 
+/** Where each router field sits in the caller's body (router bodies, /x-transfers, pre-flight swapOptions). */
+export interface SwapFieldNames {
+  amount: string[];
+  recipient: string[];
+  sender: string[];
+  evmSender: string[];
+  currencyFrom: string[];
+  currencyTo: string[];
+}
+
 /**
  * Rules across fields, reported where the caller has to change something. The router would throw
  * some of these itself, but only after it has dialled the origin; others it never checks.
  */
-function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: { amount: string[]; recipient: string[]; sender: string[]; evmSender: string[]; currencyFrom: string[]; currencyTo: string[] }): void {
+export function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: SwapFieldNames): void {
   const match = AMOUNT.exec(b.amount);
   if (!match) issue(ctx, names.amount, 'must be a non-negative decimal number, e.g. "10000000000"', 'NumberFormatError');
   else if (match[2] !== undefined && !b.options.abstractDecimals) issue(ctx, names.amount, 'must be a whole number of base units (or turn on options.abstractDecimals)', 'NumberFormatError');
@@ -268,7 +278,8 @@ export const pairsBody = z.preprocess((v) => v ?? {}, z.object({ exchange: excha
 
 // ---- POST /x-transfers ------------------------------------------------------------------
 
-const swapOptionsSchema = z
+/** `swapOptions` of the contract: currencyTo, exchange (absent: automatic, several: whitelist, one: manual), slippage (default 1), evmSenderAddress. */
+export const swapOptionsSchema = z
   .object(
     {
       currencyTo: routerCurrency,
@@ -284,20 +295,49 @@ const swapOptionsSchema = z
   )
   .strict();
 
-const swapCurrency = z
-  .object({ location: z.unknown().optional(), id: z.unknown().optional(), symbol: z.unknown().optional(), amount: amountText }, {
-    invalid_type_error: 'must be one currency object {location|id|symbol, amount}: a swap sends one asset',
-  })
-  .strict()
-  .transform((v, ctx) => {
-    const { amount, ...selector } = v;
-    const parsed = routerCurrency.safeParse(Object.fromEntries(Object.entries(selector).filter(([, x]) => x !== undefined)));
-    if (!parsed.success) {
-      for (const i of parsed.error.issues) ctx.addIssue(i);
-      return z.NEVER;
-    }
-    return { selector: parsed.data, amount };
-  });
+const SWAP_CURRENCY_FIELDS = new Set(['location', 'id', 'symbol', 'amount']);
+const currencyIssue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'InvalidCurrencyError') =>
+  ctx.addIssue({ code: 'custom', path, message, params: { kind } });
+
+/** Re-reports what a nested parse found, at the caller's path (union branches collapse into one message). */
+export function reportNested(ctx: z.RefinementCtx, at: (string | number)[], error: z.ZodError, kind: string): void {
+  for (const i of error.issues) {
+    const message = i.code === 'invalid_union' ? 'must be a location: {parents, interior} or its JSON text' : i.message;
+    currencyIssue(ctx, [...at, ...i.path], message, i.code === 'custom' && typeof i.params?.kind === 'string' ? i.params.kind : kind);
+  }
+}
+
+/** The one currency a swap sends: a router selector plus `amount`. Any malformed currency is an InvalidCurrencyError. */
+const swapCurrency = z.unknown().transform((v, ctx) => {
+  if (v === undefined) {
+    currencyIssue(ctx, [], 'is required', 'MissingParameterError');
+    return z.NEVER;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    currencyIssue(ctx, [], 'must be one currency object {location|id|symbol, amount}: a swap sends one asset');
+    return z.NEVER;
+  }
+  const unknown = Object.keys(v).filter((k) => !SWAP_CURRENCY_FIELDS.has(k));
+  if (unknown.length > 0) currencyIssue(ctx, [], `has unknown field(s): ${unknown.join(', ')} (a currency is {location|id|symbol, amount})`);
+  const { amount: rawAmount, ...selector } = v as Record<string, unknown>;
+  const amount = amountText.safeParse(rawAmount);
+  if (rawAmount === undefined) currencyIssue(ctx, ['amount'], 'is required', 'MissingParameterError');
+  else if (!amount.success) reportNested(ctx, ['amount'], amount.error, 'NumberFormatError');
+  const parsed = routerCurrency.safeParse(Object.fromEntries(Object.entries(selector).filter(([, x]) => x !== undefined)));
+  if (!parsed.success) reportNested(ctx, [], parsed.error, 'InvalidCurrencyError');
+  if (unknown.length > 0 || !amount.success || !parsed.success) return z.NEVER;
+  return { selector: parsed.data, amount: amount.data };
+});
+
+/** Where the router's fields sit in a swap transfer body (also pre-flight bodies with swapOptions). */
+export const SWAP_FIELD_NAMES = (family: Family): SwapFieldNames => ({
+  amount: ['currency', 'amount'],
+  recipient: [FAMILY_FIELDS[family].recipient],
+  sender: [FAMILY_FIELDS[family].sender],
+  evmSender: ['swapOptions', 'evmSenderAddress'],
+  currencyFrom: ['currency'],
+  currencyTo: ['swapOptions', 'currencyTo'],
+});
 
 /**
  * The swap transfer: the family's transfer fields (recipient and sender required) plus
@@ -336,15 +376,12 @@ export function swapTransferBody(family: Family) {
     };
   };
   return body
-    .superRefine((b, ctx) =>
-      crossFieldRules(toRequest(b), ctx, {
-        amount: ['currency', 'amount'],
-        recipient: [f.recipient],
-        sender: [f.sender],
-        evmSender: ['swapOptions', 'evmSenderAddress'],
-        currencyFrom: ['currency'],
-        currencyTo: ['swapOptions', 'currencyTo'],
-      }),
-    )
+    .superRefine((b, ctx) => {
+      // A field that failed its own schema (reported already) leaves nothing to compare.
+      const currency = b.currency as z.output<typeof swapCurrency> | undefined;
+      const swap = b.swapOptions as z.output<typeof swapOptionsSchema> | undefined;
+      if (currency?.selector === undefined || swap?.currencyTo === undefined) return;
+      crossFieldRules(toRequest(b), ctx, SWAP_FIELD_NAMES(family));
+    })
     .transform(toRequest);
 }

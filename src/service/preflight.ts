@@ -1,7 +1,7 @@
 import type { TAssetInfo, TBridgeStatus, TChain, TCurrencyCore, TPjsApiOrUrl } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
-import { ApiError, badRequest } from '../errors';
+import { badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import type { BalanceRequest, PreflightRequest } from '../schemas/preflight';
 import type { TransferOptions } from '../schemas/transfer';
@@ -18,6 +18,8 @@ import {
   type TransferInfoResult,
   type XcmFeeResult,
 } from './preflight-shapes';
+import { ethereumBalance } from './ethereum-balance';
+import { checkBeforeDial } from './pre-dial';
 import { sdkCall } from './sdk-errors';
 import { configure } from './transfers';
 
@@ -53,13 +55,6 @@ export const realSdk: PreflightSdk = {
 };
 
 const NO_OVERRIDES: Pick<TransferOptions, 'apiOverrides' | 'development'> = { apiOverrides: {}, development: false };
-
-const swapUnsupported = (): ApiError =>
-  new ApiError(
-    501,
-    'UnsupportedOperationError',
-    'swapOptions cannot be served here: the engine in use (ParaSpell sdk-pjs 11.14.8) has no swap in its transfer builder. Swaps are served by the router (POST /v5/router and /v5/router/* endpoints).',
-  );
 
 function requireDryRun(chain: TChain, what: string): void {
   if (!sdk.hasDryRunSupport(chain)) {
@@ -143,37 +138,40 @@ export class PreflightService {
   }
 
   async dryRun(req: PreflightRequest): Promise<DryRunResult> {
-    if (req.swapOptions) throw swapUnsupported();
+    checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'A dry run');
     const r = await this.run(req, 'Dry-running', (b) => b.dryRun());
     return toDryRunResult(r, this.translate(req));
   }
 
   async dryRunPreview(req: PreflightRequest, mintFeeAssets: boolean): Promise<DryRunResult> {
+    checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'A dry-run preview');
     const r = await this.run(req, 'Dry-running (preview)', (b) => b.dryRunPreview({ mintFeeAssets }));
     return toDryRunResult(r, this.translate(req));
   }
 
   async getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
-    if (req.swapOptions) throw swapUnsupported();
+    checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Pricing', (b) => b.getXcmFee({ disableFallback }));
     return toXcmFeeResult(r, this.translate(req));
   }
 
   async getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
+    checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Pricing the origin of', (b) => b.getOriginXcmFee({ disableFallback }));
     return toXcmFeeResult(r, { ...this.translate(req), originOnly: true });
   }
 
   async getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
+    checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Transfer info for', (b) => b.getTransferInfo());
     return toTransferInfoResult(r, { resolveAsset: registryAssetResolver });
   }
 
   /** Rule 1: max(balance - ED - originFee, 0), the fee counted only when paid in the queried asset. */
   async getTransferableAmount(req: PreflightRequest): Promise<string> {
-    if (req.swapOptions) throw swapUnsupported();
+    checkBeforeDial(req, this.config);
     const { core } = single(req);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const counts = originFeeCounts(req, asset);
@@ -189,7 +187,7 @@ export class PreflightService {
 
   /** Rule 3: hop fees + destination fee + origin fee (each only in the transferred asset) + ED if the recipient holds none + 1. */
   async getMinTransferableAmount(req: PreflightRequest): Promise<string> {
-    if (req.swapOptions) throw swapUnsupported();
+    checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'The minimal transferable amount');
     if (req.to !== 'Ethereum') requireDryRun(req.to, 'The minimal transferable amount');
     const { core } = single(req);
@@ -212,6 +210,7 @@ export class PreflightService {
 
   /** The SDK's figure (transfer info's received amount); the contract gives no formula. */
   async getReceivableAmount(req: PreflightRequest): Promise<string> {
+    checkBeforeDial(req, this.config);
     requireDryRun(req.to, 'The receivable amount');
     const amount = await this.run(req, 'Receivable amount for', (b) => b.getReceivableAmount());
     return amount.toString();
@@ -219,6 +218,7 @@ export class PreflightService {
 
   /** Rule 6: true if the recipient holds the asset, else amount - ED - destination fee > 0. */
   async verifyEdOnDestination(req: PreflightRequest): Promise<boolean> {
+    checkBeforeDial(req, this.config);
     const { core, amount } = single(req);
     if (amount === 'ALL') throw badRequest('NumberFormatError', 'currency.amount must be the amount to verify, not ALL');
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
@@ -238,12 +238,11 @@ export class PreflightService {
     });
   }
 
-  /** The builder of 11.14.8 has no swap, and best-amount-out is only defined for swaps. */
-  bestAmountOut(_req: PreflightRequest): Promise<never> {
-    return Promise.reject(swapUnsupported());
-  }
-
   async balance(req: BalanceRequest): Promise<string> {
+    if (req.chain === 'Ethereum') {
+      const { address, currency, options } = req;
+      return (await ethereumBalance({ address, currency, development: options.development, endpoints: options.ethereumRpc }, this.config)).toString();
+    }
     if (req.currency) {
       const currency = req.currency;
       sdkCall(() => sdk.findAssetInfoOrThrow(req.chain, currency, null));

@@ -11,7 +11,7 @@ import {
   type ExchangeName,
   type RouterRequest,
 } from '../schemas/router';
-import { checkOverrideHosts } from './endpoints';
+import { checkSwapBeforeDial, type SwapPaths } from './pre-dial';
 import {
   registryAssetResolver,
   toDryRunResult,
@@ -181,6 +181,17 @@ function checkDevelopment(req: RouterRequest): void {
   }
 }
 
+/** xcm-router 11.14.8 reports a currency it cannot find as an InvalidParameterError; it is a currency error. */
+const ROUTER_CURRENCY_NOT_FOUND = /^Currency (from|to) .* not found/;
+
+function fromRouterError(error: unknown): unknown {
+  const mapped = fromSdkError(error);
+  if (mapped instanceof ApiError && mapped.kind === 'ValidationError' && ROUTER_CURRENCY_NOT_FOUND.test(mapped.message)) {
+    return new ApiError(400, 'InvalidCurrencyError', mapped.message);
+  }
+  return mapped;
+}
+
 // ---- the service ------------------------------------------------------------------------
 
 /** Cross-chain swaps through xcm-router: request checks, deadlines, error and result translation. */
@@ -190,8 +201,8 @@ export class RouterService {
     private readonly engine: RouterEngine = realEngine,
   ) {}
 
-  private async run<T>(req: RouterRequest, what: string, work: (call: EngineCall) => Promise<T>): Promise<T> {
-    checkOverrideHosts(req.options.apiOverrides, this.config.ALLOW_PRIVATE_OVERRIDES);
+  private async run<T>(req: RouterRequest, what: string, work: (call: EngineCall) => Promise<T>, fields?: SwapPaths): Promise<T> {
+    checkSwapBeforeDial(req, this.config, fields);
     checkDevelopment(req);
     const call: EngineCall = {
       request: req,
@@ -207,33 +218,36 @@ export class RouterService {
       // an unreachable chain; our deadline does. Work left running after it is abandoned.
       return await withDeadline(() => work(call), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
     } catch (error) {
-      throw fromSdkError(error);
+      throw fromRouterError(error);
     }
   }
 
+  // `fields` says where the caller's body holds the router's fields (a router body by default;
+  // /x-transfers and pre-flight bodies with swapOptions name them currency and swapOptions.*).
+
   /** The transactions to sign and submit, in order (`/router`, `/router-hash`, `/x-transfers`). */
-  build(req: RouterRequest): Promise<RouterItem[]> {
-    return this.run(req, 'Building the swap', async (call) => toRouterItems(await this.engine.buildTransactions(call), req));
+  build(req: RouterRequest, fields?: SwapPaths): Promise<RouterItem[]> {
+    return this.run(req, 'Building the swap', async (call) => toRouterItems(await this.engine.buildTransactions(call), req), fields);
   }
 
-  async dryRun(req: RouterRequest): Promise<RouterDryRunResult> {
-    return toRouterDryRun(await this.run(req, 'Dry-running the swap', (call) => this.engine.dryRun(call)), req);
+  async dryRun(req: RouterRequest, fields?: SwapPaths): Promise<RouterDryRunResult> {
+    return toRouterDryRun(await this.run(req, 'Dry-running the swap', (call) => this.engine.dryRun(call), fields), req);
   }
 
-  async xcmFees(req: RouterRequest): Promise<RouterXcmFeeResult> {
-    return toRouterXcmFees(await this.run(req, 'Pricing the swap', (call) => this.engine.getXcmFees(call)), req);
+  async xcmFees(req: RouterRequest, fields?: SwapPaths): Promise<RouterXcmFeeResult> {
+    return toRouterXcmFees(await this.run(req, 'Pricing the swap', (call) => this.engine.getXcmFees(call), fields), req);
   }
 
-  async transferableAmount(req: RouterRequest): Promise<string> {
-    return (await this.run(req, 'Transferable amount for the swap', (call) => this.engine.getTransferableAmount(call))).toString(10);
+  async transferableAmount(req: RouterRequest, fields?: SwapPaths): Promise<string> {
+    return (await this.run(req, 'Transferable amount for the swap', (call) => this.engine.getTransferableAmount(call), fields)).toString(10);
   }
 
-  async minTransferableAmount(req: RouterRequest): Promise<string> {
-    return (await this.run(req, 'Minimal amount for the swap', (call) => this.engine.getMinTransferableAmount(call))).toString(10);
+  async minTransferableAmount(req: RouterRequest, fields?: SwapPaths): Promise<string> {
+    return (await this.run(req, 'Minimal amount for the swap', (call) => this.engine.getMinTransferableAmount(call), fields)).toString(10);
   }
 
-  async bestAmountOut(req: RouterRequest): Promise<BestAmountOut> {
-    const r = await this.run(req, 'Best amount out for the swap', (call) => this.engine.getBestAmountOut(call));
+  async bestAmountOut(req: RouterRequest, fields?: SwapPaths): Promise<BestAmountOut> {
+    const r = await this.run(req, 'Best amount out for the swap', (call) => this.engine.getBestAmountOut(call), fields);
     return { exchange: r.exchange, amountOut: r.amountOut.toString(10) };
   }
 

@@ -1,10 +1,11 @@
-import type { TCurrencyInputWithAmount } from '@paraspell/sdk-pjs';
+import type { TCurrencyInputWithAmount, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
-import { badRequest } from '../errors';
+import { ApiError, badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import type { TransferRequest } from '../schemas/transfer';
 import { runOnChains, type ChainCall } from './chain-calls';
+import { checkBeforeDial } from './pre-dial';
 import { applyKeepAlive } from './keep-alive';
 import { buildTransact, type TransactPayload } from './transact';
 
@@ -14,6 +15,18 @@ type Builder = ReturnType<typeof sdk.Builder>;
 
 const describe = (req: TransferRequest): string =>
   `${req.from} -> ${typeof req.to === 'string' ? req.to : 'custom location'}`;
+
+/** Runs a check of one batch item, reporting its failure at that item (`body.transfers.<i>...`). */
+function inBatch(index: number, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const at = (path: string) => path.replace(/^body\./, `body.transfers.${index}.`);
+    const details = error.details?.map((d) => ({ ...d, path: at(d.path) })) ?? [{ path: `body.transfers.${index}`, message: error.message }];
+    throw new ApiError(error.status, error.kind, `transfers.${index}: ${error.message}`, details, error.headers);
+  }
+}
 
 export function isLocal(req: TransferRequest): boolean {
   return req.from === req.to;
@@ -29,9 +42,8 @@ function newBuilder(req: TransferRequest, call: ChainCall): Builder {
 
 /** Applies one transfer's fields to a builder, in the order the SDK's types expect. */
 export function configure(builder: Builder, req: TransferRequest) {
-  if (req.from === 'Ethereum') throw badRequest('UnsupportedOperationError', 'Transfers from Ethereum are EVM transactions: POST /evm-x-transfer builds them');
   let b = builder
-    .from(req.from)
+    .from(req.from as TSubstrateChain) // checkBeforeDial refuses an Ethereum origin
     .to(req.to)
     .currency(req.currency as TCurrencyInputWithAmount)
     .address(req.recipient);
@@ -44,8 +56,9 @@ export function configure(builder: Builder, req: TransferRequest) {
 }
 
 /**
- * Builds unsigned call data over pooled connections. The hex is the unsigned extrinsic, which
- * is what `api.tx(hex)` in @polkadot/api decodes (a bare call would be read as an extrinsic).
+ * Builds unsigned call data over pooled connections. The answer is the hex of the call data
+ * (`tx.method.toHex()`, no extrinsic length or version byte): what polkadot-api's
+ * `txFromCallData` and polkadot.js's `api.tx(api.createType('Call', hex))` decode.
  */
 export class TransferService {
   constructor(
@@ -54,12 +67,13 @@ export class TransferService {
   ) {}
 
   async build(req: TransferRequest & { transact?: TransactPayload }): Promise<string> {
+    checkBeforeDial(req, this.config);
     if (req.transact !== undefined) return buildTransact(this.pool, this.config, req);
     return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
       const tx = await configure(newBuilder(req, call), req).build();
-      if (!isLocal(req)) return tx.toHex();
+      if (!isLocal(req)) return tx.method.toHex();
       const api = (await call.apiOverrides[req.from]) as ApiPromise;
-      return applyKeepAlive(api, tx, req.keepAlive ?? true).toHex();
+      return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
     });
   }
 
@@ -71,6 +85,7 @@ export class TransferService {
     if (transfers.some((t) => isLocal(t) && t.keepAlive !== undefined)) {
       throw badRequest('BatchValidationError', 'keepAlive is not supported inside a batch');
     }
+    transfers.forEach((t, i) => inBatch(i, () => checkBeforeDial({ ...t, options }, this.config)));
     const first = { ...transfers[0], options };
     return runOnChains(this.pool, this.config, options, `Building a batch from ${first.from}`, async (call) => {
       // addToBatch() hands back the same builder, holding the batch so far.
@@ -81,7 +96,7 @@ export class TransferService {
         builder = batched as unknown as Builder;
       }
       const tx = await batched!.buildBatch({ mode: sdk.BatchMode[mode] });
-      return tx.toHex();
+      return tx.method.toHex();
     });
   }
 }

@@ -127,7 +127,7 @@ describe('SDK over the pool', () => {
     pool = newPool();
     const scopes = Array.from({ length: 100 }, () => createChainScope(pool, endpoints));
     const builders = scopes.map(build);
-    const hexes = await Promise.all(builders.map(async (builder) => (await builder.build()).toHex()));
+    const hexes = await Promise.all(builders.map(async (builder) => (await builder.build()).method.toHex()));
     // The SDK's own disconnect attempts land on the protected api.
     await Promise.all(builders.map((builder) => builder.disconnect()));
     scopes.forEach((scope) => scope.release());

@@ -73,7 +73,7 @@ describe('pooled connections', () => {
     await request(running.url).post('/v5/x-transfer').send(body(polkadot.url)).expect(200);
     await request(running.url)
       .post('/v5/x-transfer')
-      .send({ ...body(polkadot.url), from: 'AssetHubPolkadot', to: 'Polkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '1' }, senderAddress: ALICE, options: { development: true, apiOverrides: { AssetHubPolkadot: assetHub.url } } })
+      .send({ ...body(polkadot.url), from: 'AssetHubPolkadot', to: 'Polkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '10000000000' }, senderAddress: ALICE, options: { development: true, apiOverrides: { AssetHubPolkadot: assetHub.url } } })
       .expect(200);
     expect(polkadot.openConnections + assetHub.openConnections).toBe(2);
     await running.stop();

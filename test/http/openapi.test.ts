@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../../src/project-root';
 import { sdk } from '../../src/sdk';
-import { expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES as FAMILIES_UNDER_TEST, expectErrorBody, testApp } from '../helpers/app';
 
 const { app } = testApp();
 const SPEC_PATH = join(projectRoot(), 'openapi.yaml');
@@ -186,6 +186,111 @@ describe('openapi.yaml', () => {
       // Lookups share one path item; routes whose bodies differ (transfer) have one per family.
       expect(twin, `${path} has a twin`).toBeDefined();
       expect(asObject(item, path).$ref, `${path} references components.pathItems`).toMatch(/^#\/components\/pathItems\//);
+    }
+  });
+});
+
+describe('openapi.yaml says what the service answers', () => {
+  const doc = loadSpec();
+
+  it('every description is a string (a YAML quoting slip turns one into stray keys)', () => {
+    const offenders: string[] = [];
+    const walk = (v: Json, where: string, parentKey: string): void => {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${where}[${i}]`, ''));
+      else if (isObject(v)) {
+        for (const [k, x] of Object.entries(v)) {
+          // Under `properties`, `description` names a field, not a description.
+          if (k === 'description' && parentKey !== 'properties' && typeof x !== 'string') offenders.push(`${where}.description`);
+          walk(x, `${where}.${k}`, k);
+        }
+      }
+    };
+    walk(doc, '#', '');
+    expect(offenders).toEqual([]);
+    const item = asObject(asObject(asObject(doc.components, 'components').schemas, 'schemas').RouterTransactionItem, 'RouterTransactionItem');
+    expect(Object.keys(asObject(item.properties, 'properties'))).toEqual(['tx', 'wsProviders', 'statusType', 'chain', 'destinationChain', 'amountOut']);
+  });
+
+  /** What the document says about one response of one operation: its own description and the shared response it refers to. */
+  function documented(method: string, path: string, status: number): string {
+    const item = deref(doc, asObject(doc.paths, 'paths')[path], path);
+    const op = asObject(item[method], `${method} ${path}`);
+    const raw = asObject(op.responses, 'responses')[String(status)];
+    if (raw === undefined) return '';
+    const own = isObject(raw) && typeof raw.description === 'string' ? raw.description : '';
+    return `${own} ${JSON.stringify(deref(doc, raw, `${method} ${path} ${status}`))} ${typeof op.description === 'string' ? op.description : ''}`;
+  }
+
+  const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+  const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+  const EVM = '0x1501C1413e4178c38567Ada8945A80351F7B8496';
+  const PREFLIGHT = ['dry-run', 'dry-run-preview', 'xcm-fee', 'origin-xcm-fee', 'transfer-info', 'transferable-amount', 'min-transferable-amount', 'receivable-amount', 'verify-ed-on-destination'];
+  const ROUTER = ['router', 'router-hash', 'router/dry-run', 'router/xcm-fees', 'router/transferable-amount', 'router/min-transferable-amount', 'router/best-amount-out'];
+
+  /** Requests that each answer one error kind, run against every route they apply to, in both families. */
+  function probes(family: 'v5' | 'v2'): [path: string, body: Record<string, unknown> | undefined][] {
+    const [recipient, sender] = family === 'v5' ? ['address', 'senderAddress'] : ['recipient', 'sender'];
+    const amount = (base: string, whole: string) => (family === 'v5' ? base : whole);
+    const dev = { development: true, apiOverrides: { Hydration: 'ws://127.0.0.1:9' } };
+    const transfer = (over: Record<string, unknown>) => ({ from: 'Hydration', to: 'Polkadot', currency: { symbol: 'DOT', amount: amount('10000000000', '1') }, [recipient]: ALICE, [sender]: BOB, options: dev, ...over });
+    const transferCases = [
+      transfer({ to: 'Kusama' }),
+      transfer({ currency: { symbol: 'NOPE', amount: '1' } }),
+      transfer({ currency: { symbol: 'DOT', amount: amount('1', '0.0000000001') } }),
+      transfer({ currency: { symbol: 'DOT', amount: '1.00000000001' }, options: { ...dev, abstractDecimals: true } }),
+      transfer({ [sender]: EVM }),
+      transfer({ options: { development: true } }),
+      transfer({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { location: 'Override({"parents":0,"interior":"Here"})', amount: '10000000000' } }),
+    ];
+    const swap = (over: Record<string, unknown>) => ({ from: 'Polkadot', to: 'Astar', exchange: 'HydrationDex', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'ASTR' }, amount: amount('10000000000', '1'), slippagePct: '1', recipientAddress: ALICE, senderAddress: BOB, options: { development: true }, ...over });
+    const swapCases = [swap({ to: 'Karura', currencyTo: { symbol: 'KAR' } }), swap({ currencyTo: { symbol: 'NOPE' } }), swap({ amount: amount('1', '0.0000000001') }), swap({ exchange: 'NopeDex' }), swap({})];
+    const asSwapTransfer = (b: Record<string, unknown>) => ({
+      from: b.from,
+      to: b.to,
+      currency: { ...(b.currencyFrom as object), amount: b.amount },
+      [recipient]: ALICE,
+      [sender]: BOB,
+      swapOptions: { currencyTo: b.currencyTo, exchange: b.exchange },
+      options: b.options,
+    });
+    const out: [string, Record<string, unknown> | undefined][] = [];
+    for (const b of transferCases) {
+      out.push(['x-transfer', b], ['x-transfer-batch', { transfers: [{ ...b, options: undefined }], options: b.options }]);
+      for (const p of PREFLIGHT) out.push([p, b]);
+    }
+    out.push(['x-transfer-batch', { transfers: [] }]);
+    for (const b of swapCases) {
+      for (const p of ROUTER) out.push([p, b]);
+      for (const p of ['x-transfers', 'dry-run', 'xcm-fee', 'transferable-amount', 'min-transferable-amount', 'best-amount-out']) out.push([p, asSwapTransfer(b)]);
+    }
+    const account = family === 'v5' ? { address: EVM } : { recipient: EVM, currency: { symbol: 'ETH' } };
+    out.push(['balance/Ethereum', { ...account, options: { development: true } }], ['balance/Ethereum', { ...account, [family === 'v5' ? 'address' : 'recipient']: ALICE }]);
+    out.push(['pallets//default', undefined], ['assets//native', undefined], ['chains//para-id', undefined]);
+    return out;
+  }
+
+  const template = (path: string) =>
+    path
+      .replace(/^balance\/Ethereum$/, 'balance/{chain}')
+      .replace(/^(pallets|assets|chains)\/\/(.*)$/, '$1/{chain}/$2');
+
+  it.each(FAMILIES_UNDER_TEST)('/%s: every error kind a route answers is listed for that route and status', async (family) => {
+    const missing: string[] = [];
+    const seen = new Set<string>();
+    for (const [path, body] of probes(family)) {
+      const url = `/${family}/${path}`;
+      const res = body === undefined ? await request(app).get(url) : await request(app).post(url).send(body);
+      expect(res.status, `${url} ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${url} ${JSON.stringify(res.body)}`).toBeLessThan(500);
+      const kind = res.body.kind as string;
+      seen.add(kind);
+      const docPath = `/${family}/${template(path)}`;
+      if (!documented(body === undefined ? 'get' : 'post', docPath, res.status).includes(kind)) missing.push(`${docPath} ${res.status} ${kind}`);
+    }
+    expect([...new Set(missing)]).toEqual([]);
+    // The probes reach the kinds this document had to learn.
+    for (const kind of ['UnsupportedOperationError', 'InvalidCurrencyError', 'AmountTooLowError', 'NumberFormatError', 'InvalidAddressError', 'MissingChainApiError', 'UnknownExchangeError', 'BatchValidationError', 'MissingParameterError']) {
+      expect(seen, kind).toContain(kind);
     }
   });
 });

@@ -104,7 +104,9 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
       const transactField = family === 'v5' ? 'transact' : 'transactOptions';
       expectErrorBody((await post(url, { ...valid(), [transactField]: { hex: '0x00' } }).expect(400)).body, 400, 'ValidationError');
       expectErrorBody((await post(url, { ...valid(), keepAlive: true }).expect(400)).body, 400, 'ValidationError');
-      const loc = await post(url, { ...valid(), to: { parents: 1, interior: 'Here' } }).expect(400);
+      // A Location that names no chain cannot be priced (one that names a chain is priced as that chain).
+      const loc = await post(url, { ...valid(), to: { parents: 2, interior: 'Here' } }).expect(400);
+      expectErrorBody(loc.body, 400, 'UnsupportedOperationError');
       expect(loc.body.details[0].path).toBe('body.to');
       expectErrorBody((await post(url, { ...valid(), options: { mode: 'BATCH' } }).expect(400)).body, 400, 'ValidationError');
     });
@@ -128,27 +130,27 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
       const bad: [unknown, string, string][] = [
         [{}, 'body.swapOptions.currencyTo', 'MissingParameterError'],
         [{ ...SWAP, currencyTo: { symbol: 'A', id: 1 } }, 'body.swapOptions.currencyTo', 'InvalidCurrencyError'],
-        [{ ...SWAP, exchange: 'Uniswap' }, 'body.swapOptions.exchange', 'ValidationError'],
+        [{ ...SWAP, exchange: 'Uniswap' }, 'body.swapOptions.exchange', 'UnknownExchangeError'],
         [{ ...SWAP, exchange: [] }, 'body.swapOptions.exchange', 'ValidationError'],
         [{ ...SWAP, exchange: ['HydrationDex', 7] }, 'body.swapOptions.exchange.1', 'ValidationError'],
         [{ ...SWAP, slippage: '1' }, 'body.swapOptions.slippage', 'ValidationError'],
         [{ ...SWAP, slippage: 0 }, 'body.swapOptions.slippage', 'ValidationError'],
         [{ ...SWAP, slippage: 101 }, 'body.swapOptions.slippage', 'ValidationError'],
-        [{ ...SWAP, evmSenderAddress: '0x12' }, 'body.swapOptions.evmSenderAddress', 'ValidationError'],
+        [{ ...SWAP, evmSenderAddress: '0x12' }, 'body.swapOptions.evmSenderAddress', 'InvalidAddressError'],
         [{ ...SWAP, extra: 1 }, 'body.swapOptions', 'ValidationError'],
         ['HydrationDex', 'body.swapOptions', 'ValidationError'],
       ];
+      // The router takes plain symbols only (no Native/Foreign specifiers).
+      const swapBody = () => ({ ...valid(), currency: { symbol: 'DOT', amount: '10000000000' } });
       for (const [swapOptions, path, kind] of bad) {
-        const res = await post(url, { ...valid(), swapOptions }).expect(400);
+        const res = await post(url, { ...swapBody(), swapOptions }).expect(400);
         expectErrorBody(res.body, 400, kind);
         expect(res.body.details[0].path, JSON.stringify(swapOptions)).toBe(path);
       }
-      // Valid swapOptions: the engine (sdk-pjs 11.14.8) has no swap in its builder.
-      for (const swapOptions of [SWAP, { currencyTo: { id: 10 } }, { ...SWAP, exchange: ['HydrationDex', 'AcalaDex'], evmSenderAddress: `0x${'a'.repeat(40)}` }]) {
-        const res = await post(url, { ...valid(), swapOptions }).expect(501);
-        expectErrorBody(res.body, 501, 'UnsupportedOperationError');
-        expect(res.body.message).toMatch(/router/);
-      }
+      // Valid swapOptions are served by the router (test/http/preflight-swap.test.ts): in development
+      // mode without overrides the request stops there, before anything is dialled.
+      const res = await post(url, { ...swapBody(), swapOptions: SWAP, options: { development: true } }).expect(400);
+      expectErrorBody(res.body, 400, 'MissingChainApiError');
     });
 
     it(FALLBACK_ENDPOINTS.includes(endpoint) ? 'checks disableFallback' : 'does not take disableFallback', async () => {
@@ -188,7 +190,7 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
     ];
     const res = await post(`${v}/transferable-amount`, bodyOf(family, { currency: multi, feeAsset: { id: 1984 } })).expect(400);
     expectErrorBody(res.body, 400, 'ValidationError');
-    const all = await post(`${v}/verify-ed-on-destination`, bodyOf(family, { currency: { symbol: 'DOT', amount: 'ALL' } })).expect(400);
+    const all = await post(`${v}/verify-ed-on-destination`, bodyOf(family, { currency: { symbol: { type: 'Native', value: 'DOT' }, amount: 'ALL' } })).expect(400);
     expectErrorBody(all.body, 400, 'NumberFormatError');
   });
 
@@ -579,7 +581,7 @@ describe.each(FAMILIES)('/%s amount rules (Rules 1, 3, 6) at the SDK boundary', 
     // 17 562 001 - 17 540 000 - 22 000 = 1 > 0.
     expect((await fake.post(`${v}/verify-ed-on-destination`, base({ currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '17562001' } })).expect(200)).body).toBe(true);
     const holder = fakeApp({ getXcmFee: feeResult() }, { [`Hydration:${ADDRESS}`]: 5n });
-    expect((await holder.post(`${v}/verify-ed-on-destination`, base({ currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '1' } })).expect(200)).body).toBe(true);
+    expect((await holder.post(`${v}/verify-ed-on-destination`, base({ currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '2' } })).expect(200)).body).toBe(true);
   });
 
   it('verify-ed-on-destination: abstract decimals are turned into base units (0.0017562001 DOT = 17 562 001)', async () => {

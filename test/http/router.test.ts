@@ -17,6 +17,8 @@ import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
 import { isRouterLoaded, loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { decodeCallPapi } from '../helpers/papi-call';
+import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
@@ -356,8 +358,10 @@ describe('development mode', () => {
   it('automatic/whitelisted selection and AcalaDex/KaruraDex are refused (they ignore apiOverrides)', async () => {
     await expect400('/v5/router', { ...without(BASE, 'exchange'), options: dev(all) }, 'UnsupportedOperationError', 'one manually chosen exchange');
     await expect400('/v5/router', { ...BASE, exchange: ['HydrationDex', 'AssetHubPolkadotDex'], options: dev(all) }, 'UnsupportedOperationError', 'one manually chosen exchange');
-    for (const exchange of ['AcalaDex', 'KaruraDex']) {
-      await expect400('/v2/router', { ...BASE, exchange, currencyTo: { symbol: 'ACA' }, options: dev({ ...all, Acala: 'wss://a.example', Karura: 'wss://k.example' }) }, 'UnsupportedOperationError', exchange);
+    const viaAcala = { ...BASE, exchange: 'AcalaDex', currencyTo: { symbol: 'ACA' } };
+    const viaKarura = { ...BASE, exchange: 'KaruraDex', from: 'Kusama', to: 'Karura', currencyFrom: { symbol: 'KSM' }, currencyTo: { symbol: 'KAR' } };
+    for (const body of [viaAcala, viaKarura]) {
+      await expect400('/v2/router', { ...body, options: dev({ ...all, Kusama: 'wss://ksm.example', Acala: 'wss://a.example', Karura: 'wss://k.example' }) }, 'UnsupportedOperationError', body.exchange);
     }
   });
 
@@ -385,6 +389,23 @@ describe('router results -> contract shapes', () => {
       ]);
     }
     expect(toExchangeInput(lastCall().request.exchange)).toBe('HydrationDex');
+  });
+
+  it('item tx is call data, passed through as polkadot-api encodes it (getEncodedData): both clients decode it as one call', async () => {
+    const polkadot = await startTestChain('Polkadot');
+    try {
+      // balances.transfer_keep_alive (pallet 5, call 3) as call data, the way the router's papi transaction holds it.
+      const callData = polkadot.registry.createType('Call', { callIndex: [5, 3], args: { dest: { Id: ALICE }, value: 10_000_000_000n } }).toHex();
+      results.buildTransactions = async () => [{ type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx(callData) }];
+      const res = await post('/v5/router', BASE);
+      expect(res.body[0].tx).toBe(callData);
+      const pjs = await decodeCall(polkadot, res.body[0].tx);
+      expect(`${pjs.section}.${pjs.method}`).toBe('balances.transferKeepAlive');
+      const papi = decodeCallPapi(polkadot, res.body[0].tx);
+      expect(`${papi.pallet}.${papi.call}`).toBe('Balances.transfer_keep_alive');
+    } finally {
+      await polkadot.close();
+    }
   });
 
   it('one-click execute: a single SWAP item on the origin', async () => {
@@ -491,12 +512,17 @@ describe('router results -> contract shapes', () => {
   });
 
   it('router errors become 400s; a router that never answers is a 504 within the deadline', async () => {
+    // A currency the registry knows but the exchange does not pool: the router says so, as a currency error.
     results.buildTransactions = async () => {
-      throw new sdk.InvalidParameterError('Currency to {"symbol":"NOPE"} not found in HydrationDex.');
+      throw new sdk.InvalidParameterError('Currency to {"symbol":"GLMR"} not found in HydrationDex.');
     };
-    const bad = await post('/v5/router', { ...BASE, currencyTo: { symbol: 'NOPE' } });
-    expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ kind: 'ValidationError', message: 'Currency to {"symbol":"NOPE"} not found in HydrationDex.' });
+    for (const family of FAMILIES) {
+      const bad = await post(`/${family}/router`, { ...BASE, currencyTo: { symbol: 'GLMR' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ kind: 'InvalidCurrencyError', message: 'Currency to {"symbol":"GLMR"} not found in HydrationDex.' });
+      // A currency no registry knows never reaches the router.
+      await expect400(`/${family}/router`, { ...BASE, currencyTo: { symbol: 'NOPE' } }, 'InvalidCurrencyError', 'body.currencyTo');
+    }
 
     results.dryRun = () => new Promise(() => undefined);
     const started = Date.now();

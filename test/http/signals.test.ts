@@ -44,7 +44,7 @@ describe('SIGTERM', () => {
       body: JSON.stringify({
         from: 'Polkadot',
         to: 'AssetHubPolkadot',
-        currency: { symbol: 'DOT', amount: '1' },
+        currency: { symbol: 'DOT', amount: '10000000000' },
         address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
         options: { development: true, apiOverrides: { Polkadot: silent.url } },
       }),

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { decodeCallPapi } from '../helpers/papi-call';
 import { decodeCall, refusedUrl, startTestChain, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
 
 // What a wallet checks before it signs: pallet and method, destination, beneficiary, asset and amount.
@@ -41,10 +42,29 @@ async function buildAndDecode(body: Record<string, unknown>, chain?: TestChain, 
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body).toMatch(/^0x[0-9a-f]+$/);
   const origin = chain ?? chains[body.from as TestChainName];
-  return { hex: res.body as string, ...(await decodeCall(origin, res.body as string)) };
+  const decoded = await decodeCall(origin, res.body as string);
+  expectSameCall(origin, res.body as string, decoded);
+  return { hex: res.body as string, ...decoded };
 }
 
 const beneficiaryId = (call: DecodedCall) => JSON.stringify(call.args.beneficiary);
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** polkadot-api's codecs read the same hex as the same pallet, call and argument names. */
+function expectSameCall(chain: TestChain, hex: string, pjs: DecodedCall): void {
+  const papi = decodeCallPapi(chain, hex);
+  expect(papi.pallet.toLowerCase()).toBe(pjs.section.toLowerCase());
+  expect(papi.call).toBe(snake(pjs.method));
+  expect(Object.keys(papi.args)).toEqual(Object.keys(pjs.args));
+}
+
+/** Decodes a call-data answer with both clients' codecs. */
+async function decodeBoth(chain: TestChain, hex: string): Promise<DecodedCall> {
+  const call = await decodeCall(chain, hex);
+  expectSameCall(chain, hex, call);
+  return call;
+}
 
 describe('POST /x-transfer builds call data a wallet can check', () => {
   it('relay -> asset hub: a teleport of DOT to parachain 1000', async () => {
@@ -72,17 +92,22 @@ describe('POST /x-transfer builds call data a wallet can check', () => {
     expect(beneficiaryId(call)).toContain(ALICE_ID);
   });
 
-  it('the hex is what @polkadot/api decodes with api.tx(hex)', async () => {
+  it('the hex is call data: polkadot.js and polkadot-api both decode it into the same call', async () => {
     const { hex } = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE });
     const api = await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chains.Polkadot.url), noInitWarn: true });
     try {
-      const tx = api.tx(hex);
+      // polkadot.js: call data -> Call -> an unsigned extrinsic ready for signAndSend.
+      const tx = api.tx(api.createType('Call', hex));
       expect(`${tx.method.section}.${tx.method.method}`).toBe('xcmPallet.limitedTeleportAssets');
-      expect(tx.toHex()).toBe(hex);
+      expect(tx.method.toHex()).toBe(hex);
       expect(tx.isSigned).toBe(false);
+      // The unsigned extrinsic is longer (length prefix + version byte): not what the service answers.
+      expect(tx.toHex()).not.toBe(hex);
     } finally {
       await api.disconnect();
     }
+    const papi = decodeCallPapi(chains.Polkadot, hex);
+    expect(`${papi.pallet}.${papi.call}`).toBe('XcmPallet.limited_teleport_assets');
   });
 
   it('to as a custom Location builds the same call as the chain name', async () => {
@@ -146,7 +171,7 @@ describe('POST /x-transfer builds call data a wallet can check', () => {
         options: options({ apiOverrides: { ...overrides, BifrostPolkadot: chains.Hydration.url } }),
       })
       .expect(200);
-    const call = await decodeCall(chains.Hydration, res.body);
+    const call = await decodeBoth(chains.Hydration, res.body);
     expect(`${call.section}.${call.method}`).toBe('xTokens.transferMultiassets');
     expect(call.args.assets).toEqual({
       v5: [
@@ -201,6 +226,37 @@ describe('POST /x-transfer builds call data a wallet can check', () => {
   });
 });
 
+describe('amounts the engine would change are refused', () => {
+  const body = (amount: string, family: 'v5' | 'v2') => ({
+    from: 'Polkadot',
+    to: 'AssetHubPolkadot',
+    currency: { symbol: 'DOT', amount },
+    [family === 'v5' ? 'address' : 'recipient']: ALICE,
+  });
+
+  it('below 2 base units (sdk-pjs would send 2): a 400 naming the minimum; 2 is sent as 2', async () => {
+    for (const [family, amount] of [['v5', '1'], ['v5', '00001'], ['v2', '0.0000000001']] as const) {
+      const res = await build(body(amount, family), family);
+      expect(res.status, `${family} ${amount}`).toBe(400);
+      expect(res.body.message, `${family} ${amount}`).toContain('2 base units');
+    }
+    const v2 = await build(body('0.0000000001', 'v2'), 'v2');
+    expectErrorBody(v2.body, 400, 'AmountTooLowError');
+    expect(v2.body.message).toContain('0.0000000002 DOT');
+    const two = await buildAndDecode(body('2', 'v5'));
+    expect(two.args.assets).toEqual({ v5: [{ id: { parents: 0, interior: { here: null } }, fun: { fungible: 2 } }] });
+  });
+
+  it('more fraction digits than the asset has decimals (sdk-pjs would truncate): a 400', async () => {
+    const res = await build(body('1.0000000000000000000000000001', 'v2'), 'v2');
+    expectErrorBody(res.body, 400);
+    expect(res.body.details[0].path).toBe('body.currency.amount');
+    const exact = await build(body('1.0000000001', 'v2'), 'v2');
+    expect(exact.status).toBe(200);
+    expect(JSON.stringify((await decodeCall(chains.Polkadot, exact.body)).args.assets)).toContain('"fungible":10000000001');
+  });
+});
+
 describe('POST /x-transfer-batch', () => {
   const transfer = (amount: bigint, family: 'v5' | 'v2' = 'v5') => ({
     from: 'Polkadot',
@@ -211,14 +267,14 @@ describe('POST /x-transfer-batch', () => {
 
   it('BATCH_ALL (the default) and BATCH wrap the transfers in utility.batchAll / utility.batch', async () => {
     const all = await request(app).post('/v5/x-transfer-batch').send({ transfers: [transfer(DOT), transfer(2n * DOT)], options: options() }).expect(200);
-    const batchAll = await decodeCall(chains.Polkadot, all.body);
+    const batchAll = await decodeBoth(chains.Polkadot, all.body);
     expect(`${batchAll.section}.${batchAll.method}`).toBe('utility.batchAll');
     const calls = batchAll.args.calls as { args: { assets: unknown } }[];
     expect(calls).toHaveLength(2);
     expect(JSON.stringify(calls[0])).toContain(`"fungible":${DOT}`);
     expect(JSON.stringify(calls[1])).toContain(`"fungible":${2n * DOT}`);
     const some = await request(app).post('/v5/x-transfer-batch').send({ transfers: [transfer(DOT), transfer(2n * DOT)], options: options({ mode: 'BATCH' }) }).expect(200);
-    expect((await decodeCall(chains.Polkadot, some.body)).method).toBe('batch');
+    expect((await decodeBoth(chains.Polkadot, some.body)).method).toBe('batch');
     const v2 = await request(app).post('/v2/x-transfer-batch').send({ transfers: [transfer(DOT, 'v2'), transfer(2n * DOT, 'v2')], options: options({ abstractDecimals: false }) }).expect(200);
     expect(v2.body).toBe(all.body);
   });
@@ -311,7 +367,7 @@ describe('override endpoints on private networks', () => {
       for (const url of ['ws://127.0.0.1:9944', 'ws://localhost:9944', 'wss://10.1.2.3', 'ws://[::1]:9944', 'ws://192.168.0.5']) {
         const res = await request(strict.app)
           .post('/v5/x-transfer')
-          .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, address: ALICE, options: { apiOverrides: { Polkadot: url } } })
+          .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE, options: { apiOverrides: { Polkadot: url } } })
           .expect(400);
         expectErrorBody(res.body, 400, 'ValidationError');
         expect(res.body.details[0].path).toBe('body.options.apiOverrides.Polkadot');

@@ -848,8 +848,9 @@ function withDecimalBigInts(json: unknown, prim: unknown): unknown {
 }
 
 /**
- * Decodes an extrinsic hex (`tx.toHex()`) or a bare call hex (`tx.method.toHex()`) with the
- * chain's metadata. `section`/`method` are camelCase as polkadot.js names them (`xcmPallet`,
+ * Decodes call data (`tx.method.toHex()`, what the service answers) with the chain's metadata,
+ * the way a polkadot.js wallet does (`api.createType('Call', hex)`); throws unless the bytes are
+ * exactly one call (an extrinsic, with its length and version prefix, is refused). `section`/`method` are camelCase as polkadot.js names them (`xcmPallet`,
  * `limitedTeleportAssets`). `args` are keyed like `call.toHuman().args`, i.e. by the metadata's
  * argument names (`dest`, `beneficiary`, `assets`, `fee_asset_item`, `weight_limit`), and hold
  * `toJSON()` values: enums as `{ variant: value }` with camelCase variant names, e.g.
@@ -861,14 +862,8 @@ export async function decodeCall(chain: TestChain, hex: string): Promise<Decoded
   const registry = registryForChain(chain.chain);
   const { hexToU8a, u8aEq } = load('@polkadot/util') as typeof import('@polkadot/util');
   const u8a = hexToU8a(hex);
-  let call: Call | undefined;
-  try {
-    const extrinsic = registry.createType('Extrinsic', u8a);
-    if (u8aEq(extrinsic.toU8a(), u8a)) call = registry.createType<Call>('Call', extrinsic.method.toU8a());
-  } catch {
-    call = undefined;
-  }
-  call ??= registry.createType<Call>('Call', u8a);
+  const call = registry.createType<Call>('Call', u8a);
+  if (!u8aEq(call.toU8a(), u8a)) throw new Error(`test-chain: ${hex.slice(0, 18)}... is not exactly one ${chain.chain} call`);
   const args: Record<string, unknown> = {};
   for (const [name, value] of call.argsEntries) args[name] = withDecimalBigInts(value.toJSON(), value.toPrimitive());
   return Promise.resolve({ section: call.section, method: call.method, args });

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { parseInput } from '../../schemas/parse';
 import { pairsBody, routerBody, swapTransferBody } from '../../schemas/router';
+import { SWAP_TRANSFER_PATHS } from '../../service/pre-dial';
 import { postJson } from '../post-json';
 import type { RouteContext } from '../context';
 
@@ -10,7 +11,7 @@ export function routerRoutes(router: Router, { family, services, cache }: RouteC
   // The contract names the builder `/router-hash`; its examples post to `/router`.
   // Registered one path at a time so that the app's route table (and the OpenAPI parity check) lists both.
   for (const path of ['/router', '/router-hash']) postJson(router, path, build, (r) => services.router.build(r));
-  postJson(router, '/x-transfers', swapTransferBody(family), (r) => services.router.build(r));
+  postJson(router, '/x-transfers', swapTransferBody(family), (r) => services.router.build(r, SWAP_TRANSFER_PATHS));
   postJson(router, '/router/dry-run', routerBody(family, 'dryRun'), (r) => services.router.dryRun(r));
   postJson(router, '/router/min-transferable-amount', routerBody(family, 'minTransferableAmount'), (r) => services.router.minTransferableAmount(r));
   postJson(router, '/router/transferable-amount', routerBody(family, 'transferableAmount'), (r) => services.router.transferableAmount(r));

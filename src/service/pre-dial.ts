@@ -1,0 +1,311 @@
+// Every check that needs no chain, in one place and one order, run by every chain-backed
+// operation (transfer, batch, pre-flight, router, swap) before it borrows a connection. The SDK
+// makes most of these checks itself, but some only after it has dialled the origin (or not at
+// all: a parachain -> the other ecosystem's relay waits for the connection); a caller must get
+// the same 400 from every operation, and never a 503 for input that could not have worked.
+//
+// Order: chains (known and compatible) -> route (the registry has a way) -> currency (resolves on
+// the origin and, where the registry knows, on the destination) -> addresses -> amount -> options.
+import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
+import type { Config } from '../config';
+import { ApiError, badRequest } from '../errors';
+import { sdk } from '../sdk';
+import { addressMismatch } from '../schemas/address';
+import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../schemas/router';
+import type { TransferCurrency, TransferOptions, TransferRequest } from '../schemas/transfer';
+import { checkOverrideHosts } from './endpoints';
+import { fromSdkError } from './sdk-errors';
+
+/** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
+export const MIN_AMOUNT = 2n;
+
+const refuse = (kind: string, path: string, message: string): ApiError => badRequest(kind, `${path.replace(/^body\./, '')} ${message}`, [{ path, message }]);
+
+/** Runs an offline SDK check, turning what it throws into our error (a bug of ours stays one). */
+function sdkCheck<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw fromSdkError(error);
+  }
+}
+
+const isLocation = (to: TChain | TLocation): to is TLocation => typeof to === 'object';
+const isOverride = (selector: object): boolean =>
+  'location' in selector && typeof selector.location === 'object' && selector.location !== null && 'type' in selector.location;
+
+// ---- chains -------------------------------------------------------------------------------
+
+/** The relay chain a chain belongs to (Ethereum belongs to none). */
+function ecosystemOf(chain: TChain): string {
+  return chain === 'Ethereum' ? 'Ethereum' : sdk.getRelayChainOf(chain as TSubstrateChain);
+}
+
+const incompatible = (from: string, to: string, why: string): ApiError =>
+  new ApiError(400, 'UnsupportedOperationError', `from and to are not compatible: ${from} -> ${to}: ${why}`, [
+    { path: 'body.to', message: `cannot be reached from ${from}: ${why}` },
+  ]);
+
+/** The SDK's validateDestination, plus what it lets through and only refuses after dialling. */
+export function checkChains(from: TChain, to: TChain | TLocation): void {
+  if (from === 'Ethereum') {
+    throw badRequest('UnsupportedOperationError', 'Transfers from Ethereum are EVM transactions: POST /evm-x-transfer builds them', [
+      { path: 'body.from', message: 'must be a Substrate chain here' },
+    ]);
+  }
+  if (isLocation(to) || from === to) return;
+  if (sdk.isRelayChain(from) && sdk.isRelayChain(to)) {
+    throw incompatible(from, to, 'relay chains do not transfer to each other directly; use the asset hub bridge (AssetHubPolkadot <-> AssetHubKusama)');
+  }
+  if (to === 'Ethereum') {
+    if (sdk.isRelayChain(from)) throw incompatible(from, to, 'a relay chain does not transfer to Ethereum; send from AssetHubPolkadot');
+    const allowed = ['AssetHubPolkadot', 'Hydration', 'BifrostPolkadot', 'Moonbeam', 'Mythos'];
+    if (!allowed.includes(from)) throw incompatible(from, to, `transfers to Ethereum start on ${allowed.join(', ')}`);
+    return;
+  }
+  if (sdk.isSubstrateBridge(from, to)) return;
+  const [a, b] = [ecosystemOf(from), ecosystemOf(to)];
+  if (a !== b) throw incompatible(from, to, `${from} belongs to ${a} and ${to} to ${b}; only the asset hubs bridge the two`);
+}
+
+/**
+ * The chain a destination Location names, seen from `origin`: the relay (`{parents: 1, Here}` from
+ * a parachain), a sibling parachain (`{parents: 1, X1: [Parachain]}`) or, from a relay chain, one
+ * of its parachains (`{parents: 0, X1: [Parachain]}`). Anything else names no chain of the registry.
+ */
+export function chainOfLocation(origin: TChain, location: TLocation): TChain | undefined {
+  if (origin === 'Ethereum') return undefined;
+  const junctions = interiorJunctions(location.interior);
+  if (junctions === undefined || junctions.length > 1) return undefined;
+  const parents = Number(location.parents);
+  const relay = sdk.getRelayChainOf(origin as TSubstrateChain);
+  const fromRelay = sdk.isRelayChain(origin);
+  if (junctions.length === 0) return fromRelay ? (parents === 0 ? origin : undefined) : parents === 1 ? relay : undefined;
+  if (parents !== (fromRelay ? 0 : 1)) return undefined;
+  const paraId = parachainOf(junctions[0]);
+  return paraId === undefined ? undefined : (sdk.getTChain(paraId, relay) ?? undefined);
+}
+
+function interiorJunctions(interior: unknown): unknown[] | undefined {
+  if (interior === 'Here') return [];
+  if (typeof interior !== 'object' || interior === null) return undefined;
+  const entries = Object.entries(interior);
+  if (entries.length !== 1) return undefined;
+  const [key, value] = entries[0];
+  if (/^here$/i.test(key)) return [];
+  const n = /^x(\d)$/i.exec(key);
+  if (!n) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  return list.length === Number(n[1]) ? list : undefined;
+}
+
+function parachainOf(junction: unknown): number | undefined {
+  if (typeof junction !== 'object' || junction === null) return undefined;
+  const entries = Object.entries(junction);
+  if (entries.length !== 1 || !/^parachain$/i.test(entries[0][0])) return undefined;
+  const id = Number(entries[0][1]);
+  return Number.isSafeInteger(id) && id >= 0 ? id : undefined;
+}
+
+// ---- currency -----------------------------------------------------------------------------
+
+type Selector = TCurrencyCore | { location: { type: 'Override'; value: TLocation } };
+interface Sent {
+  selector: Selector;
+  amount: string;
+  path: string;
+  /** The registry asset on the origin; undefined for an Override location or a duplicate symbol the SDK resolves itself. */
+  asset?: TAssetInfo;
+}
+
+function sentAssets(currency: TransferCurrency): Sent[] {
+  const list = Array.isArray(currency) ? currency : [currency];
+  return list.map(({ amount, ...selector }, i) => ({
+    selector: selector as Selector,
+    amount,
+    path: Array.isArray(currency) ? `body.currency.${i}` : 'body.currency',
+  }));
+}
+
+function unknownOnOrigin(from: TChain, selector: Selector, path: string): ApiError {
+  if ('location' in selector) {
+    return refuse(
+      'InvalidCurrencyError',
+      `${path}.location`,
+      sdk.isRelayChain(from)
+        ? `is no asset of ${from}'s registry; a relay chain sends only its registered assets (Override locations are not accepted from a relay chain). Select the asset by symbol, e.g. {"symbol": "${sdk.getNativeAssetSymbol(from)}"}`
+        : `is no asset of ${from}'s registry. To send an asset the registry does not know, wrap its location: {"location": "Override(<location JSON>)"}; POST /v2/assets/${from}/asset-info shows a registry asset's location`,
+    );
+  }
+  return refuse('InvalidCurrencyError', path, `${JSON.stringify(selector)} is not an asset of ${from} (GET /v2/assets/${from} lists them)`);
+}
+
+/** The SDK's resolveAsset + validateAssetSupport (bridge and Ethereum rules included), before dialling. */
+function checkCurrency(req: TransferRequest): Sent[] {
+  const { from, to, currency, feeAsset } = req;
+  const dest = isLocation(to) ? null : to;
+  const sent = sentAssets(currency);
+  if (Array.isArray(currency) && currency.length === 1) {
+    throw refuse('InvalidCurrencyError', 'body.currency', 'lists one asset: send it as a single currency object, or list two or more');
+  }
+  const relay = sdk.isRelayChain(from);
+  for (const s of sent) {
+    if (isOverride(s.selector)) {
+      if (relay) throw unknownOnOrigin(from, s.selector, s.path);
+      continue;
+    }
+    const selector = s.selector as TCurrencyCore;
+    // The SDK resolves the assets of a multi-asset transfer from a parachain on its own path.
+    if (Array.isArray(currency) && !relay) continue;
+    const asset = sdkCheck(() => sdk.findAssetInfo(from, selector, dest));
+    if (!asset) throw unknownOnOrigin(from, selector, s.path);
+    s.asset = asset;
+    if (dest !== null) checkDestinationSupport(from, dest, selector, asset, s.path);
+  }
+  if (feeAsset !== undefined) {
+    const found = sdkCheck(() => sdk.findAssetInfo(from, feeAsset, dest));
+    if (!found) throw refuse('InvalidCurrencyError', 'body.feeAsset', `${JSON.stringify(feeAsset)} is not an asset of ${from}`);
+  }
+  return sent;
+}
+
+function checkDestinationSupport(from: TChain, to: TChain, selector: TCurrencyCore, asset: TAssetInfo, path: string): void {
+  const bridge = sdk.isSubstrateBridge(from, to);
+  if (!bridge && !sdk.isRelayChain(to) && !('id' in selector) && !sdk.hasSupportForAsset(to, asset.symbol)) {
+    throw refuse('InvalidCurrencyError', path, `${asset.symbol} is not an asset of the destination ${to} (POST /v5/assets/${from}/supported-destinations lists where it can go)`);
+  }
+  if (bridge) {
+    const native = sdkCheck(() => sdk.findNativeAssetInfoOrThrow(from));
+    const eco = sdk.getRelayChainOf(to as TSubstrateChain).toLowerCase();
+    const bridged = asset.location?.parents === 2 && JSON.stringify(asset.location.interior).toLowerCase().includes(`{"globalconsensus":{"${eco}":null}}`);
+    if (!sdk.isAssetEqual(asset, native) && !bridged) {
+      throw refuse('InvalidCurrencyError', path, `${asset.symbol} cannot cross the bridge to ${to}: it carries ${from}'s native asset and assets bridged from ${to}'s ecosystem`);
+    }
+  }
+  if (to === 'Ethereum' && from !== 'Mythos') {
+    const text = JSON.stringify(asset.location ?? {});
+    const ethereum = asset.location?.parents === 2 && text.includes('"Ethereum":{"chainId":1}');
+    const allowed = ethereum || text === JSON.stringify({ parents: 1, interior: { Here: null } }) || text === JSON.stringify({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } });
+    if (!allowed) throw refuse('InvalidCurrencyError', path, `${asset.symbol} cannot be sent to Ethereum (only Ethereum assets, DOT and KSM cross Snowbridge)`);
+  }
+}
+
+// ---- addresses ----------------------------------------------------------------------------
+
+/**
+ * The SDK's validateAddress for the recipient on `to` and the sender on `from`. (The body schemas
+ * check the recipient too, naming the family's field; this keeps the rule for every caller.)
+ */
+function checkAddresses(req: TransferRequest): void {
+  if (typeof req.recipient === 'string' && !isLocation(req.to)) {
+    const mismatch = addressMismatch(req.recipient, req.to, sdk.isChainEvm(req.to));
+    if (mismatch) throw badRequest('InvalidAddressError', `The recipient address ${mismatch}`);
+  }
+  if (req.sender === undefined) return;
+  const mismatch = addressMismatch(req.sender, req.from, sdk.isChainEvm(req.from));
+  if (mismatch) throw badRequest('InvalidAddressError', `The sender address ${mismatch}`);
+}
+
+// ---- amount -------------------------------------------------------------------------------
+
+/**
+ * An amount in base units, refused where the engine would change it: more fraction digits than
+ * the asset has decimals (it would truncate), or less than the engine's minimum (it would send 2).
+ */
+export function checkAmount(amount: string, asset: TAssetInfo | undefined, abstractDecimals: boolean, path: string, minimum: bigint | undefined): void {
+  if (amount === 'ALL') return;
+  const [whole, fraction = ''] = amount.split('.');
+  if (!/^\d+$/.test(whole) || !/^\d*$/.test(fraction)) return; // the schema reports malformed amounts
+  if (fraction.length > 0 && !abstractDecimals) return; // ditto: decimals need abstractDecimals
+  if (asset === undefined) {
+    // An asset outside the registry (Override): its decimals are unknown, base units are not.
+    if (!abstractDecimals && minimum !== undefined && BigInt(whole) < minimum) throw refuse('AmountTooLowError', path, `is below the smallest amount the engine sends: ${minimum} base units`);
+    return;
+  }
+  if (fraction.length > asset.decimals) {
+    throw refuse('NumberFormatError', path, `has ${fraction.length} fraction digits, but ${asset.symbol} has ${asset.decimals} decimals`);
+  }
+  const base = abstractDecimals ? BigInt(whole + fraction.padEnd(asset.decimals, '0')) : BigInt(whole);
+  if (minimum !== undefined && base < minimum) {
+    const shown = abstractDecimals ? `${formatUnits(minimum, asset.decimals)} ${asset.symbol} (${minimum} base units)` : `${minimum} base units of ${asset.symbol}`;
+    throw refuse('AmountTooLowError', path, `is below the smallest amount the engine sends: ${shown}`);
+  }
+}
+
+function formatUnits(value: bigint, decimals: number): string {
+  if (decimals === 0) return value.toString();
+  const digits = value.toString().padStart(decimals + 1, '0');
+  const fraction = digits.slice(-decimals).replace(/0+$/, '');
+  return fraction ? `${digits.slice(0, -decimals)}.${fraction}` : digits.slice(0, -decimals);
+}
+
+// ---- options ------------------------------------------------------------------------------
+
+function checkOptions(options: Pick<TransferOptions, 'apiOverrides' | 'development'>, allowPrivate: boolean, needs: TChain[]): void {
+  checkOverrideHosts(options.apiOverrides, allowPrivate);
+  if (!options.development) return;
+  const missing = [...new Set(needs)].filter((c) => c !== 'Ethereum' && !options.apiOverrides[c]?.length);
+  if (missing.length > 0) {
+    throw badRequest('MissingChainApiError', `options.development is on and options.apiOverrides has no endpoint for ${missing.join(', ')}, which this request needs`, [
+      { path: 'body.options.apiOverrides', message: `needs an endpoint for ${missing.join(', ')}` },
+    ]);
+  }
+}
+
+// ---- the two entry points -----------------------------------------------------------------
+
+/**
+ * Everything about a transfer-shaped request (x-transfer, each batch item, every pre-flight
+ * query, transact) that can be refused without a chain. Throws the ApiError a caller gets.
+ */
+export function checkBeforeDial(req: TransferRequest, config: Pick<Config, 'ALLOW_PRIVATE_OVERRIDES'>): void {
+  checkChains(req.from, req.to);
+  const sent = checkCurrency(req);
+  checkAddresses(req);
+  const single = !Array.isArray(req.currency);
+  for (const s of sent) {
+    if (s.asset || isOverride(s.selector)) checkAmount(s.amount, s.asset, req.options.abstractDecimals, `${s.path}.amount`, single ? MIN_AMOUNT : undefined);
+  }
+  checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, [req.from]);
+}
+
+/** The registry asset `currency` names on `chain`; undefined when the registry cannot tell (a symbol several assets share). */
+function routerAsset(chain: TChain, currency: RouterCurrency, path: string): TAssetInfo | undefined {
+  try {
+    const asset = sdk.findAssetInfo(chain, currency as TCurrencyCore, null);
+    if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /v5/router/pairs lists what each exchange swaps)`);
+    return asset;
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const mapped = fromSdkError(error);
+    if (mapped instanceof ApiError && mapped.kind.startsWith('DuplicateAsset')) return undefined;
+    throw mapped;
+  }
+}
+
+/** The same checks for a swap (router operations, /x-transfers, pre-flight with swapOptions). */
+export function checkSwapBeforeDial(req: RouterRequest, config: Pick<Config, 'ALLOW_PRIVATE_OVERRIDES'>, paths: SwapPaths = ROUTER_PATHS): void {
+  const exchange = isManual(req.exchange) ? exchangeBaseChain(req.exchange[0]) : undefined;
+  // The router does not bridge ecosystems: origin, exchange and destination share one relay.
+  const legs = [req.from, exchange, req.to].filter((c): c is TChain => c !== undefined && c !== 'Ethereum');
+  for (let i = 1; i < legs.length; i++) {
+    if (legs[i - 1] !== legs[i] && ecosystemOf(legs[i - 1]) !== ecosystemOf(legs[i])) {
+      throw incompatible(legs[0], req.to ?? legs[legs.length - 1], `${legs[i - 1]} belongs to ${ecosystemOf(legs[i - 1])} and ${legs[i]} to ${ecosystemOf(legs[i])}; a swap stays in one ecosystem`);
+    }
+  }
+  const origin = req.from ?? exchange;
+  const fromAsset = origin ? routerAsset(origin, req.currencyFrom, paths.currencyFrom) : undefined;
+  const receiving = exchange ?? (req.to !== 'Ethereum' ? req.to : undefined);
+  if (receiving) routerAsset(receiving, req.currencyTo, paths.currencyTo);
+  if (fromAsset) checkAmount(req.amount, fromAsset, req.options.abstractDecimals, paths.amount, MIN_AMOUNT);
+  checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, []);
+}
+
+export interface SwapPaths {
+  currencyFrom: string;
+  currencyTo: string;
+  amount: string;
+}
+
+const ROUTER_PATHS: SwapPaths = { currencyFrom: 'body.currencyFrom', currencyTo: 'body.currencyTo', amount: 'body.amount' };
+export const SWAP_TRANSFER_PATHS: SwapPaths = { currencyFrom: 'body.currency', currencyTo: 'body.swapOptions.currencyTo', amount: 'body.currency.amount' };
