@@ -48,3 +48,13 @@ export class DeadlineExceededError extends ApiError {
     super(504, 'DeadlineExceededError', `${what} did not finish within ${ms} ms`);
   }
 }
+
+/** A chain answered something this service cannot use: a malformed frame, an RPC error, data that does not decode. */
+export class ChainResponseError extends ApiError {
+  constructor(
+    readonly chain: string,
+    detail: string,
+  ) {
+    super(502, 'ChainResponseError', `Chain ${chain} ${detail}`);
+  }
+}

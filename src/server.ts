@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createApp } from './http/app';
@@ -17,10 +17,37 @@ export async function start(config: Config): Promise<Running> {
   const logger = createLogger(config.LOG_LEVEL);
   const services = createServices(config, logger);
   const app = createApp({ config, logger, services });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
+  // Slow clients cannot hold a socket: headers within HEADERS_TIMEOUT_MS, the whole request within
+  // HTTP_REQUEST_TIMEOUT_MS (checked every second, not Node's default 30 s), idle keep-alive
+  // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection.
+  const server = createServer(
+    {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+    },
+    app,
+  );
+  server.maxRequestsPerSocket = config.MAX_REQUESTS_PER_SOCKET;
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // A kept-alive connection goes idle when its response ends: close it now, not at the grace.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
   });
-  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
@@ -30,6 +57,10 @@ export async function start(config: Config): Promise<Running> {
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down');
+      // From now on /ready answers 503 (also on kept-alive connections) and every answer closes its connection.
+      draining = true;
+      services.drain();
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref());
