@@ -139,25 +139,28 @@ export class EngineScope {
     this.#refuseIfEnded(chain);
     const endpoints = Array.isArray(urls) ? urls : [urls];
     const papi = papiModules();
-    let connected = false;
+    // Connected means the node answered a request (a socket that opens and says nothing is not).
+    let answered = false;
     let failure: string | undefined;
     const socketClass = this.#socketClass.bind(this);
     const provider = papi.getWsProvider(endpoints, {
       // Constructed with `new`: a function that returns an object yields that object.
       websocketClass: function PapiSocket(uri: string, protocols?: string | string[]) {
-        return socketClass(uri, protocols);
+        const socket = socketClass(uri, protocols);
+        if (socket instanceof ChainSocket) socket.once('message', () => (answered = true));
+        return socket;
       },
       // The connect deadline is ours (#watchConnect); papi's own would start its retry loop.
       timeout: Infinity,
-      innerEnhancer: PAPI_LEGACY_CHAINS.includes(chain) ? papi.withLegacy() : undefined,
+      // Absent, not undefined: papi spreads this over its defaults.
+      ...(PAPI_LEGACY_CHAINS.includes(chain) ? { innerEnhancer: papi.withLegacy() } : {}),
       onStatusChanged: (status: PapiStatus) => {
-        if (status.type === PAPI_CONNECTED) connected = true;
-        else if (status.event) failure = describeSocketError(status.event);
+        if (status.type !== PAPI_CONNECTED && status.event) failure = describeSocketError(status.event);
       },
     });
     const client = papi.createClient(PAPI_LEGACY_CHAINS.includes(chain) ? provider : papi.withPolkadotSdkCompat(provider));
     this.#closers.push(() => client.destroy());
-    this.#watchConnect(chain, endpoints, () => connected, () => failure);
+    this.#watchConnect(chain, endpoints, () => answered, () => failure);
     return client;
   }
 
