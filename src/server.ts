@@ -20,27 +20,23 @@ export async function start(config: Config): Promise<Running> {
   // Slow clients cannot hold a socket: headers within HEADERS_TIMEOUT_MS, the whole request within
   // HTTP_REQUEST_TIMEOUT_MS (checked every second, not Node's default 30 s), idle keep-alive
   // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection.
-  const server = createServer(
-    {
-      headersTimeout: config.HEADERS_TIMEOUT_MS,
-      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
-      connectionsCheckingInterval: 1_000,
-    },
-    app,
-  );
+  const server = createServer({
+    headersTimeout: config.HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: 1_000,
+  });
   server.maxRequestsPerSocket = config.MAX_REQUESTS_PER_SOCKET;
-  const inFlight = new Set<ServerResponse>();
   let draining = false;
   server.on('request', (_req, res: ServerResponse) => {
     if (draining) res.setHeader('Connection', 'close');
-    inFlight.add(res);
+    // A kept-alive connection goes idle when its answer ends: during the drain, close it then.
     res.once('close', () => {
-      inFlight.delete(res);
-      // A kept-alive connection goes idle when its response ends: close it now, not at the grace.
       if (draining) setImmediate(() => server.closeIdleConnections());
     });
   });
+  // After the listener above, so that it sees every request before the app answers it.
+  server.on('request', app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => {
@@ -57,10 +53,10 @@ export async function start(config: Config): Promise<Running> {
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down');
-      // From now on /ready answers 503 (also on kept-alive connections) and every answer closes its connection.
+      // From now on /ready answers 503 (also on kept-alive connections), every new request closes
+      // its connection, and a connection whose in-flight answer ends is closed once idle.
       draining = true;
       services.drain();
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref());

@@ -67,8 +67,8 @@ export function describeSocketError(error: unknown): string {
   const inner = error !== null && typeof error === 'object' && 'error' in error && error.error instanceof Error ? error.error : error;
   if (inner instanceof Error) {
     const code = (inner as { code?: unknown }).code;
-    const tls = typeof code === 'string' && /CERT|SSL|TLS|SELF_SIGNED/.test(code);
-    const prefix = tls ? `TLS failure (${code})` : typeof code === 'string' ? code : inner.name;
+    const tls = (typeof code === 'string' && /CERT|SSL|TLS|SELF_SIGNED/.test(code)) || /\b(SSL|TLS)\b|ssl3_|tls_/.test(inner.message);
+    const prefix = tls ? `TLS failure (${typeof code === 'string' ? code : inner.name})` : typeof code === 'string' ? code : inner.name;
     return inner.message.includes(String(code)) && !tls ? inner.message : `${prefix}: ${inner.message}`;
   }
   if (error !== null && typeof error === 'object') {

@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Behaviour, HostileNode, RpcFrame } from '../support/hostile-node';
-import type { TestChain } from '../support/test-chain';
+import { refusedUrl, type TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
 import { ADDRESS, serverSet, STORAGE_METHODS, until } from './helpers';
 
@@ -130,5 +130,25 @@ describe('the service keeps serving', () => {
     const [bad, health] = await Promise.all([balance(node), request(app.app).get('/health')]);
     expect(bad.status).toBe(502);
     expect(health.status).toBe(200);
+  });
+});
+
+describe('socket errors are named', () => {
+  it('wss:// to a node that speaks plain ws: 503 naming a TLS failure, never [object Object]', async () => {
+    const res = await request(app.app)
+      .post('/v5/balance/AssetHubPolkadot')
+      .send({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: upstream.url.replace('ws://', 'wss://') } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expect(res.body.message).toContain('TLS failure');
+    expect(res.body.message).not.toContain('[object Object]');
+  });
+
+  it('a refused port: 503 naming ECONNREFUSED', async () => {
+    const res = await request(app.app)
+      .post('/v5/balance/AssetHubPolkadot')
+      .send({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: await refusedUrl() } } });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toContain('ECONNREFUSED');
+    expect(res.body.message).not.toContain('[object Object]');
   });
 });
