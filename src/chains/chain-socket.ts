@@ -128,7 +128,7 @@ export class ChainSocket extends WsWebSocket {
   constructor(address: string | URL, protocols?: string | string[], options?: ClientOptions) {
     const context = (options?.headers && byHeaders.get(options.headers)) ?? socketContexts.getStore() ?? defaultContext;
     context.guard.checkLiteral(new URL(String(address)).hostname);
-    super(address, protocols, { ...options, headers: {}, maxPayload: context.maxFrameBytes, lookup: context.guard.lookup, followRedirects: false });
+    super(address, protocols, { ...options, headers: { ...options?.headers }, maxPayload: context.maxFrameBytes, lookup: context.guard.lookup, followRedirects: false });
     this.context = context;
     // Without an 'error' listener an EventEmitter throws the error; clients add their own too.
     this.on('error', (error: Error) => {

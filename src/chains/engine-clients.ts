@@ -8,7 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { ApiPromise } from '../sdk';
-import { polkadotApi } from '../sdk';
+import { polkadotApi, sdk } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
 import { ChainSocket, describeSocketError, socketContexts, type SocketContext } from './chain-socket';
 import type { ConnectionPool, Lease } from './pool';
@@ -124,12 +124,12 @@ export class EngineScope {
   }
 
   /** Fails the scope if `isConnected` is still false when the connect deadline passes. */
-  #watchConnect(chain: string, endpoints: readonly string[], isConnected: () => boolean, lastFailure: () => string | undefined): void {
+  #watchConnect(chain: () => string, endpoints: () => readonly string[], isConnected: () => boolean, lastFailure: () => string | undefined): void {
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
       if (this.#ended || isConnected()) return;
       const reason = lastFailure() ?? `no connection within ${this.#connectTimeoutMs} ms`;
-      this.#fail(new ProviderUnavailableError(chain, endpoints, reason));
+      this.#fail(new ProviderUnavailableError(chain(), endpoints(), reason));
     }, this.#connectTimeoutMs);
     timer.unref();
     this.#timers.add(timer);
@@ -160,7 +160,7 @@ export class EngineScope {
     });
     const client = papi.createClient(PAPI_LEGACY_CHAINS.includes(chain) ? provider : papi.withPolkadotSdkCompat(provider));
     this.#closers.push(() => client.destroy());
-    this.#watchConnect(chain, endpoints, () => answered, () => failure);
+    this.#watchConnect(() => chain, () => endpoints, () => answered, () => failure);
     return client;
   }
 
@@ -179,7 +179,22 @@ export class EngineScope {
       off();
       provider.disconnect().catch(noop);
     });
-    this.#watchConnect(provider.endpoint ?? '(exchange client)', [], () => provider.isConnected, () => failure);
+    const endpoint = (): string => provider.endpoint ?? '';
+    this.#watchConnect(() => chainOf(endpoint()), () => [endpoint()], () => provider.isConnected, () => failure);
+  }
+}
+
+/** The registry chain an endpoint belongs to (the router's Acala/Karura clients dial the registry's). */
+function chainOf(endpoint: string): string {
+  const owner = sdk.CHAINS.find((chain) => chain !== 'Ethereum' && providersOf(chain).includes(endpoint));
+  return owner ?? 'an exchange chain';
+}
+
+function providersOf(chain: Exclude<(typeof sdk.CHAINS)[number], 'Ethereum'>): string[] {
+  try {
+    return sdk.getChainProviders(chain);
+  } catch {
+    return [];
   }
 }
 

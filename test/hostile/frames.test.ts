@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Behaviour, HostileNode, RpcFrame } from '../support/hostile-node';
 import { refusedUrl, type TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
-import { ADDRESS, serverSet, STORAGE_METHODS, until } from './helpers';
+import { ADDRESS, serverSet, sleep, STORAGE_METHODS, until } from './helpers';
 
 const servers = serverSet();
 let upstream: TestChain;
@@ -150,5 +150,31 @@ describe('socket errors are named', () => {
     expect(res.status).toBe(503);
     expect(res.body.message).toContain('ECONNREFUSED');
     expect(res.body.message).not.toContain('[object Object]');
+  });
+});
+
+describe('a slow node', () => {
+  it('answers after the request deadline: 504, the late answer harms nothing, the socket closes with the pool', async () => {
+    const slow = testApp({ CONNECT_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1500' });
+    const node = await nodeAnsweringStorageWith(() => ({ forwardAfterMs: 2_500 }));
+    try {
+      const res = await request(slow.app)
+        .post('/v5/balance/AssetHubPolkadot')
+        .send({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: node.url } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(504);
+      expectErrorBody(res.body, 504, 'DeadlineExceededError');
+      expect(node.openConnections).toBe(1);
+      // The late answer arrives on the pooled connection, which stays usable.
+      await until(() => node.requests.filter((m) => STORAGE_METHODS.has(m)).length >= 1, 'the storage read to be seen');
+      await sleep(1_500);
+      const again = await request(slow.app)
+        .post('/v5/balance/AssetHubPolkadot')
+        .send({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: node.url } } });
+      expect(again.status).toBe(200);
+      expect(node.connectionsOpened).toBe(1);
+    } finally {
+      await slow.services.close();
+    }
+    await until(() => node.openConnections === 0, 'the pool to close its socket');
   });
 });

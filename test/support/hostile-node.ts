@@ -18,6 +18,7 @@ export type Behaviour =
   | 'ignore'
   | 'close'
   | { send: string | Buffer; binary?: boolean }
+  | { forwardAfterMs: number }
   | { closeWith: number; reason?: string };
 
 export interface HostileNodeOptions {
@@ -85,6 +86,12 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
       if (behaviour === 'forward') {
         if (upstream?.readyState === upstream?.OPEN) upstream?.send(text);
         else queued.push(text);
+        return;
+      }
+      if ('forwardAfterMs' in behaviour) {
+        setTimeout(() => {
+          if (upstream?.readyState === upstream?.OPEN) upstream?.send(text);
+        }, behaviour.forwardAfterMs);
         return;
       }
       if ('closeWith' in behaviour) {
