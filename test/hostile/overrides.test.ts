@@ -171,3 +171,41 @@ describe('classification (ipaddr.js after normalising)', () => {
     await expect(new Promise((ok, ko) => bad.lookup('x.example', {}, (e, a) => (e ? ko(e) : ok(a))))).rejects.toMatchObject({ code: 'EADDRNOTPUBLIC' });
   });
 });
+
+describe("the router's exchange clients obey the same guard", () => {
+  const swap = (apiOverrides: Record<string, string>) => ({
+    from: 'Polkadot',
+    to: 'Hydration',
+    exchange: 'HydrationDex',
+    currencyFrom: { symbol: 'DOT' },
+    currencyTo: { symbol: 'HDX' },
+    amount: '10000000000',
+    slippagePct: '1',
+    recipientAddress: ADDRESS,
+    senderAddress: ADDRESS,
+    options: { development: true, apiOverrides },
+  });
+
+  it('a mapped loopback override: 400 before anything is dialled', async () => {
+    const before = node.connectionsOpened;
+    const res = await request(app)
+      .post('/v5/router')
+      .send(swap({ Polkadot: `ws://[::ffff:127.0.0.1]:${port}`, Hydration: `ws://[::ffff:127.0.0.1]:${port}` }));
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expectErrorBody(res.body, 400, 'ValidationError');
+    expect(node.connectionsOpened).toBe(before);
+  });
+
+  it('names that turn private after the check: no router client connects (503)', async () => {
+    const before = node.connectionsOpened;
+    dns.set('origin.example', [['93.184.216.34'], ['127.0.0.1']]);
+    dns.set('exchange.example', [['93.184.216.34'], ['127.0.0.1']]);
+    const res = await request(app)
+      .post('/v5/router')
+      .send(swap({ Polkadot: `ws://origin.example:${port}`, Hydration: `ws://exchange.example:${port}` }));
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('EADDRNOTPUBLIC');
+    expect(node.connectionsOpened).toBe(before);
+  }, 30_000);
+});
