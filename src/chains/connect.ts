@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { polkadotApi, type ApiPromise } from '../sdk';
 import { ChainResponseError, ProviderUnavailableError } from '../errors';
-import type { AddressGuard } from './address-guard';
+import { quote, type AddressGuard } from './address-guard';
 import { describeSocketError, headersFor, isFrameFailure, type SocketContext } from './chain-socket';
 import type { Slots } from './slots';
 
@@ -120,7 +120,8 @@ export async function connectFirst(
   for (const [index, url] of endpoints.entries()) {
     const left = deadline - Date.now();
     if (left <= 0 || signal.aborted) break;
-    tried.push(url);
+    // Endpoints in messages and logs: at most 200 characters of each.
+    tried.push(quote(url));
     const budget = Math.max(1, Math.floor(left / (endpoints.length - index)));
     const attempt: { context?: SocketContext } = {};
     try {
@@ -128,7 +129,7 @@ export async function connectFirst(
     } catch (error) {
       lastReason = message(error);
       lastWasBadFrame = isFrameFailure(attempt.context?.lastFailure);
-      logger?.warn({ chain, endpoint: url, reason: lastReason }, 'chain endpoint failed');
+      logger?.warn({ chain, endpoint: quote(url), reason: lastReason }, 'chain endpoint failed');
     }
   }
   if (signal.aborted) lastReason = message(signal.reason);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ApiPromise } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
-import { AddressGuard } from './address-guard';
+import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
 import { connectFirst, type DialOptions } from './connect';
 import { distinctEndpoints } from './endpoint';
@@ -98,7 +98,7 @@ export class ConnectionPool {
 
   async acquire(chain: string, urls: readonly string[], signal?: AbortSignal): Promise<Lease> {
     const endpoints = distinctEndpoints(urls);
-    if (this.#closed) throw new ProviderUnavailableError(chain, endpoints, 'the connection pool is closed');
+    if (this.#closed) throw new ProviderUnavailableError(chain, endpoints.map((e) => quote(e)), 'the connection pool is closed');
     if (endpoints.length === 0) throw new ProviderUnavailableError(chain, endpoints, 'no endpoints configured');
     signal?.throwIfAborted();
 

@@ -143,6 +143,16 @@ describe('socket errors are named', () => {
     expect(res.body.message).not.toContain('[object Object]');
   });
 
+  it('a long endpoint URL is quoted to 200 characters in the 503', async () => {
+    const url = `${await refusedUrl()}/${'b'.repeat(1_500)}`;
+    const res = await request(app.app)
+      .post('/v5/balance/AssetHubPolkadot')
+      .send({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: url } } });
+    expect(res.status).toBe(503);
+    expect(res.body.message).toContain('b'.repeat(100));
+    expect(res.body.message).not.toContain('b'.repeat(201));
+  });
+
   it('a refused port: 503 naming ECONNREFUSED', async () => {
     const res = await request(app.app)
       .post('/v5/balance/AssetHubPolkadot')
