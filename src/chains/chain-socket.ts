@@ -132,7 +132,10 @@ export class ChainSocket extends WsWebSocket {
     this.context = context;
     // Without an 'error' listener an EventEmitter throws the error; clients add their own too.
     this.on('error', (error: Error) => {
-      if ((error as { code?: unknown }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.#fail(`${TOO_BIG} (${context.maxFrameBytes} bytes)`, FRAME_TOO_BIG_CODE);
+      const code = (error as { code?: unknown }).code;
+      if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.#fail(`${TOO_BIG} (${context.maxFrameBytes} bytes)`, FRAME_TOO_BIG_CODE);
+      // ws refused a frame that breaks the WebSocket protocol (invalid UTF-8, bad opcode, ...).
+      else if (typeof code === 'string' && code.startsWith('WS_ERR_')) this.#fail(`${MALFORMED}${error.message}`);
       else this.#noteFailure(describeSocketError(error));
     });
     context.onSocket?.(this);

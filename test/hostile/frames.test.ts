@@ -50,6 +50,7 @@ const BAD_FRAMES: Array<[string, (frame: RpcFrame) => Behaviour]> = [
   ['an error that is a string', (f) => ({ send: `{"jsonrpc":"2.0","id":${id(f)},"error":"boom"}` })],
   ['truncated JSON', (f) => ({ send: `{"jsonrpc":"2.0","id":${id(f)},"result":"0x` })],
   ['a binary frame', () => ({ send: Buffer.from([0xde, 0xad, 0xbe, 0xef]), binary: true })],
+  ['a text frame that is not UTF-8', () => ({ send: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), binary: false })],
   ['a batch array', (f) => ({ send: `[{"jsonrpc":"2.0","id":${id(f)},"result":null}]` })],
   ['a number', () => ({ send: '42' })],
   ['an answer without result or error', (f) => ({ send: `{"jsonrpc":"2.0","id":${id(f)}}` })],
