@@ -146,7 +146,14 @@ export class EngineScope {
     const provider = papi.getWsProvider(endpoints, {
       // Constructed with `new`: a function that returns an object yields that object.
       websocketClass: function PapiSocket(uri: string, protocols?: string | string[]) {
-        const socket = socketClass(uri, protocols);
+        let socket: object;
+        try {
+          socket = socketClass(uri, protocols);
+        } catch (error) {
+          // A refused address: papi would retry at once, in a loop; wait for the deadline instead.
+          failure = describeSocketError(error);
+          return inertSocket();
+        }
         if (socket instanceof ChainSocket) socket.once('message', () => (answered = true));
         return socket;
       },
