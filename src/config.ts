@@ -61,6 +61,13 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy,
   API_KEYS_FILE: z.string().min(1).optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  // Chain sockets and the HTTP server (issue 9): see README "Security and limits".
+  CHAIN_MAX_FRAME_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+  MAX_METADATA_DECODING: z.coerce.number().int().positive().max(64).default(2),
+  HEADERS_TIMEOUT_MS: ms(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
+  KEEP_ALIVE_TIMEOUT_MS: ms(65_000),
+  MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).max(1_000_000).default(1000),
 });
 
 export type Config = z.infer<typeof envSchema>;

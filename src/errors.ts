@@ -68,3 +68,13 @@ export class InvalidApiKeyError extends ApiError {
     super(401, 'InvalidApiKeyError', 'The X-API-Key header names no known key; send a valid key or none (anonymous limits)');
   }
 }
+
+/** A chain answered something this service cannot use: a malformed frame, an RPC error, data that does not decode. */
+export class ChainResponseError extends ApiError {
+  constructor(
+    readonly chain: string,
+    detail: string,
+  ) {
+    super(502, 'ChainResponseError', `Chain ${chain} ${detail}`);
+  }
+}

@@ -3,6 +3,7 @@
 // `require` keeps a single copy (one type registry, no "multiple versions" warnings),
 // whether this file runs compiled to CommonJS or under vitest's ESM transform.
 import { createRequire } from 'node:module';
+import { ChainSocket } from './chains/chain-socket';
 
 const load = createRequire(__filename);
 
@@ -12,7 +13,8 @@ const load = createRequire(__filename);
 const globalWebSocket = Object.getOwnPropertyDescriptor(globalThis, 'WebSocket');
 if (globalWebSocket) delete (globalThis as { WebSocket?: unknown }).WebSocket;
 try {
-  load('@polkadot/x-ws');
+  // Every polkadot.js provider reads this export when it connects: make it our guarded socket.
+  (load('@polkadot/x-ws') as { WebSocket: unknown }).WebSocket = ChainSocket;
 } finally {
   if (globalWebSocket) Object.defineProperty(globalThis, 'WebSocket', globalWebSocket);
 }

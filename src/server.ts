@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createApp } from './http/app';
@@ -19,10 +19,33 @@ export async function start(config: Config): Promise<Running> {
   const services = createServices(config, logger);
   const ops = createOps(config, logger);
   const app = createApp({ config, logger, services, ops });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
+  // Slow clients cannot hold a socket: headers within HEADERS_TIMEOUT_MS, the whole request within
+  // HTTP_REQUEST_TIMEOUT_MS (checked every second, not Node's default 30 s), idle keep-alive
+  // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection.
+  const server = createServer({
+    headersTimeout: config.HEADERS_TIMEOUT_MS,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: 1_000,
   });
-  server.keepAliveTimeout = 65_000;
+  server.maxRequestsPerSocket = config.MAX_REQUESTS_PER_SOCKET;
+  let draining = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    // A kept-alive connection goes idle when its answer ends: during the drain, close it then.
+    res.once('close', () => {
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  // After the listener above, so that it sees every request before the app answers it.
+  server.on('request', app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
@@ -32,6 +55,10 @@ export async function start(config: Config): Promise<Running> {
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down');
+      // From now on /ready answers 503 (also on kept-alive connections), every new request closes
+      // its connection, and a connection whose in-flight answer ends is closed once idle.
+      draining = true;
+      services.drain();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref());

@@ -1,16 +1,30 @@
 import type { Logger } from 'pino';
 import type { ApiPromise } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
-import { connectFirst } from './connect';
+import { AddressGuard, quote } from './address-guard';
+import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
+import { connectFirst, type DialOptions } from './connect';
+import { distinctEndpoints } from './endpoint';
+import { outsideEngineScopes } from './engine-clients';
 import { protectApi } from './protect';
+import { Slots } from './slots';
 
 export interface PoolOptions {
   /** Bound on one whole connect (all endpoints, failover included). */
   connectTimeoutMs: number;
   /** How long a connection nobody borrows stays open. */
   idleTimeoutMs: number;
-  /** Soft cap on open connections; idle ones are evicted, least recently used first. */
+  /**
+   * Cap on connections open or opening; idle ones are evicted, least recently used first. When
+   * every one is in use, a request for another is refused at once (503), not queued.
+   */
   maxChains: number;
+  /** Which addresses may be dialled (default: any, for tests and private deployments). */
+  guard?: AddressGuard;
+  /** Largest frame accepted from a node (default 16 MiB). */
+  maxFrameBytes?: number;
+  /** New connections decoding metadata at once (default 2). */
+  maxDecoding?: number;
   logger?: Logger;
   /** Told about borrows and connect outcomes (metrics, /status); must not throw. */
   observer?: PoolObserver;
@@ -19,6 +33,11 @@ export interface PoolOptions {
 /** A borrowed connection. `api.disconnect()` is a no-op; call `release()` exactly once when done. */
 export interface Lease {
   readonly api: ApiPromise;
+  readonly chain: string;
+  /** The endpoints the connection was opened for (normalised). */
+  readonly endpoints: readonly string[];
+  /** What the connection's socket last reported going wrong, if anything. */
+  readonly context: SocketContext;
   release(): void;
 }
 
@@ -26,8 +45,8 @@ interface Entry {
   readonly key: string;
   readonly chain: string;
   readonly endpoints: readonly string[];
-  /** Settles once: the protected api, or the connect failure. */
-  readonly ready: Promise<ApiPromise>;
+  /** Settles once: the protected api and its socket context, or the connect failure. */
+  readonly ready: Promise<{ api: ApiPromise; context: SocketContext }>;
   /** Cancels the connect attempt (pool closing, entry evicted while connecting). */
   readonly abort: AbortController;
   api?: ApiPromise;
@@ -45,10 +64,31 @@ const noop = (): void => undefined;
 export class ConnectionPool {
   readonly #options: PoolOptions;
   readonly #entries = new Map<string, Entry>();
+  readonly #dial: DialOptions;
   #closed = false;
 
   constructor(options: PoolOptions) {
     this.#options = options;
+    this.#dial = {
+      guard: options.guard ?? new AddressGuard(true),
+      maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      decodeSlots: new Slots(options.maxDecoding ?? 2),
+    };
+  }
+
+  /** The address policy every connection of this pool obeys. */
+  get guard(): AddressGuard {
+    return this.#dial.guard;
+  }
+
+  /** Largest frame a connection accepts from a node. */
+  get maxFrameBytes(): number {
+    return this.#dial.maxFrameBytes;
+  }
+
+  /** Connections open or opening (what maxChains bounds). */
+  get size(): number {
+    return this.#entries.size;
   }
 
   /** Connections that are open and ready. */
@@ -58,8 +98,9 @@ export class ConnectionPool {
     return count;
   }
 
-  async acquire(chain: string, endpoints: readonly string[], signal?: AbortSignal): Promise<Lease> {
-    if (this.#closed) throw new ProviderUnavailableError(chain, endpoints, 'the connection pool is closed');
+  async acquire(chain: string, urls: readonly string[], signal?: AbortSignal): Promise<Lease> {
+    const endpoints = distinctEndpoints(urls);
+    if (this.#closed) throw new ProviderUnavailableError(chain, endpoints.map((e) => quote(e)), 'the connection pool is closed');
     if (endpoints.length === 0) throw new ProviderUnavailableError(chain, endpoints, 'no endpoints configured');
     signal?.throwIfAborted();
 
@@ -78,8 +119,8 @@ export class ConnectionPool {
       this.#release(entry);
     };
     try {
-      const api = await abortable(entry.ready, signal);
-      return { api, release };
+      const { api, context } = await abortable(entry.ready, signal);
+      return { api, chain, endpoints, context, release };
     } catch (error) {
       release();
       throw error;
@@ -98,10 +139,11 @@ export class ConnectionPool {
     this.#makeRoom(chain);
     const abort = new AbortController();
     const { connectTimeoutMs, logger } = this.#options;
-    const ready = connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, logger).then(
-      (api) => {
+    // A shared connection belongs to no request: dial it outside the request's engine scope.
+    const ready = outsideEngineScopes(() => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, this.#dial, logger)).then(
+      ({ api, context }) => {
         this.#options.observer?.connected(chain, api);
-        return this.#adopt(entry, api);
+        return { api: this.#adopt(entry, api), context };
       },
       (error: unknown) => {
         this.#options.observer?.failed(chain, error);
@@ -153,7 +195,10 @@ export class ConnectionPool {
     entry.idleTimer.unref();
   }
 
-  /** Evicts least-recently-used idle connections until a new one fits under maxChains. */
+  /**
+   * Evicts least-recently-used idle connections until a new one fits under maxChains; with
+   * every connection in use or connecting, refuses the new one at once.
+   */
   #makeRoom(chain: string): void {
     const { maxChains, logger } = this.#options;
     while (this.#entries.size >= maxChains) {
@@ -162,8 +207,8 @@ export class ConnectionPool {
         if (entry.leases === 0 && entry.api && (!oldest || entry.lastUsed < oldest.lastUsed)) oldest = entry;
       }
       if (!oldest) {
-        logger?.warn({ chain, open: this.#entries.size, maxChains }, 'maxChains exceeded: no idle connection to evict');
-        return;
+        logger?.warn({ chain, open: this.#entries.size, maxChains }, 'maxChains reached: every connection is in use or connecting');
+        throw new ProviderUnavailableError(chain, [], `${maxChains} chain connections (MAX_CHAINS) are in use or connecting; try again shortly`, 1);
       }
       logger?.debug({ chain: oldest.chain, for: chain }, 'evicting least recently used chain connection');
       this.#entries.delete(oldest.key);

@@ -7,6 +7,8 @@ import type { ConnectionPool, Lease } from './pool';
  */
 export interface ChainScope {
   readonly apiOverrides: Record<string, unknown>;
+  /** The connections borrowed so far (to name the chain a failure came from). */
+  readonly leases: readonly Lease[];
   release(): void;
 }
 
@@ -57,9 +59,10 @@ export function createChainScope(
 
   return {
     apiOverrides,
+    leases,
     release() {
       released = true;
-      leases.splice(0).forEach((lease) => lease.release());
+      leases.forEach((lease) => lease.release());
     },
   };
 }

@@ -121,6 +121,7 @@ export const feeAssetSchema = z
 
 const wsUrl = z
   .string()
+  .max(2048, 'must be at most 2048 characters')
   .url('must be a URL')
   .refine((u) => /^wss?:\/\//i.test(u), 'must be a ws:// or wss:// URL');
 

@@ -4,7 +4,7 @@ import { createChainScope } from '../chains/sdk-apis';
 import { withDeadline } from '../chains/deadline';
 import type { TransferOptions } from '../schemas/transfer';
 import { checkOverrideHosts, endpointResolver } from './endpoints';
-import { fromSdkError } from './sdk-errors';
+import { fromChainFailure, fromSdkError, type ChainUsed } from './sdk-errors';
 
 export interface ChainCall {
   /** What the SDK gets as `apiOverrides`: every chain it touches is borrowed from our pool. */
@@ -23,21 +23,23 @@ export async function runOnChains<T>(
   what: string,
   work: (call: ChainCall) => Promise<T>,
 ): Promise<T> {
-  checkOverrideHosts(options.apiOverrides, config.ALLOW_PRIVATE_OVERRIDES);
+  await checkOverrideHosts(options.apiOverrides, pool.guard);
   const resolve = endpointResolver(options);
   let release = (): void => undefined;
+  let used: readonly ChainUsed[] = [];
   try {
     return await withDeadline(
       async (signal) => {
         const scope = createChainScope(pool, resolve, signal);
         release = scope.release;
+        used = scope.leases;
         return work({ apiOverrides: scope.apiOverrides, signal });
       },
       config.REQUEST_TIMEOUT_MS,
       what,
     );
   } catch (error) {
-    throw fromSdkError(error);
+    throw fromChainFailure(error, used) ?? fromSdkError(error);
   } finally {
     release();
   }

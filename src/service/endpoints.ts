@@ -1,48 +1,61 @@
-import { isIP } from 'node:net';
 import type { TChain } from '@paraspell/sdk-pjs';
+import { AddressRefusedError, quote, type AddressGuard } from '../chains/address-guard';
+import { distinctEndpoints } from '../chains/endpoint';
 import { ApiError, badRequest } from '../errors';
 import { sdk } from '../sdk';
 import type { TransferOptions } from '../schemas/transfer';
 
-const PRIVATE_V4 = [
-  [0x0a000000, 8], // 10.0.0.0/8
-  [0x7f000000, 8], // 127.0.0.0/8
-  [0xac100000, 12], // 172.16.0.0/12
-  [0xc0a80000, 16], // 192.168.0.0/16
-  [0xa9fe0000, 16], // 169.254.0.0/16 (link-local, cloud metadata)
-  [0x64400000, 10], // 100.64.0.0/10 (carrier-grade NAT)
-  [0x00000000, 8], // 0.0.0.0/8
-] as const;
+/** Distinct endpoints (after normalisation) one request may name for one chain. */
+export const MAX_OVERRIDE_ENDPOINTS = 4;
 
-function isPrivateHost(host: string): boolean {
-  const name = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal')) return true;
-  const family = isIP(name);
-  if (family === 4) {
-    const n = name.split('.').reduce((acc, part) => acc * 256 + Number(part), 0);
-    return PRIVATE_V4.some(([base, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
+const refused = (chain: string, message: string, detail: string): ApiError =>
+  new ApiError(400, 'ValidationError', `options.apiOverrides.${chain}: ${message}`, [{ path: `body.options.apiOverrides.${chain}`, message: detail }]);
+
+/**
+ * Caller-supplied endpoints make this service dial out. Before anything is dialled: no
+ * credentials in the URL (they would end up in logs), at most MAX_OVERRIDE_ENDPOINTS distinct
+ * nodes per chain, and unless the operator allows private addresses (ALLOW_PRIVATE_OVERRIDES)
+ * every address the host has must be public unicast, so a request cannot reach the operator's
+ * own network. The socket checks again when it connects (names can change their answer).
+ * Messages quote at most the first 200 characters of a URL.
+ */
+export async function checkOverrideHosts(overrides: TransferOptions['apiOverrides'], guard: AddressGuard): Promise<void> {
+  checkOverrideUrls(overrides, guard);
+  if (guard.allowPrivate) return;
+  for (const [chain, urls = []] of Object.entries(overrides)) {
+    for (const url of urls) {
+      const u = new URL(url);
+      try {
+        await guard.addressesOf(u.hostname);
+      } catch (error) {
+        // A name that does not resolve now may later: the connect reports it (503).
+        if (!(error instanceof AddressRefusedError)) continue;
+        throw refused(chain, `${quote(url)} is not a public address (${error.message}), which this service does not dial`, 'must point at a public address');
+      }
+    }
   }
-  if (family === 6) {
-    if (name === '::1' || name === '::') return true;
-    if (name.startsWith('::ffff:')) return isPrivateHost(name.slice(7));
-    return /^(fc|fd|fe8|fe9|fea|feb)/.test(name);
-  }
-  return false;
 }
 
 /**
- * Caller-supplied endpoints make this service dial out; loopback and private hosts are refused
- * unless the operator allows them (ALLOW_PRIVATE_OVERRIDES), so a request cannot probe the
- * operator's own network.
+ * What can be judged from the URLs alone, with no DNS: credentials, the number of distinct
+ * endpoints, local names and non-public IP literals. The pre-dial checks run this; the names
+ * are resolved and checked when the request dials (`checkOverrideHosts`).
  */
-export function checkOverrideHosts(overrides: TransferOptions['apiOverrides'], allowPrivate: boolean): void {
-  if (allowPrivate) return;
-  for (const [chain, urls] of Object.entries(overrides)) {
-    for (const url of urls ?? []) {
-      if (isPrivateHost(new URL(url).hostname)) {
-        throw new ApiError(400, 'ValidationError', `options.apiOverrides.${chain}: ${url} points at a loopback or private network address, which this service does not dial`, [
-          { path: `body.options.apiOverrides.${chain}`, message: 'must not point at a loopback or private network address' },
-        ]);
+export function checkOverrideUrls(overrides: TransferOptions['apiOverrides'], guard: AddressGuard): void {
+  for (const [chain, urls = []] of Object.entries(overrides)) {
+    const parsed = urls.map((url) => ({ url, u: new URL(url) }));
+    if (parsed.some(({ u }) => u.username !== '' || u.password !== '')) {
+      throw refused(chain, 'endpoint URLs must not carry credentials (user:password@)', 'must not carry credentials');
+    }
+    if (distinctEndpoints(urls).length > MAX_OVERRIDE_ENDPOINTS) {
+      throw refused(chain, `at most ${MAX_OVERRIDE_ENDPOINTS} distinct endpoints per chain`, `must name at most ${MAX_OVERRIDE_ENDPOINTS} distinct endpoints`);
+    }
+    for (const { url, u } of parsed) {
+      try {
+        guard.checkLiteral(u.hostname);
+      } catch (error) {
+        if (!(error instanceof AddressRefusedError)) throw error;
+        throw refused(chain, `${quote(url)} is not a public address (${error.message}), which this service does not dial`, 'must point at a public address');
       }
     }
   }

@@ -9,6 +9,7 @@ import { withDeadline } from '../chains/deadline';
 import { ApiError, badRequest, ProviderUnavailableError } from '../errors';
 import { sdk } from '../sdk';
 import { isEvmAddress } from '../schemas/address';
+import { AddressGuard } from '../chains/address-guard';
 import { checkOverrideHosts } from './endpoints';
 import { sdkCall } from './sdk-errors';
 
@@ -37,9 +38,9 @@ export interface EthereumBalanceRequest {
   endpoints?: string[];
 }
 
-function endpointsFor(req: EthereumBalanceRequest, allowPrivate: boolean): string[] {
+async function endpointsFor(req: EthereumBalanceRequest, allowPrivate: boolean): Promise<string[]> {
   if (req.endpoints?.length) {
-    checkOverrideHosts({ Ethereum: req.endpoints }, allowPrivate);
+    await checkOverrideHosts({ Ethereum: req.endpoints }, new AddressGuard(allowPrivate));
     return req.endpoints;
   }
   if (req.development) {
@@ -62,7 +63,7 @@ export async function ethereumBalance(req: EthereumBalanceRequest, config: Pick<
   const native = asset.symbol === sdk.getNativeAssetSymbol('Ethereum');
   const token = 'assetId' in asset ? asset.assetId : undefined;
   if (!native && (token === undefined || !isEvmAddress(token))) throw badRequest('InvalidCurrencyError', `${asset.symbol} has no ERC-20 contract address in the registry`);
-  const urls = endpointsFor(req, config.ALLOW_PRIVATE_OVERRIDES);
+  const urls = await endpointsFor(req, config.ALLOW_PRIVATE_OVERRIDES);
   return withDeadline(() => readBalance(urls, req.address, native ? undefined : (token as string), config.CONNECT_TIMEOUT_MS), config.REQUEST_TIMEOUT_MS, 'Reading a balance on Ethereum');
 }
 

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import { AddressGuard, type Resolve } from '../chains/address-guard';
+import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
 import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
@@ -24,16 +26,29 @@ export interface Services {
   explain: ExplainService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
+  /** Marks the service as shutting down (`ready()` is false from now on); close() follows. */
+  drain(): void;
   close(): Promise<void>;
 }
 
-export function createServices(config: Config, logger: Logger): Services {
+/** What tests replace: name resolution (tests never resolve real DNS names). */
+export interface ServiceDeps {
+  resolve?: Resolve;
+}
+
+export function createServices(config: Config, logger: Logger, deps: ServiceDeps = {}): Services {
   routeAllSdkChainsThroughOverrides();
   const chainActivity = new ChainActivity();
+  const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
+  // Sockets the engines open on their own (outside the pool) obey the same policy.
+  setDefaultSocketContext({ guard, maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES });
   const pool = new ConnectionPool({
     connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
     idleTimeoutMs: config.IDLE_TIMEOUT_MS,
     maxChains: config.MAX_CHAINS,
+    guard,
+    maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES,
+    maxDecoding: config.MAX_METADATA_DECODING,
     logger,
     observer: chainActivity,
   });
@@ -44,9 +59,12 @@ export function createServices(config: Config, logger: Logger): Services {
     transfers: new TransferService(pool, config),
     evmTransfers: new EvmTransferService(config),
     preflight: new PreflightService(pool, config),
-    router: new RouterService(config),
+    router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),
     ready: () => !closing,
+    drain: () => {
+      closing = true;
+    },
     close: async () => {
       closing = true;
       await pool.close();

@@ -13,7 +13,8 @@ import { sdk } from '../sdk';
 import { addressMismatch } from '../schemas/address';
 import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../schemas/router';
 import type { TransferCurrency, TransferOptions, TransferRequest } from '../schemas/transfer';
-import { checkOverrideHosts } from './endpoints';
+import { AddressGuard } from '../chains/address-guard';
+import { checkOverrideUrls } from './endpoints';
 import { fromSdkError } from './sdk-errors';
 
 /** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
@@ -242,7 +243,7 @@ function formatUnits(value: bigint, decimals: number): string {
 // ---- options ------------------------------------------------------------------------------
 
 function checkOptions(options: Pick<TransferOptions, 'apiOverrides' | 'development'>, allowPrivate: boolean, needs: TChain[]): void {
-  checkOverrideHosts(options.apiOverrides, allowPrivate);
+  checkOverrideUrls(options.apiOverrides, new AddressGuard(allowPrivate));
   if (!options.development) return;
   const missing = [...new Set(needs)].filter((c) => c !== 'Ethereum' && !options.apiOverrides[c]?.length);
   if (missing.length > 0) {

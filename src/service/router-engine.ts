@@ -13,6 +13,8 @@ import type {
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
 import type { TCurrencyInput } from '@paraspell/sdk-pjs';
+import { routeEngineClientsThroughScopes } from '../chains/engine-clients';
+import { sdk } from '../sdk';
 import type { RouterRequest } from '../schemas/router';
 
 type XcmRouter = typeof import('@paraspell/xcm-router');
@@ -42,14 +44,13 @@ export interface RouterEngine {
 const load = createRequire(__filename);
 let loaded: XcmRouter | undefined;
 
-/** Loads @paraspell/xcm-router once. */
+/** Loads @paraspell/xcm-router once, its chain clients routed through request scopes. */
 export function loadRouter(): XcmRouter {
   if (loaded) return loaded;
-  // polkadot-api (the router's XCM legs) needs a WebSocket class; Node 20 has none built in.
-  // Only when missing: Node 22+ (or --experimental-websocket) brings its own.
-  const g = globalThis as { WebSocket?: unknown };
-  if (g.WebSocket === undefined) g.WebSocket = (load('ws') as typeof import('ws')).WebSocket;
-  loaded = load('@paraspell/xcm-router') as XcmRouter;
+  const router = load('@paraspell/xcm-router') as XcmRouter;
+  // The router's polkadot-api clients are created by us (with our socket class); see EngineScope.
+  routeEngineClientsThroughScopes(sdk, load('@paraspell/sdk') as { Builder(options: object): unknown });
+  loaded = router;
   return loaded;
 }
 

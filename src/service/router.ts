@@ -2,6 +2,8 @@ import type { TChain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { TRouterAsset, TRouterDryRunResult, TRouterPlan, TRouterXcmFeeResult, TTransaction } from '@paraspell/xcm-router';
 import type { Config } from '../config';
 import { withDeadline } from '../chains/deadline';
+import { EngineScope } from '../chains/engine-clients';
+import { ConnectionPool } from '../chains/pool';
 import { ApiError, badRequest } from '../errors';
 import { sdk } from '../sdk';
 import {
@@ -11,6 +13,7 @@ import {
   type ExchangeName,
   type RouterRequest,
 } from '../schemas/router';
+import { checkOverrideHosts } from './endpoints';
 import { checkSwapBeforeDial, type SwapPaths } from './pre-dial';
 import {
   registryAssetResolver,
@@ -24,7 +27,7 @@ import {
   type XcmFeeResult,
 } from './preflight-shapes';
 import { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './router-engine';
-import { fromSdkError } from './sdk-errors';
+import { fromChainFailure, fromSdkError } from './sdk-errors';
 
 // ---- contract shapes --------------------------------------------------------------------
 
@@ -199,10 +202,17 @@ export class RouterService {
   constructor(
     private readonly config: Config,
     private readonly engine: RouterEngine = realEngine,
+    /** Where the router's polkadot.js clients are borrowed from (the service's pool). */
+    private readonly pool: ConnectionPool = new ConnectionPool({
+      connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: config.IDLE_TIMEOUT_MS,
+      maxChains: config.MAX_CHAINS,
+    }),
   ) {}
 
   private async run<T>(req: RouterRequest, what: string, work: (call: EngineCall) => Promise<T>, fields?: SwapPaths): Promise<T> {
     checkSwapBeforeDial(req, this.config, fields);
+    await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
     checkDevelopment(req);
     const call: EngineCall = {
       request: req,
@@ -213,12 +223,15 @@ export class RouterService {
       },
     };
     const route = `${req.from ?? 'exchange'} -> ${req.to ?? 'exchange'}`;
+    // Every chain client the router opens for this request is pooled or closed when it ends;
+    // a client that cannot connect fails the request at the connect deadline.
+    const scope = new EngineScope(this.pool, this.config.CONNECT_TIMEOUT_MS);
     try {
-      // The router's own clients (polkadot-api pool, fresh polkadot.js per call) never give up on
-      // an unreachable chain; our deadline does. Work left running after it is abandoned.
-      return await withDeadline(() => work(call), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
+      return await withDeadline((signal) => scope.run(() => work(call), signal), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
     } catch (error) {
-      throw fromRouterError(error);
+      throw fromChainFailure(error, scope.leases) ?? fromRouterError(error);
+    } finally {
+      scope.end();
     }
   }
 

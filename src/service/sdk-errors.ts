@@ -1,4 +1,7 @@
-import { ApiError } from '../errors';
+import { quote } from '../chains/address-guard';
+import { FRAME_TOO_BIG_CODE, MALFORMED_FRAME_CODE, type SocketContext } from '../chains/chain-socket';
+import { normaliseEndpoint } from '../chains/endpoint';
+import { ApiError, ChainResponseError, ProviderUnavailableError } from '../errors';
 
 interface Mapping {
   status: number;
@@ -60,4 +63,59 @@ export function sdkCall<T>(fn: () => T): T {
   } catch (error) {
     throw fromSdkError(error);
   }
+}
+
+/** A chain connection a request used: enough to name the chain a failure came from. */
+export interface ChainUsed {
+  readonly chain: string;
+  readonly endpoints: readonly string[];
+  readonly context: SocketContext;
+}
+
+/** polkadot.js rejects in-flight calls with this when the socket closes (WsProvider). */
+const DISCONNECTED = /^disconnected from (\S+): (\d+):: ?([\s\S]*)$/;
+/** A storage value or runtime answer that does not decode with the chain's own metadata. */
+const UNDECODABLE = /^Unable to decode storage |^Unable to decode |Decoded input doesn't match input/;
+
+const sameEndpoint = (url: string, endpoints: readonly string[]): boolean => {
+  try {
+    return endpoints.includes(normaliseEndpoint(url));
+  } catch {
+    return false;
+  }
+};
+
+/** `Polkadot`, or `one of Polkadot, Hydration` when the failure cannot be pinned on one chain. */
+function chainNamed(used: readonly ChainUsed[], pick?: (c: ChainUsed) => boolean): string {
+  const found = pick && used.find(pick);
+  if (found) return found.chain;
+  const names = [...new Set(used.map((c) => c.chain))];
+  if (names.length === 1) return names[0];
+  return names.length === 0 ? 'reached by this request' : `(one of ${names.join(', ')})`;
+}
+
+/**
+ * The chain side of a failure: a socket closed under a request (503), a frame or answer the
+ * service cannot use or an RPC error (502 ChainResponseError), each naming the chain. Undefined
+ * when the error is not a chain's doing.
+ */
+export function fromChainFailure(error: unknown, used: readonly ChainUsed[]): ApiError | undefined {
+  if (!(error instanceof Error) || error instanceof ApiError) return undefined;
+  const closed = DISCONNECTED.exec(error.message);
+  if (closed) {
+    const [, url, code, reason] = closed;
+    const chain = chainNamed(used, (c) => sameEndpoint(url, c.endpoints));
+    const what = reason ? `${code}: ${quote(reason)}` : code;
+    if (Number(code) === MALFORMED_FRAME_CODE) return new ChainResponseError(chain, `sent a frame this service cannot use (${what})`);
+    if (Number(code) === FRAME_TOO_BIG_CODE) return new ChainResponseError(chain, `sent a frame over the size limit (${what})`);
+    return new ProviderUnavailableError(chain, [quote(url)], `the connection was lost (close code ${what})`);
+  }
+  if (error.name === 'RpcError') {
+    const chain = chainNamed(used, (c) => c.context.lastRpcError !== undefined && error.message.startsWith(c.context.lastRpcError));
+    return new ChainResponseError(chain, `answered with an RPC error: ${quote(error.message)}`);
+  }
+  if (UNDECODABLE.test(error.message)) {
+    return new ChainResponseError(chainNamed(used), `answered with data that does not decode: ${quote(error.message)}`);
+  }
+  return undefined;
 }

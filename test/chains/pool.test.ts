@@ -208,7 +208,7 @@ describe('ConnectionPool lifetime', () => {
     expect(pool.openCount).toBe(2);
   });
 
-  it('evicts with maxChains=1, but never a leased connection', async () => {
+  it('evicts with maxChains=1, but never a leased connection: over the cap a request is refused at once', async () => {
     const [polkadot, kusama] = await Promise.all([chain('Polkadot'), chain('Kusama')]);
     const pool = newPool({ maxChains: 1 });
 
@@ -216,13 +216,15 @@ describe('ConnectionPool lifetime', () => {
     const kusamaLease = await pool.acquire('Kusama', [kusama.url]);
     await until(() => polkadot.openConnections === 0, 'Polkadot to be evicted');
 
-    // Kusama is leased: going over the cap is allowed rather than failing the request.
-    const polkadotLease = await pool.acquire('Polkadot', [polkadot.url]);
-    expect(kusama.openConnections).toBe(1);
-    expect(polkadot.openConnections).toBe(1);
-    expect(pool.openCount).toBe(2);
+    // Kusama is leased: no room, and a 503 at once rather than a queue that misses its deadline.
+    const refused = pool.acquire('Polkadot', [polkadot.url]);
+    await expect(refused).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(refused).rejects.toThrow(/MAX_CHAINS/);
+    expect(polkadot.openConnections).toBe(0);
     kusamaLease.release();
-    polkadotLease.release();
+    // Once Kusama is idle it can be evicted for Polkadot.
+    (await pool.acquire('Polkadot', [polkadot.url])).release();
+    await until(() => kusama.openConnections === 0, 'Kusama to be evicted');
   });
 
   it('close() disconnects everything, rejects pending acquires and later ones', async () => {

@@ -1,0 +1,202 @@
+// The WebSocket every chain client in this process uses (polkadot.js through @polkadot/x-ws, and the
+// router's polkadot-api clients through `websocketClass`). A chain node is not trusted: a frame it
+// sends must never throw inside the socket's event handler, where nothing can catch it and the
+// process would exit. Each frame is checked before the client sees it; a frame that is not a
+// JSON-RPC answer to something we asked (or a notification), or that makes the client throw, fails
+// the connection: the client sees a close (code 1007) naming the problem and the socket is dropped.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
+import type { ClientOptions } from 'ws';
+import { AddressGuard, quote } from './address-guard';
+
+const load = createRequire(__filename);
+const { WebSocket: WsWebSocket } = load('ws') as typeof import('ws');
+
+/** Close code given to the client when a frame is malformed ("invalid frame payload data"). */
+export const MALFORMED_FRAME_CODE = 1007;
+/** Close code ws uses for a frame over `maxPayload` ("message too big"). */
+export const FRAME_TOO_BIG_CODE = 1009;
+
+export interface SocketContext {
+  /** The chain the socket belongs to, for messages. */
+  readonly chain?: string;
+  readonly guard: AddressGuard;
+  /** Largest frame accepted from a node, in bytes. */
+  readonly maxFrameBytes: number;
+  /** Called for every socket opened under this context (engine clients are tracked this way). */
+  readonly onSocket?: (socket: ChainSocket) => void;
+  /** The last thing that went wrong on a socket of this context, named: set by the socket. */
+  lastFailure?: string;
+  /** The last JSON-RPC error a node answered on a socket of this context (`code: message`). */
+  lastRpcError?: string;
+}
+
+const MALFORMED = 'malformed frame: ';
+const UNHANDLED = 'frame the client could not handle: ';
+const TOO_BIG = 'frame over the size limit';
+
+/** Whether a socket failure was the node's frame (malformed or too big), not the network. */
+export const isFrameFailure = (failure: string | undefined): boolean =>
+  failure !== undefined && (failure.startsWith(MALFORMED) || failure.startsWith(UNHANDLED) || failure.startsWith(TOO_BIG));
+
+export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+let defaultContext: SocketContext = { guard: new AddressGuard(true), maxFrameBytes: DEFAULT_MAX_FRAME_BYTES };
+
+/** The policy for sockets opened outside any context of ours (set once at start-up). */
+export function setDefaultSocketContext(context: SocketContext): void {
+  defaultContext = context;
+}
+
+/** Sockets opened while running inside `socketContexts.run(context, ...)` take that context. */
+export const socketContexts = new AsyncLocalStorage<SocketContext>();
+
+// polkadot.js hands the socket only `{ headers }` (the WsProvider's third argument); the headers
+// object itself is the key to its context. It stays empty, so no header is sent.
+const byHeaders = new WeakMap<object, SocketContext>();
+
+/** Headers to give `new WsProvider(url, false, headers)` so its sockets take `context`. */
+export function headersFor(context: SocketContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  byHeaders.set(headers, context);
+  return headers;
+}
+
+/** A socket error or close, named: `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9`, never `[object Object]`. */
+export function describeSocketError(error: unknown): string {
+  const inner = error !== null && typeof error === 'object' && 'error' in error && error.error instanceof Error ? error.error : error;
+  if (inner instanceof Error) {
+    const code = (inner as { code?: unknown }).code;
+    const tls = (typeof code === 'string' && /CERT|SSL|TLS|SELF_SIGNED/.test(code)) || /\b(SSL|TLS)\b|ssl3_|tls_/.test(inner.message);
+    const prefix = tls ? `TLS failure (${typeof code === 'string' ? code : inner.name})` : typeof code === 'string' ? code : inner.name;
+    return inner.message.includes(String(code)) && !tls ? inner.message : `${prefix}: ${inner.message}`;
+  }
+  if (error !== null && typeof error === 'object') {
+    const e = error as { code?: unknown; reason?: unknown; message?: unknown };
+    if (typeof e.code === 'number') return `closed with code ${e.code}${typeof e.reason === 'string' && e.reason ? ` (${e.reason})` : ''}`;
+    if (typeof e.message === 'string' && e.message) return e.message;
+  }
+  return typeof error === 'string' ? error : 'unknown socket error';
+}
+
+const MAX_PENDING_IDS = 10_000;
+
+/** What is wrong with a frame, or undefined for a well-formed answer or notification. */
+function frameProblem(data: unknown, isBinary: boolean, pending: Set<string>, onRpcError: (error: string) => void): string | undefined {
+  if (isBinary) return 'binary frame';
+  let frame: unknown;
+  try {
+    frame = JSON.parse(String(data));
+  } catch (error) {
+    return `not JSON (${error instanceof Error ? error.message : 'unparsable'})`;
+  }
+  if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) return `not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : typeof frame})`;
+  const f = frame as Record<string, unknown>;
+  if (f.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
+  if (f.method !== undefined) {
+    if (typeof f.method !== 'string') return 'method is not a string';
+    const p = f.params as Record<string, unknown> | null | undefined;
+    if (p === null || typeof p !== 'object' || Array.isArray(p)) return `notification ${quote(f.method, 60)} without params`;
+    if (typeof p.subscription !== 'string' && typeof p.subscription !== 'number') return `notification ${quote(f.method, 60)} without a subscription id`;
+    if (!('result' in p) && !('error' in p)) return `notification ${quote(f.method, 60)} without a result`;
+    return undefined;
+  }
+  if (typeof f.id !== 'number' && typeof f.id !== 'string') return 'answer without an id';
+  const id = String(f.id);
+  if (!pending.has(id)) return `answer to id ${quote(id, 40)}, which was never asked`;
+  pending.delete(id);
+  if ('error' in f) {
+    const e = f.error as Record<string, unknown> | null;
+    if (e === null || typeof e !== 'object' || typeof e.code !== 'number' || typeof e.message !== 'string') return 'error without a numeric code and a message';
+    onRpcError(`${e.code}: ${e.message}`);
+    return undefined;
+  }
+  if (!('result' in f)) return 'answer without result or error';
+  return undefined;
+}
+
+/**
+ * `ws`'s WebSocket with the checks above, the address guard (literal hosts refused before dialling,
+ * names resolved and checked by the guard's `lookup`) and a bound on frame size.
+ */
+export class ChainSocket extends WsWebSocket {
+  readonly context: SocketContext;
+  /** Ids of requests sent and not answered yet: an answer to anything else is refused. */
+  readonly #pending = new Set<string>();
+  #closeDelivered = false;
+
+  constructor(address: string | URL, protocols?: string | string[], options?: ClientOptions) {
+    const context = (options?.headers && byHeaders.get(options.headers)) ?? socketContexts.getStore() ?? defaultContext;
+    context.guard.checkLiteral(new URL(String(address)).hostname);
+    super(address, protocols, { ...options, headers: { ...options?.headers }, maxPayload: context.maxFrameBytes, lookup: context.guard.lookup, followRedirects: false });
+    this.context = context;
+    // Without an 'error' listener an EventEmitter throws the error; clients add their own too.
+    this.on('error', (error: Error) => {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.#fail(`${TOO_BIG} (${context.maxFrameBytes} bytes)`, FRAME_TOO_BIG_CODE);
+      // ws refused a frame that breaks the WebSocket protocol (invalid UTF-8, bad opcode, ...).
+      else if (typeof code === 'string' && code.startsWith('WS_ERR_')) this.#fail(`${MALFORMED}${error.message}`);
+      else this.#noteFailure(describeSocketError(error));
+    });
+    context.onSocket?.(this);
+  }
+
+  override send(data: unknown, ...rest: unknown[]): void {
+    if (typeof data === 'string') this.#track(data);
+    (super.send as (...args: unknown[]) => void)(data, ...rest);
+  }
+
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'close') {
+      if (this.#closeDelivered) return false;
+      this.#closeDelivered = true;
+      const [code, reason] = args as [number, Buffer];
+      this.#noteFailure(`closed with code ${code}${reason?.length ? ` (${quote(reason.toString())})` : ''}`);
+      return super.emit(event, ...args);
+    }
+    if (event !== 'message') return super.emit(event, ...args);
+    if (this.#closeDelivered) return false;
+    const problem = frameProblem(args[0], args[1] === true, this.#pending, (error) => (this.context.lastRpcError = error));
+    if (problem) {
+      this.#fail(`${MALFORMED}${problem}`);
+      return false;
+    }
+    try {
+      return super.emit(event, ...args);
+    } catch (error) {
+      this.#fail(`${UNHANDLED}${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
+
+  /** Ends the connection at once; the client sees a close carrying `reason`. */
+  #fail(reason: string, code = MALFORMED_FRAME_CODE): void {
+    const text = quote(reason, 200);
+    this.#noteFailure(text);
+    if (!this.#closeDelivered) {
+      this.#closeDelivered = true;
+      try {
+        super.emit('close', code, Buffer.from(text));
+      } catch {
+        // A client's close handler failing changes nothing: the socket goes anyway.
+      }
+    }
+    this.terminate();
+  }
+
+  #noteFailure(what: string): void {
+    this.context.lastFailure = what;
+  }
+
+  #track(text: string): void {
+    let id: unknown;
+    try {
+      id = (JSON.parse(text) as { id?: unknown }).id;
+    } catch {
+      return;
+    }
+    if (typeof id !== 'number' && typeof id !== 'string') return;
+    if (this.#pending.size >= MAX_PENDING_IDS) this.#pending.delete(this.#pending.values().next().value as string);
+    this.#pending.add(String(id));
+  }
+}
