@@ -15,6 +15,7 @@ import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } 
 import type { TransferCurrency, TransferOptions, TransferRequest } from '../schemas/transfer';
 import { AddressGuard } from '../chains/address-guard';
 import { checkOverrideUrls } from './endpoints';
+import { checkTransactRequest, type TransactCandidate } from './transact';
 import { fromSdkError } from './sdk-errors';
 
 /** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
@@ -259,13 +260,16 @@ function checkOptions(options: Pick<TransferOptions, 'apiOverrides' | 'developme
  * Everything about a transfer-shaped request (x-transfer, each batch item, every pre-flight
  * query, transact) that can be refused without a chain. Throws the ApiError a caller gets.
  */
-export function checkBeforeDial(req: TransferRequest, config: Pick<Config, 'ALLOW_PRIVATE_OVERRIDES'>): void {
+export function checkBeforeDial(req: TransferRequest & Pick<TransactCandidate, 'transact'>, config: Pick<Config, 'ALLOW_PRIVATE_OVERRIDES'>): void {
+  // A transact's own rules come first: they say what to send instead of a shape it cannot take.
+  checkTransactRequest(req);
   checkChains(req.from, req.to);
   const sent = checkCurrency(req);
   checkAddresses(req);
-  const single = !Array.isArray(req.currency);
+  // The engine's minimum is the SDK builder's; a transact is built by us and prices its own fees.
+  const minimum = !Array.isArray(req.currency) && req.transact === undefined ? MIN_AMOUNT : undefined;
   for (const s of sent) {
-    if (s.asset || isOverride(s.selector)) checkAmount(s.amount, s.asset, req.options.abstractDecimals, `${s.path}.amount`, single ? MIN_AMOUNT : undefined);
+    if (s.asset || isOverride(s.selector)) checkAmount(s.amount, s.asset, req.options.abstractDecimals, `${s.path}.amount`, minimum);
   }
   checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, [req.from]);
 }

@@ -63,8 +63,7 @@ export function transactVersion(req: Pick<TransferRequest, 'xcmVersion'> & { fro
 
 /**
  * Everything about a transact request that can be refused without a chain, each with what to send
- * instead; nothing to check without a payload. Meant for the shared pre-dial checks too;
- * `buildTransact` runs it first.
+ * instead; nothing to check without a payload. Part of the shared pre-dial checks (`checkBeforeDial`).
  */
 export function checkTransactRequest(req: TransactCandidate): void {
   if (req.transact === undefined) return;
@@ -319,7 +318,7 @@ function xcmCall(api: ApiPromise, chain: TSubstrateChain, method: 'send' | 'exec
 /** Builds the transact's call data (`tx.method.toHex()`) over pooled connections. */
 export function buildTransact(pool: ConnectionPool, config: Config, candidate: TransactCandidate): Promise<string> {
   checkTransactRequest(candidate);
-  // The checks above establish every field TransactRequest narrows.
+  // The checks above (also run by checkBeforeDial) establish every field TransactRequest narrows.
   const req = candidate as TransactRequest;
   const version = transactVersion(req);
   const asset = resolveAsset(req);
