@@ -304,16 +304,6 @@ function legacyRpcMethods(methods: string[]): string[] {
   return methods.filter((m) => !/^[A-Za-z]+_v\d+_/.test(m));
 }
 
-/** True when the chain's data can be loaded here (Hydration needs an extra devDependency). */
-export function isTestChainAvailable(chain: TestChainName): boolean {
-  try {
-    chainData(chain);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Blocks: genesis (#0) up to a fixed head, hashes made up from the chain name.
 
