@@ -89,6 +89,8 @@ export interface TestChainOptions {
    * transfer on the origin (e.g. DOT Polkadot -> Hydration through Asset Hub) build offline.
    */
   partialFee?: bigint;
+  /** Answers every RPC message this many milliseconds late: a slow chain that still answers. */
+  answerDelayMs?: number;
 }
 
 export interface DecodedCall {
@@ -664,7 +666,8 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     if (silent) return;
     ws.on('message', (raw) => {
       const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
-      answer(ws, node, text);
+      if (options.answerDelayMs) setTimeout(() => answer(ws, node, text), options.answerDelayMs);
+      else answer(ws, node, text);
     });
   });
 
