@@ -6,9 +6,9 @@ import { createApp } from '../../src/http/app';
 import { createServices } from '../../src/service';
 import { PreflightService } from '../../src/service/preflight';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
-import { DOT_AH, DOT_POLKADOT } from '../fixtures/sdk-results';
-import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callFailure, callSuccess, RELAY, teleportMessage, xcmComplete, xcmIncomplete } from '../support/runtime-answers';
-import { seedAsset, seedNative } from '../support/seed';
+import { DOT_AH, DOT_HYDRATION, DOT_POLKADOT, HDX } from '../fixtures/sdk-results';
+import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callFailure, callSuccess, parachain, RELAY, reserveMessage, teleportMessage, xcmComplete, xcmIncomplete } from '../support/runtime-answers';
+import { seedAsset, seedNative, seedTokens } from '../support/seed';
 import { startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -508,4 +508,104 @@ describe('transfers: options.xcmFormatCheck reaches the SDK', () => {
       await Promise.all([ah.close(), relay.close()]);
     }
   });
+});
+
+// ---- several hops: Polkadot -> Hydration, DOT through Asset Hub (its reserve) -------------------
+
+describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkadot -> Hydration, DOT)', () => {
+  let relay: TestChain;
+  let ah: TestChain;
+  let hydration: TestChain;
+  let local: ReturnType<typeof testApp>;
+  const HOP_FEE = 2_000_000n;
+  const HOP_DELIVERY = 500_000n;
+  const HYDRATION_FEE = 700_000n;
+
+  beforeAll(async () => {
+    [relay, ah, hydration] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([relay.close(), ah.close(), hydration.close()]);
+  });
+
+  beforeEach(() => {
+    seedNative(relay, SENDER, SENDER_BALANCE);
+    seedTokens(hydration, ADDRESS, 5, 3n * ONE_DOT); // DOT is asset 5 on Hydration
+    answerQueryInfo(relay, PARTIAL_FEE);
+    answerDryRunCall(relay, (r) =>
+      callSuccess(r, { sender: SENDER, amount: ONE_DOT, deliveryFee: DELIVERY_FEE, xcmPallet: 'XcmPallet', forwarded: { destination: parachain(1000), message: teleportMessage(r, ONE_DOT, ADDRESS) } }),
+    );
+    answerDryRunXcm(ah, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_FEE, forwarded: { destination: parachain(2034), message: reserveMessage(r, ONE_DOT - HOP_FEE, ADDRESS) } }));
+    answerXcmPayment(ah, { fee: HOP_FEE, deliveryFee: HOP_DELIVERY });
+    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_FEE - HYDRATION_FEE }));
+    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+  });
+
+  const body = (extra: Record<string, unknown> = {}) =>
+    bodyOf('v5', {
+      from: 'Polkadot',
+      to: 'Hydration',
+      currency: { symbol: 'DOT', amount: ONE_DOT.toString() },
+      options: { development: true, apiOverrides: { Polkadot: relay.url, AssetHubPolkadot: ah.url, Hydration: hydration.url } },
+      ...extra,
+    });
+
+  const p = (endpoint: string, b: unknown = body()) => request(local.app).post(`/v5/${endpoint}`).send(b as object);
+  const DOT_AH_HOP = { ...DOT_AH };
+
+  it('dry-run and xcm-fee: the SDK follows the XCM through the hop; the hop is in hops[] with its own fee', async () => {
+    const dry = await p('dry-run').expect(200);
+    expect(dry.body).toMatchObject({
+      success: true,
+      origin: { success: true, fee: ORIGIN_FEE.toString(), asset: DOT_POLKADOT, destParaId: 1000 },
+      hops: [{ chain: 'AssetHubPolkadot', result: { success: true, fee: HOP_FEE.toString(), asset: DOT_AH_HOP, destParaId: 2034 } }],
+      destination: { success: true, fee: HYDRATION_FEE.toString(), asset: DOT_HYDRATION },
+    });
+    expect(dry.body).not.toHaveProperty('assetHub');
+    // The hop's delivery fee (500 000, answered as XCM v5) is not added: sdk-pjs 11.14.8 reads
+    // query_delivery_fees answers only in v4/v3.
+    const fee = await p('xcm-fee').expect(200);
+    expect(fee.body).toEqual({
+      success: true,
+      origin: { fee: ORIGIN_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_POLKADOT },
+      hops: [{ chain: 'AssetHubPolkadot', result: { fee: HOP_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_AH_HOP } }],
+      destination: { fee: HYDRATION_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: { ...DOT_HYDRATION, amount: HYDRATION_FEE.toString() } },
+    });
+  });
+
+  it('the amount rules count the hop: transferable, min-transferable, receivable, transfer-info', async () => {
+    // Rule 1: 50 000 000 000 - the relay's ED 10 000 000 000 - 18 000 000.
+    expect((await p('transferable-amount').expect(200)).body).toBe('39982000000');
+    // Rule 3: hop 2 000 000 + destination 700 000 + origin 18 000 000 + 1 (the recipient holds DOT on Hydration: Tokens.Accounts).
+    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_FEE + HYDRATION_FEE + ORIGIN_FEE + 1n).toString());
+    seedTokens(hydration, ADDRESS, 5, 0n);
+    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_FEE + HYDRATION_FEE + ORIGIN_FEE + BigInt(DOT_HYDRATION.existentialDeposit ?? '0') + 1n).toString());
+    expect((await p('receivable-amount').expect(200)).body).toBe((ONE_DOT - HOP_FEE - HYDRATION_FEE).toString());
+    const info = await p('transfer-info').expect(200);
+    expect(info.body.hops).toEqual([{ chain: 'AssetHubPolkadot', result: { xcmFee: { fee: HOP_FEE.toString(), asset: DOT_AH_HOP }, asset: DOT_AH_HOP, existentialDeposit: DOT_AH.existentialDeposit } }]);
+    expect(info.body.destination.receivedCurrency).toMatchObject({ receivedAmount: '9997300000', balance: '0', balanceAfter: '9997300000' });
+  });
+
+  it('a destination that refuses the XCM: dry-run names it; xcm-fee falls back to payment info in HDX; verify-ed cannot compute', async () => {
+    answerDryRunXcm(hydration, () => xcmIncomplete({ error: 'UntrustedReserveLocation', index: 0 }));
+    answerQueryInfo(hydration, 5_000_000n);
+    const dry = await p('dry-run').expect(200);
+    expect(dry.body).toMatchObject({
+      success: false,
+      dryRunError: { reason: 'UntrustedReserveLocation', chain: 'Hydration', chainKind: 'destination' },
+      hops: [{ chain: 'AssetHubPolkadot', result: { success: true } }],
+      destination: { success: false, dryRunError: { reason: 'UntrustedReserveLocation' }, asset: DOT_HYDRATION },
+    });
+    const fee = await p('xcm-fee').expect(200);
+    // query_info's 5 000 000 padded x30 by the SDK, labelled with Hydration's native HDX.
+    expect(fee.body).toMatchObject({
+      success: false,
+      dryRunError: { reason: 'UntrustedReserveLocation', chain: 'Hydration', chainKind: 'destination' },
+      destination: { fee: '150000000', feeType: 'paymentInfo', sufficient: false, asset: { ...HDX, amount: '150000000' }, dryRunError: { reason: 'UntrustedReserveLocation' } },
+    });
+    const verify = await p('verify-ed-on-destination').expect(400);
+    expectErrorBody(verify.body, 400, 'UnableToComputeError');
+  }, 90_000); // the SDK's fallback takes several seconds per query here (about 20 s in all)
 });
