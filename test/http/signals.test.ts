@@ -18,15 +18,15 @@ beforeAll(async () => {
 
 afterAll(() => slow.close());
 
-function startServer() {
-  const child = spawn(process.execPath, [join(root, 'dist/src/server.js')], {
+function startServer(nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/src/server.js')], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CONNECT_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '20000', SHUTDOWN_GRACE_MS: '20000', ALLOW_PRIVATE_OVERRIDES: 'true' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines: { msg?: string; url?: string }[] = [];
+  const lines: { msg?: string; url?: string; err?: { message?: string } }[] = [];
   const listening = new Promise<string>((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      const entry = JSON.parse(line) as { msg?: string; url?: string; err?: { message?: string } };
       lines.push(entry);
       if (entry.msg === 'listening' && entry.url) resolve(entry.url);
     });
@@ -85,4 +85,18 @@ describe('SIGTERM', () => {
     expect(server.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
     await until(() => slow.openConnections === 0, 'the chain connection to close');
   }, 60_000);
+});
+
+describe('a promise rejection nobody handles', () => {
+  it('is logged and the service keeps serving', async () => {
+    const server = startServer(['--require', join(root, 'test/fixtures/unhandled-rejection.cjs')]);
+    const url = await server.listening;
+    await until(() => server.lines.some((l) => l.msg === 'test: rejecting a promise nobody awaits'), 'the rejection');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const logged = server.lines.find((l) => l.msg === 'unhandled promise rejection; the service keeps running');
+    expect(logged?.err?.message).toBe('nobody awaits this');
+  }, 30_000);
 });
