@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Lease } from '../../src/chains/pool';
 import { createChainScope, type ChainScope } from '../../src/chains/sdk-apis';
 import { withDeadline } from '../../src/chains/deadline';
@@ -118,11 +118,9 @@ describe('SDK over the pool', () => {
       .currency({ symbol: 'DOT', amount: '10000000000' })
       .address(ADDRESS);
 
-  beforeAll(async () => {
-    [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
-  });
-  afterAll(async () => {
-    await Promise.all([polkadot.close(), assetHub.close()]);
+  // Fresh chains for each test (closed after its pools): the tests count connections, in any order.
+  beforeEach(async () => {
+    [polkadot, assetHub] = await Promise.all([chain('Polkadot'), chain('AssetHubPolkadot')]);
   });
 
   it('builds 100 transfers concurrently over one connection that survives the SDK', async () => {
