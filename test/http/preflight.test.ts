@@ -8,7 +8,7 @@ import { PreflightService } from '../../src/service/preflight';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
 import { DOT_AH, DOT_HYDRATION, DOT_POLKADOT, HDX } from '../fixtures/sdk-results';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callFailure, callSuccess, parachain, RELAY, reserveMessage, teleportMessage, xcmComplete, xcmIncomplete } from '../support/runtime-answers';
-import { seedAsset, seedNative, seedTokens } from '../support/seed';
+import { seedAsset, seedForeignAsset, seedNative, seedTokens } from '../support/seed';
 import { startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -477,7 +477,7 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK (AssetHubPolkadot -
     expect((await p('verify-ed-on-destination', body({}, twoDot(family))).expect(200)).body).toBe(true);
   });
 
-  it('balance: the seeded balance through the real SDK (native, and USDt from Assets.Account)', async () => {
+  it('balance: the seeded balance through the real SDK (System.Account, Assets.Account, ForeignAssets.Account)', async () => {
     seedAsset(ah, 1984, ADDRESS, 2_500_000n);
     const account = family === 'v5' ? 'address' : 'recipient';
     const options = { development: true, apiOverrides: { AssetHubPolkadot: ah.url } };
@@ -485,6 +485,11 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK (AssetHubPolkadot -
     expect(usdt.body).toBe('2500000');
     const dot = await request(local.app).post(`${v}/balance/AssetHubPolkadot`).send({ [account]: SENDER, currency: { symbol: { type: 'Native', value: 'DOT' } }, options }).expect(200);
     expect(dot.body).toBe(SENDER_BALANCE.toString());
+    // A bridged asset: ForeignAssets.Account, keyed by its location.
+    const weth = { parents: 2, interior: { X2: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }, { AccountKey20: { network: null, key: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' } }] } };
+    seedForeignAsset(ah, weth, ADDRESS, 3n * 10n ** 18n);
+    const foreign = await request(local.app).post(`${v}/balance/AssetHubPolkadot`).send({ [account]: ADDRESS, currency: { location: weth }, options }).expect(200);
+    expect(foreign.body).toBe('3000000000000000000');
   });
 });
 
