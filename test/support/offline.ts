@@ -7,7 +7,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import tls from 'node:tls';
 
-export const LOOPBACK = '127.0.0.1';
+const LOOPBACK = '127.0.0.1';
 
 const INSTALLED = Symbol.for('xcm-gateway.test.offline');
 

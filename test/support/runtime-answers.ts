@@ -13,7 +13,7 @@ const util = createRequire(__filename)('@polkadot/util') as typeof import('@polk
  * One runtime event as the chain encodes it (pallet index, event index, fields in order), from
  * the metadata: polkadot.js decodes events from these bytes only.
  */
-export function runtimeEvent(registry: TypeRegistry, pallet: string, method: string, fields: Record<string, unknown>): Uint8Array {
+function runtimeEvent(registry: TypeRegistry, pallet: string, method: string, fields: Record<string, unknown>): Uint8Array {
   const p = registry.metadata.pallets.find((x) => x.name.eq(pallet));
   if (!p || p.events.isNone) throw new Error(`runtime-answers: no ${pallet} events in this metadata`);
   const variant = registry.lookup.getSiType(p.events.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(method));
@@ -28,14 +28,13 @@ export function runtimeEvent(registry: TypeRegistry, pallet: string, method: str
 
 // ---- XCM (version 5, what these metadata speak) --------------------------------------------
 
-export const HERE = { parents: 0, interior: 'Here' };
 export const RELAY = { parents: 1, interior: 'Here' };
 export const parachain = (id: number) => ({ parents: 1, interior: { X1: [{ Parachain: id }] } });
 const account = (id: string) => ({ parents: 0, interior: { X1: [{ AccountId32: { network: null, id } }] } });
 const dot = (amount: bigint) => ({ id: RELAY, fun: { Fungible: amount } });
 
 /** The account id (hex) of an SS58 address, with the chain's registry. */
-export const accountId = (registry: TypeRegistry, address: string): string => registry.createType('AccountId32', address).toHex();
+const accountId = (registry: TypeRegistry, address: string): string => registry.createType('AccountId32', address).toHex();
 
 /** A teleport of `amount` DOT as the sending chain forwards it (what pallet-xcm builds). */
 export function teleportMessage(registry: TypeRegistry, amount: bigint, beneficiary: string) {

@@ -32,7 +32,7 @@ function hash(hasher: Hasher, data: Uint8Array): Uint8Array {
 }
 
 /** The full key and value of `pallet.item(...keys) = value`, both encoded with the chain's metadata. */
-export function storageEntry(registry: TypeRegistry, pallet: string, item: string, keys: unknown[], value: unknown): { key: `0x${string}`; value: `0x${string}` } {
+function storageEntry(registry: TypeRegistry, pallet: string, item: string, keys: unknown[], value: unknown): { key: `0x${string}`; value: `0x${string}` } {
   const p = registry.metadata.pallets.find((x) => x.name.eq(pallet));
   const entry = p?.storage.unwrapOr(undefined)?.items.find((x) => x.name.eq(item));
   if (!p || !entry) throw new Error(`seed: no storage item ${pallet}.${item} in this chain's metadata`);
