@@ -4,7 +4,7 @@
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config';
 import { start } from '../src/server';
-import { startTestChain } from '../test/support/test-chain';
+import { refusedUrl, startBlackHole, startTestChain } from '../test/support/test-chain';
 
 const CONNECTIONS = 20;
 const WARMUP_S = 3;
@@ -38,6 +38,33 @@ async function main(): Promise<void> {
   } finally {
     await running.stop();
     await chain.close();
+  }
+  await timeToGiveUp();
+}
+
+/**
+ * How long a request to an unreachable chain takes to become its 503 (the tests assert the status,
+ * kind and closed sockets; the time is measured here): CONNECT_TIMEOUT_MS=1000.
+ */
+async function timeToGiveUp(): Promise<void> {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', CONNECT_TIMEOUT_MS: '1000' });
+  const running = await start(config);
+  const hole = await startBlackHole();
+  try {
+    console.log('POST /v5/balance/AssetHubPolkadot to an unreachable chain, CONNECT_TIMEOUT_MS=1000');
+    for (const [name, url] of [['refused port', await refusedUrl()], ['black hole (accepts, never answers)', hole.url]] as const) {
+      const started = performance.now();
+      const res = await fetch(`${running.url}/v5/balance/AssetHubPolkadot`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: url } } }),
+      });
+      await res.text();
+      console.log(`  ${name.padEnd(36)} ${res.status} after ${(performance.now() - started).toFixed(0)} ms`);
+    }
+  } finally {
+    await running.stop();
+    await hole.close();
   }
 }
 

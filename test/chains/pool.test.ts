@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Lease } from '../../src/chains/pool';
 import { createChainScope, type ChainScope } from '../../src/chains/sdk-apis';
 import { withDeadline } from '../../src/chains/deadline';
@@ -58,15 +58,17 @@ afterEach(async () => {
 /** A pool whose connect deadline is the short one the unreachable cases are held to. */
 const strictPool = (): ConnectionPool => newPool({ connectTimeoutMs: CONNECT_TIMEOUT_MS });
 
-/** Runs `acquire` expecting a ProviderUnavailableError within the connect deadline (plus slack). */
+/**
+ * Runs `acquire` expecting the 503 a caller sees: ProviderUnavailableError with Retry-After.
+ * (A hang fails on the test timeout; how fast it gives up is measured in bench/, not here.)
+ */
 async function expectUnavailable(acquire: () => Promise<unknown>): Promise<ProviderUnavailableError> {
-  const started = Date.now();
   const error = await acquire().then(
     () => undefined,
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(ProviderUnavailableError);
-  expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
+  expect(error).toMatchObject({ status: 503, kind: 'ProviderUnavailableError', headers: { 'Retry-After': '5' } });
   return error as ProviderUnavailableError;
 }
 
@@ -79,7 +81,7 @@ describe('ConnectionPool sharing', () => {
     expect(polkadot.openConnections).toBe(1);
     expect(pool.openCount).toBe(1);
     expect(new Set(leases.map((lease) => lease.api)).size).toBe(1);
-    expect((await leases[0].api.rpc.system.chain()).toString()).toBeTruthy();
+    expect((await leases[0].api.rpc.system.chain()).toString()).toBe('Polkadot');
     leases.forEach((lease) => lease.release());
   });
 
@@ -116,11 +118,9 @@ describe('SDK over the pool', () => {
       .currency({ symbol: 'DOT', amount: '10000000000' })
       .address(ADDRESS);
 
-  beforeAll(async () => {
-    [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
-  });
-  afterAll(async () => {
-    await Promise.all([polkadot.close(), assetHub.close()]);
+  // Fresh chains for each test (closed after its pools): the tests count connections, in any order.
+  beforeEach(async () => {
+    [polkadot, assetHub] = await Promise.all([chain('Polkadot'), chain('AssetHubPolkadot')]);
   });
 
   it('builds 100 transfers concurrently over one connection that survives the SDK', async () => {
@@ -261,7 +261,7 @@ describe('ConnectionPool failover and unreachable chains', () => {
     const pool = newPool();
     const lease = await pool.acquire('Polkadot', [refused, polkadot.url]);
     expect(polkadot.connectionsOpened).toBe(1);
-    expect((await lease.api.rpc.system.chain()).toString()).toBeTruthy();
+    expect((await lease.api.rpc.system.chain()).toString()).toBe('Polkadot');
     lease.release();
   });
 

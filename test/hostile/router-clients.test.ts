@@ -4,7 +4,7 @@
 // and none keeps reconnecting after it.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isTestChainAvailable, refusedUrl, type TestChain } from '../support/test-chain';
+import { refusedUrl, type TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
 import { ADDRESS, serverSet, sleep, until } from './helpers';
 
@@ -32,7 +32,7 @@ const swap = (apiOverrides: Record<string, string>) => ({
   options: { development: true, apiOverrides },
 });
 
-describe.skipIf(!isTestChainAvailable('Hydration'))('router chain clients', () => {
+describe('router chain clients', () => {
   it('N router calls: one pooled connection to the exchange chain, none left to the origin; 0 once the pool closes', async () => {
     const { app, services } = testApp({ CONNECT_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '20000' });
     try {

@@ -159,7 +159,7 @@ describe.each(FAMILIES)('/%s lookups', (family) => {
       expect((await get(`${v}/chains/1?ecosystem=Ethereum`).expect(200)).body).toBe('Ethereum');
       expectErrorBody((await get(`${v}/chains/99999?ecosystem=Polkadot`).expect(404)).body, 404, 'ChainNotFoundError');
       expectErrorBody((await get(`${v}/chains/2034?ecosystem=Rococo`).expect(400)).body, 400, 'ValidationError');
-      expectErrorBody((await get(`${v}/chains/-1`).expect(400)).body, 400);
+      expectErrorBody((await get(`${v}/chains/-1`).expect(400)).body, 400, 'ValidationError');
     });
   });
 

@@ -1,34 +1,18 @@
 import pino from 'pino';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAssetInfo, TBridgeStatus, TDryRunChainSuccess, TDryRunResult, TGetXcmFeeResult, TTransferInfo } from '@paraspell/sdk-pjs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TBridgeStatus } from '@paraspell/sdk-pjs';
 import { createApp } from '../../src/http/app';
-import { sdk } from '../../src/sdk';
 import { createServices } from '../../src/service';
-import { PreflightService, type PreflightSdk } from '../../src/service/preflight';
-import type { SdkOriginXcmFee } from '../../src/service/preflight-shapes';
+import { PreflightService } from '../../src/service/preflight';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
-import { refusedUrl, startTestChain, type TestChain } from '../support/test-chain';
-import {
-  AH_HOP_FEE,
-  AH_ORIGIN_DRY_RUN,
-  AH_ORIGIN_DRY_RUN_CONTRACT,
-  DOT_AH,
-  DOT_HYDRATION,
-  DRY_RUN_HOP_FAILURE,
-  FWD_TO_1000,
-  FWD_TO_2034,
-  GLMR,
-  HDX,
-  ORIGIN_FEE_DRY_RUN,
-  USDT_AH,
-  XCM_FEE_ORIGIN_FALLBACK,
-} from '../fixtures/sdk-results';
+import { DOT_AH, DOT_HYDRATION, DOT_POLKADOT, HDX } from '../fixtures/sdk-results';
+import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callFailure, callSuccess, parachain, RELAY, reserveMessage, teleportMessage, xcmComplete, xcmIncomplete } from '../support/runtime-answers';
+import { seedAsset, seedForeignAsset, seedNative, seedTokens } from '../support/seed';
+import { startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-/** Moonbeam is an EVM chain: its recipients are 20-byte addresses. */
-const EVM_RECIPIENT = '0x24D18dbFBcEd732EAdF98EE520853e13909fE258';
 const NO_DRY_RUN = 'Interlay'; // sdk.hasDryRunSupport('Interlay') === false in 11.14.8
 
 const { app } = testApp();
@@ -90,7 +74,7 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
       const currency = await post(url, { ...valid(), currency: { symbol: 'DOT', id: 5, amount: '1' } }).expect(400);
       expectErrorBody(currency.body, 400, 'InvalidCurrencyError');
       const text = await post(url, { ...valid(), currency: { symbol: 'DOT', amount: 'lots' } }).expect(400);
-      expectErrorBody(text.body, 400);
+      expectErrorBody(text.body, 400, 'NumberFormatError');
       expect(text.body.details[0].path).toBe('body.currency.amount');
       // Fractions need abstractDecimals: off by default in /v5, on in /v2.
       const fraction = { ...valid(), currency: { symbol: 'DOT', amount: '1.5' }, options: { abstractDecimals: false } };
@@ -209,7 +193,7 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
       const opts = await post(`${v}/balance/Hydration`, { [account]: ADDRESS, currency: { symbol: 'DOT' }, options: { abstractDecimals: true } }).expect(400);
       expectErrorBody(opts.body, 400, 'ValidationError');
       const wrongName = await post(`${v}/balance/Hydration`, { [family === 'v5' ? 'recipient' : 'address']: ADDRESS, currency: { symbol: 'DOT' } }).expect(400);
-      expectErrorBody(wrongName.body, 400);
+      expectErrorBody(wrongName.body, 400, 'MissingParameterError');
       if (family === 'v2') {
         const noCurrency = await post(`${v}/balance/Hydration/asset`, { recipient: ADDRESS }).expect(400);
         expectErrorBody(noCurrency.body, 400, 'MissingParameterError');
@@ -264,338 +248,370 @@ describe('against the local test chain (AssetHubPolkadot, empty storage)', () =>
     const res = await request(local.app).post('/v5/balance/Hydration').send({ address: ADDRESS, options: { development: true } }).expect(400);
     expectErrorBody(res.body, 400, 'MissingChainApiError');
   });
-
-  it.each(FAMILIES)('/%s transferable-amount of USDt (fee paid in DOT, not counted) reads the balance: max(0 - 10000, 0) = "0"', async (family) => {
-    const res = await request(local.app)
-      .post(`/${family}/transferable-amount`)
-      .send(bodyOf(family, { currency: { id: 1984, amount: '1000' }, options: { ...options(), abstractDecimals: false } }))
-      .expect(200);
-    expect(res.body).toBe('0');
-  });
 });
 
 describe('unreachable chain', () => {
   const slow = testApp({ CONNECT_TIMEOUT_MS: '1000' });
   afterAll(() => slow.services.close());
 
-  it.each(['/v5/balance/AssetHubPolkadot', '/v5/dry-run', '/v2/origin-xcm-fee'])('%s answers 503 ProviderUnavailableError within the connect timeout', async (path) => {
-    const url = await refusedUrl();
-    const options = { development: true, apiOverrides: { AssetHubPolkadot: url, Hydration: url } };
-    const family = path.startsWith('/v5') ? 'v5' : 'v2';
-    const body = path.includes('balance') ? { address: ADDRESS, options } : bodyOf(family, { options });
-    const started = Date.now();
-    const res = await request(slow.app).post(path).send(body).expect(503);
-    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
-    expect(res.headers['retry-after']).toBeDefined();
-    expect(Date.now() - started).toBeLessThan(5_000);
+  it.each(['/v5/balance/AssetHubPolkadot', '/v5/dry-run', '/v2/origin-xcm-fee'])('%s answers 503 ProviderUnavailableError and abandons the connection attempt', async (path) => {
+    const hole = await startBlackHole();
+    try {
+      const options = { development: true, apiOverrides: { AssetHubPolkadot: hole.url, Hydration: hole.url } };
+      const family = path.startsWith('/v5') ? 'v5' : 'v2';
+      const body = path.includes('balance') ? { address: ADDRESS, options } : bodyOf(family, { options });
+      const res = await request(slow.app).post(path).send(body).expect(503);
+      expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+      expect(res.body.message).toContain(hole.url);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(hole.connectionsOpened).toBeGreaterThan(0);
+      // The work was given up: no socket to the dead endpoint stays open.
+      await until(() => hole.openConnections === 0, 'the abandoned socket to close');
+    } finally {
+      await hole.close();
+    }
   });
 });
 
-// ---- the SDK boundary: results shaped exactly like sdk-pjs 11.14.8's --------------------------
-
-/** Contract form of a registry asset. */
-const c = (a: TAssetInfo, extra: Record<string, unknown> = {}) => ({ ...a, ...extra });
-
-interface FakeResults {
-  dryRun?: TDryRunResult;
-  dryRunPreview?: TDryRunResult;
-  getXcmFee?: TGetXcmFeeResult;
-  getOriginXcmFee?: SdkOriginXcmFee;
-  getTransferInfo?: TTransferInfo;
-  getReceivableAmount?: bigint | Error;
+async function until(cond: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
-interface Recorded {
-  calls: { method: string; args: unknown[] }[];
-  balances: { chain: string; address: string; currency?: unknown }[];
-}
+// ---- the Ethereum bridge status ------------------------------------------------------------
+// Read from BridgeHubPolkadot's EthereumOutboundQueue, a chain the offline test chain does not
+// serve (no BridgeHub metadata ships in any package here): the one SDK call replaced in this file.
 
-const SETTERS = ['from', 'to', 'currency', 'address', 'senderAddress', 'ahAddress', 'feeAsset', 'xcmVersion', 'customPallet'];
-
-/** A builder that records what it was given and answers the terminal call with the fixture. */
-function fakeSdk(results: FakeResults, balances: Record<string, bigint> = {}, bridge: TBridgeStatus = 'Normal'): { seam: Partial<PreflightSdk>; seen: Recorded } {
-  const seen: Recorded = { calls: [], balances: [] };
-  const Builder = () => {
-    const b: Record<string, (...args: unknown[]) => unknown> = {};
-    for (const m of SETTERS) b[m] = (...args) => (seen.calls.push({ method: m, args }), b);
-    for (const m of Object.keys({ dryRun: 0, dryRunPreview: 0, getXcmFee: 0, getOriginXcmFee: 0, getTransferInfo: 0, getReceivableAmount: 0 })) {
-      b[m] = async (...args) => {
-        seen.calls.push({ method: m, args });
-        const r = results[m as keyof FakeResults];
-        if (r === undefined) throw new Error(`unexpected SDK call ${m}`);
-        if (r instanceof Error) throw r;
-        return r;
-      };
+describe.each(FAMILIES)('/%s x-transfer/eth-bridge-status', (family) => {
+  it('answers the status string as JSON', async () => {
+    const config = testConfig();
+    const logger = pino({ level: 'silent' });
+    const services = createServices(config, logger);
+    services.preflight = new PreflightService(services.pool, config, { getBridgeStatus: async (): Promise<TBridgeStatus> => 'Halted' });
+    try {
+      const res = await request(createApp({ config, logger, services })).get(`/${family}/x-transfer/eth-bridge-status`).expect(200);
+      expect(res.headers['content-type']).toMatch(/application\/json/);
+      expect(res.body).toBe('Halted');
+    } finally {
+      await services.close();
     }
-    return b;
-  };
-  return {
-    seen,
-    seam: {
-      Builder: Builder as unknown as typeof sdk.Builder,
-      getBalance: async ({ address, chain, currency }) => {
-        seen.balances.push({ chain, address, currency });
-        return balances[`${chain}:${address}`] ?? 0n;
-      },
-      getBridgeStatus: async () => bridge,
-    },
-  };
-}
+  });
+});
 
-function fakeApp(results: FakeResults, balances?: Record<string, bigint>, bridge?: TBridgeStatus) {
-  const config = testConfig();
-  const logger = pino({ level: 'silent' });
-  const services = createServices(config, logger);
-  const fake = fakeSdk(results, balances, bridge);
-  services.preflight = new PreflightService(services.pool, config, fake.seam);
-  const fakeApp = createApp({ config, logger, services });
-  return { post: (path: string, body: unknown) => request(fakeApp).post(path).send(body as object), get: (path: string) => request(fakeApp).get(path), seen: fake.seen };
-}
+// ---- the local test chains: real SDK, real pool, storage and runtime answers set per test -------
+//
+// AssetHubPolkadot -> Polkadot, a DOT teleport. The SDK runs end to end: it builds the transfer,
+// dry-runs it on Asset Hub (DryRunApi_dry_run_call), follows the forwarded XCM to the relay
+// (DryRunApi_dry_run_xcm), prices it (TransactionPaymentApi_query_info, the FeesPaid event,
+// XcmPaymentApi) and reads balances (System.Account); the chains answer what each test configures.
 
-const call = (seen: Recorded, method: string) => seen.calls.find((x) => x.method === method);
+const ONE_DOT = 10_000_000_000n;
+/** The amount as each family writes 1 DOT: /v2 takes whole units (abstractDecimals on by default). */
+const oneDot = (family: string) => (family === 'v5' ? ONE_DOT.toString() : '1');
+const twoDot = (family: string) => (family === 'v5' ? (2n * ONE_DOT).toString() : '2');
 
-describe.each(FAMILIES)('/%s dry run at the SDK boundary', (family) => {
+const PARTIAL_FEE = 15_000_000n; // query_info on Asset Hub
+const DELIVERY_FEE = 3_000_000n; // pallet-xcm's FeesPaid on Asset Hub
+const ORIGIN_FEE = PARTIAL_FEE + DELIVERY_FEE; // what the SDK adds up for the origin: 18 000 000
+const DEST_FEE = 1_000_000n; // XcmPaymentApi on the relay
+const SENDER_BALANCE = 50_000_000_000n; // 5 DOT on Asset Hub
+const RECIPIENT_BALANCE = 20_000_000_000n; // 2 DOT on the relay
+const AH_ED = BigInt(DOT_AH.existentialDeposit ?? '0'); // 100 000 000
+const RELAY_ED = BigInt(DOT_POLKADOT.existentialDeposit ?? '0'); // 10 000 000 000
+
+describe.each(FAMILIES)('/%s pre-flight through the real SDK (AssetHubPolkadot -> Polkadot, DOT)', (family) => {
   const v = `/${family}`;
+  let ah: TestChain;
+  let relay: TestChain;
+  let local: ReturnType<typeof testApp>;
+  /** The calls the SDK asked Asset Hub to dry-run (decoded). */
+  let dryRunCalls: unknown[];
 
-  it('origin failure: 200, success false, dryRunError (origin), no destination, hops []', async () => {
-    const sdkResult: TDryRunResult = {
-      failureReason: 'FailedToTransactAsset',
-      failureSubReason: 'FundsUnavailable',
-      failureChain: 'origin',
-      origin: { success: false, failureReason: 'FailedToTransactAsset', failureSubReason: 'FundsUnavailable', currency: 'DOT', asset: DOT_AH },
-      hops: [],
-    };
-    const { post: p, seen } = fakeApp({ dryRun: sdkResult });
-    const res = await p(`${v}/dry-run`, bodyOf(family)).expect(200);
-    expect(res.body).toEqual({
-      success: false,
-      dryRunError: { reason: 'FailedToTransactAsset', subReason: 'FundsUnavailable', chain: 'AssetHubPolkadot', chainKind: 'origin' },
-      origin: { success: false, dryRunError: { reason: 'FailedToTransactAsset', subReason: 'FundsUnavailable' }, asset: c(DOT_AH) },
-      hops: [],
-    });
-    // The family's field names reached the builder as the one internal model.
-    expect(call(seen, 'address')?.args).toEqual([ADDRESS]);
-    expect(call(seen, 'senderAddress')?.args).toEqual([SENDER]);
-    expect(call(seen, 'from')?.args).toEqual(['AssetHubPolkadot']);
+  beforeAll(async () => {
+    [ah, relay] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Polkadot')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([ah.close(), relay.close()]);
   });
 
-  it('destination failure: origin success with every field, destination dryRunError without chain', async () => {
-    const sdkResult: TDryRunResult = {
-      failureReason: 'UntrustedReserveLocation',
-      failureChain: 'destination',
-      origin: AH_ORIGIN_DRY_RUN,
-      destination: { success: false, failureReason: 'UntrustedReserveLocation', currency: 'DOT', asset: DOT_HYDRATION },
+  /** A transfer that works: the origin dry run forwards a teleport the relay executes. */
+  beforeEach(() => {
+    dryRunCalls = [];
+    seedNative(ah, SENDER, SENDER_BALANCE);
+    seedNative(relay, ADDRESS, RECIPIENT_BALANCE);
+    answerQueryInfo(ah, PARTIAL_FEE);
+    answerDryRunCall(ah, (r) => callSuccess(r, { sender: SENDER, amount: ONE_DOT, deliveryFee: DELIVERY_FEE, forwarded: { destination: RELAY, message: teleportMessage(r, ONE_DOT, ADDRESS) }, actualWeight: { refTime: 1_234_567n, proofSize: 8_910n } }), dryRunCalls);
+    answerDryRunXcm(relay, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - DEST_FEE }));
+    answerXcmPayment(relay, { fee: DEST_FEE });
+  });
+
+  const body = (extra: Record<string, unknown> = {}, amount = oneDot(family)) =>
+    bodyOf(family, {
+      to: 'Polkadot',
+      currency: { symbol: { type: 'Native', value: 'DOT' }, amount },
+      options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Polkadot: relay.url } },
+      ...extra,
+    });
+  const p = (endpoint: string, b: unknown) => request(local.app).post(`${v}/${endpoint}`).send(b as object);
+  const originFailsWith = (xcmError: string) => answerDryRunCall(ah, (r) => callFailure(r, { xcmError, instruction: 1 }));
+
+  it('dry-run: the SDK assembles origin and destination; the call it dry-runs moves 1 DOT (abstractDecimals reached it)', async () => {
+    const res = await p('dry-run', body()).expect(200);
+    expect(res.body).toMatchObject({
+      success: true,
+      origin: { success: true, fee: ORIGIN_FEE.toString(), asset: DOT_AH, weight: { refTime: '1234567', proofSize: '8910' }, destParaId: 0 },
+      destination: { success: true, fee: DEST_FEE.toString(), asset: DOT_POLKADOT, forwardedXcms: [] },
       hops: [],
-    };
-    const res = await fakeApp({ dryRun: sdkResult }).post(`${v}/dry-run`, bodyOf(family)).expect(200);
+    });
+    // forwardedXcms as the SDK reads them from the chain: [destination, messages].
+    expect(res.body.origin.forwardedXcms[0]).toEqual({ v5: { parents: 1, interior: { here: null } } });
+    expect(dryRunCalls).toHaveLength(1);
+    // The extrinsic the SDK built and dry-ran carries 10 000 000 000 planck, in /v2 from "1".
+    expect(JSON.stringify(dryRunCalls[0])).toContain('"fungible":10000000000');
+  });
+
+  it('dry-run: an origin failure carries the pallet error and the XCM error from the module error bytes', async () => {
+    originFailsWith('FailedToTransactAsset');
+    const res = await p('dry-run', body()).expect(200);
+    const error = { reason: 'LocalExecutionIncompleteWithError', subReason: 'FailedToTransactAsset' };
     expect(res.body).toEqual({
+      success: false,
+      dryRunError: { ...error, chain: 'AssetHubPolkadot', chainKind: 'origin' },
+      origin: { success: false, dryRunError: error, asset: DOT_AH },
+      hops: [],
+    });
+  });
+
+  it('dry-run: a destination failure names the destination; the origin keeps its fee', async () => {
+    answerDryRunXcm(relay, () => xcmIncomplete({ error: 'UntrustedTeleportLocation', index: 0 }));
+    const res = await p('dry-run', body()).expect(200);
+    expect(res.body).toMatchObject({
+      success: false,
+      dryRunError: { reason: 'UntrustedTeleportLocation', chain: 'Polkadot', chainKind: 'destination' },
+      origin: { success: true, fee: ORIGIN_FEE.toString() },
+      destination: { success: false, dryRunError: { reason: 'UntrustedTeleportLocation' }, asset: DOT_POLKADOT },
+      hops: [],
+    });
+  });
+
+  it('xcm-fee: dry-run fees on both sides; origin-xcm-fee only the origin', async () => {
+    const fee = await p('xcm-fee', body()).expect(200);
+    expect(fee.body).toEqual({
+      success: true,
+      origin: { fee: ORIGIN_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_AH, weight: { refTime: '1234567', proofSize: '8910' } },
+      // The SDK labels the destination's fee asset with the amount it costs.
+      destination: { fee: DEST_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: { ...DOT_POLKADOT, amount: DEST_FEE.toString() } },
+      hops: [],
+    });
+    const origin = await p('origin-xcm-fee', body()).expect(200);
+    expect(origin.body).toEqual({ success: true, origin: fee.body.origin });
+  });
+
+  it('xcm-fee: a failed origin dry run falls back to payment info (success false); disableFallback in every accepted form reaches the SDK', async () => {
+    originFailsWith('FailedToTransactAsset');
+    const error = { reason: 'LocalExecutionIncompleteWithError', subReason: 'FailedToTransactAsset' };
+    const fallback = await p('xcm-fee', body()).expect(200);
+    // query_info's 15 000 000, padded x40 by the SDK (a system chain sending to a non-system chain).
+    expect(fallback.body).toMatchObject({
+      success: false,
+      dryRunError: { ...error, chain: 'AssetHubPolkadot', chainKind: 'origin' },
+      origin: { fee: (PARTIAL_FEE * 40n).toString(), feeType: 'paymentInfo', asset: DOT_AH, dryRunError: error },
+      destination: { feeType: 'paymentInfo' },
+    });
+    for (const value of [true, 'True']) {
+      const res = await p('xcm-fee', body({ disableFallback: value })).expect(200);
+      expect(res.body.origin, String(value)).toEqual({ asset: DOT_AH, dryRunError: error });
+      expect(res.body).toMatchObject({ success: false, dryRunError: { ...error, chainKind: 'origin' } });
+    }
+    for (const value of [false, 'False']) {
+      expect((await p('xcm-fee', body({ disableFallback: value })).expect(200)).body.origin.feeType, String(value)).toBe('paymentInfo');
+    }
+    const origin = await p('origin-xcm-fee', body({ disableFallback: true })).expect(200);
+    expect(origin.body).toEqual({ success: false, dryRunError: { ...error, chain: 'AssetHubPolkadot', chainKind: 'origin' }, origin: { asset: DOT_AH, dryRunError: error } });
+  });
+
+  it('transfer-info: the balances it reads and the fees it computes, as decimal strings', async () => {
+    const res = await p('transfer-info', body()).expect(200);
+    expect(res.body).toEqual({
+      chain: { origin: 'AssetHubPolkadot', destination: 'Polkadot', ecosystem: 'DOT' },
+      origin: {
+        selectedCurrency: { sufficient: true, balance: '50000000000', balanceAfter: '40000000000', asset: DOT_AH, existentialDeposit: AH_ED.toString() },
+        xcmFee: { sufficient: true, fee: ORIGIN_FEE.toString(), balance: '50000000000', balanceAfter: (SENDER_BALANCE - ORIGIN_FEE).toString(), asset: DOT_AH },
+      },
+      destination: {
+        receivedCurrency: { sufficient: true, receivedAmount: '9999000000', balance: '20000000000', balanceAfter: '29999000000', asset: DOT_POLKADOT, existentialDeposit: RELAY_ED.toString() },
+        xcmFee: { fee: DEST_FEE.toString(), balance: '20000000000', balanceAfter: '29999000000', asset: DOT_POLKADOT },
+      },
+      hops: [],
+    });
+  });
+
+  it('receivable-amount: 1 DOT - the destination fee = 9 999 000 000', async () => {
+    expect((await p('receivable-amount', body()).expect(200)).body).toBe('9999000000');
+  });
+
+  it('transferable-amount (Rule 1): balance 50 000 000 000 - ED 100 000 000 - origin fee 18 000 000 = 49 882 000 000', async () => {
+    expect((await p('transferable-amount', body()).expect(200)).body).toBe((SENDER_BALANCE - AH_ED - ORIGIN_FEE).toString());
+    expect(SENDER_BALANCE - AH_ED - ORIGIN_FEE).toBe(49_882_000_000n);
+    // Floored at 0: a sender holding less than ED + fee.
+    seedNative(ah, SENDER, AH_ED + 1n);
+    expect((await p('transferable-amount', body()).expect(200)).body).toBe('0');
+  });
+
+  it('min-transferable-amount (Rule 3): dest fee + origin fee + 1, plus the ED when the recipient holds no DOT', async () => {
+    // The recipient holds 2 DOT on the relay: 1 000 000 + 18 000 000 + 1.
+    expect((await p('min-transferable-amount', body()).expect(200)).body).toBe('19000001');
+    seedNative(relay, ADDRESS, 0n);
+    // ... and none: + the relay's ED 10 000 000 000.
+    expect((await p('min-transferable-amount', body()).expect(200)).body).toBe((DEST_FEE + ORIGIN_FEE + RELAY_ED + 1n).toString());
+  });
+
+  it('verify-ed-on-destination (Rule 6): a recipient that holds DOT, or amount - ED - dest fee > 0', async () => {
+    expect((await p('verify-ed-on-destination', body()).expect(200)).body).toBe(true);
+    seedNative(relay, ADDRESS, 0n);
+    // 1 DOT - ED 1 DOT - 1 000 000 < 0; 2 DOT - 1 DOT - 1 000 000 > 0.
+    expect((await p('verify-ed-on-destination', body()).expect(200)).body).toBe(false);
+    expect((await p('verify-ed-on-destination', body({}, twoDot(family))).expect(200)).body).toBe(true);
+  });
+
+  it('balance: the seeded balance through the real SDK (System.Account, Assets.Account, ForeignAssets.Account)', async () => {
+    seedAsset(ah, 1984, ADDRESS, 2_500_000n);
+    const account = family === 'v5' ? 'address' : 'recipient';
+    const options = { development: true, apiOverrides: { AssetHubPolkadot: ah.url } };
+    const usdt = await request(local.app).post(`${v}/balance/AssetHubPolkadot`).send({ [account]: ADDRESS, currency: { id: 1984 }, options }).expect(200);
+    expect(usdt.body).toBe('2500000');
+    const dot = await request(local.app).post(`${v}/balance/AssetHubPolkadot`).send({ [account]: SENDER, currency: { symbol: { type: 'Native', value: 'DOT' } }, options }).expect(200);
+    expect(dot.body).toBe(SENDER_BALANCE.toString());
+    // A bridged asset: ForeignAssets.Account, keyed by its location.
+    const weth = { parents: 2, interior: { X2: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }, { AccountKey20: { network: null, key: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' } }] } };
+    seedForeignAsset(ah, weth, ADDRESS, 3n * 10n ** 18n);
+    const foreign = await request(local.app).post(`${v}/balance/AssetHubPolkadot`).send({ [account]: ADDRESS, currency: { location: weth }, options }).expect(200);
+    expect(foreign.body).toBe('3000000000000000000');
+  });
+});
+
+describe('transfers: options.xcmFormatCheck reaches the SDK', () => {
+  it('a transfer whose dry run fails is refused with DryRunFailedError only when the check is on', async () => {
+    const [ah, relay] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Polkadot')]);
+    const local = testApp();
+    try {
+      seedNative(ah, SENDER, SENDER_BALANCE);
+      answerDryRunCall(ah, (r) => callFailure(r, { xcmError: 'FailedToTransactAsset', instruction: 1 }));
+      const transfer = (xcmFormatCheck: boolean) =>
+        request(local.app)
+          .post('/v5/x-transfer')
+          .send({ ...bodyOf('v5', { to: 'Polkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: ONE_DOT.toString() } }), options: { xcmFormatCheck, development: true, apiOverrides: { AssetHubPolkadot: ah.url, Polkadot: relay.url } } });
+      const checked = await transfer(true).expect(400);
+      expectErrorBody(checked.body, 400, 'DryRunFailedError');
+      expect(checked.body.message).toContain('LocalExecutionIncompleteWithError');
+      expect((await transfer(false).expect(200)).body).toMatch(/^0x[0-9a-f]+$/);
+    } finally {
+      await local.services.close();
+      await Promise.all([ah.close(), relay.close()]);
+    }
+  });
+});
+
+// ---- several hops: Polkadot -> Hydration, DOT through Asset Hub (its reserve) -------------------
+
+describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkadot -> Hydration, DOT)', () => {
+  let relay: TestChain;
+  let ah: TestChain;
+  let hydration: TestChain;
+  let local: ReturnType<typeof testApp>;
+  const HOP_FEE = 2_000_000n;
+  const HOP_DELIVERY = 500_000n;
+  const HYDRATION_FEE = 700_000n;
+
+  beforeAll(async () => {
+    [relay, ah, hydration] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([relay.close(), ah.close(), hydration.close()]);
+  });
+
+  beforeEach(() => {
+    seedNative(relay, SENDER, SENDER_BALANCE);
+    seedTokens(hydration, ADDRESS, 5, 3n * ONE_DOT); // DOT is asset 5 on Hydration
+    answerQueryInfo(relay, PARTIAL_FEE);
+    answerDryRunCall(relay, (r) =>
+      callSuccess(r, { sender: SENDER, amount: ONE_DOT, deliveryFee: DELIVERY_FEE, xcmPallet: 'XcmPallet', forwarded: { destination: parachain(1000), message: teleportMessage(r, ONE_DOT, ADDRESS) } }),
+    );
+    answerDryRunXcm(ah, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_FEE, forwarded: { destination: parachain(2034), message: reserveMessage(r, ONE_DOT - HOP_FEE, ADDRESS) } }));
+    answerXcmPayment(ah, { fee: HOP_FEE, deliveryFee: HOP_DELIVERY });
+    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_FEE - HYDRATION_FEE }));
+    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+  });
+
+  const body = (extra: Record<string, unknown> = {}) =>
+    bodyOf('v5', {
+      from: 'Polkadot',
+      to: 'Hydration',
+      currency: { symbol: 'DOT', amount: ONE_DOT.toString() },
+      options: { development: true, apiOverrides: { Polkadot: relay.url, AssetHubPolkadot: ah.url, Hydration: hydration.url } },
+      ...extra,
+    });
+
+  const p = (endpoint: string, b: unknown = body()) => request(local.app).post(`/v5/${endpoint}`).send(b as object);
+
+  it('dry-run and xcm-fee: the SDK follows the XCM through the hop; the hop is in hops[] with its own fee', async () => {
+    const dry = await p('dry-run').expect(200);
+    expect(dry.body).toMatchObject({
+      success: true,
+      origin: { success: true, fee: ORIGIN_FEE.toString(), asset: DOT_POLKADOT, destParaId: 1000 },
+      hops: [{ chain: 'AssetHubPolkadot', result: { success: true, fee: HOP_FEE.toString(), asset: DOT_AH, destParaId: 2034 } }],
+      destination: { success: true, fee: HYDRATION_FEE.toString(), asset: DOT_HYDRATION },
+    });
+    expect(dry.body).not.toHaveProperty('assetHub');
+    // The hop's delivery fee (500 000, answered as XCM v5) is not added: sdk-pjs 11.14.8 reads
+    // query_delivery_fees answers only in v4/v3.
+    const fee = await p('xcm-fee').expect(200);
+    expect(fee.body).toEqual({
+      success: true,
+      origin: { fee: ORIGIN_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_POLKADOT },
+      hops: [{ chain: 'AssetHubPolkadot', result: { fee: HOP_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_AH } }],
+      destination: { fee: HYDRATION_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: { ...DOT_HYDRATION, amount: HYDRATION_FEE.toString() } },
+    });
+  });
+
+  it('the amount rules count the hop: transferable, min-transferable, receivable, transfer-info', async () => {
+    // Rule 1: 50 000 000 000 - the relay's ED 10 000 000 000 - 18 000 000.
+    expect((await p('transferable-amount').expect(200)).body).toBe('39982000000');
+    // Rule 3: hop 2 000 000 + destination 700 000 + origin 18 000 000 + 1 (the recipient holds DOT on Hydration: Tokens.Accounts).
+    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_FEE + HYDRATION_FEE + ORIGIN_FEE + 1n).toString());
+    seedTokens(hydration, ADDRESS, 5, 0n);
+    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_FEE + HYDRATION_FEE + ORIGIN_FEE + BigInt(DOT_HYDRATION.existentialDeposit ?? '0') + 1n).toString());
+    expect((await p('receivable-amount').expect(200)).body).toBe((ONE_DOT - HOP_FEE - HYDRATION_FEE).toString());
+    const info = await p('transfer-info').expect(200);
+    expect(info.body.hops).toEqual([{ chain: 'AssetHubPolkadot', result: { xcmFee: { fee: HOP_FEE.toString(), asset: DOT_AH }, asset: DOT_AH, existentialDeposit: DOT_AH.existentialDeposit } }]);
+    expect(info.body.destination.receivedCurrency).toMatchObject({ receivedAmount: '9997300000', balance: '0', balanceAfter: '9997300000' });
+  });
+
+  it('a destination that refuses the XCM: dry-run names it; xcm-fee falls back to payment info in HDX; verify-ed cannot compute', async () => {
+    answerDryRunXcm(hydration, () => xcmIncomplete({ error: 'UntrustedReserveLocation', index: 0 }));
+    answerQueryInfo(hydration, 5_000_000n);
+    const dry = await p('dry-run').expect(200);
+    expect(dry.body).toMatchObject({
       success: false,
       dryRunError: { reason: 'UntrustedReserveLocation', chain: 'Hydration', chainKind: 'destination' },
-      origin: AH_ORIGIN_DRY_RUN_CONTRACT,
-      destination: { success: false, dryRunError: { reason: 'UntrustedReserveLocation' }, asset: c(DOT_HYDRATION) },
-      hops: [],
+      hops: [{ chain: 'AssetHubPolkadot', result: { success: true } }],
+      destination: { success: false, dryRunError: { reason: 'UntrustedReserveLocation' }, asset: DOT_HYDRATION },
     });
-  });
-
-  it('hop failure (asset hub between Hydration and Moonbeam): chainKind hop, the hub folded into hops', async () => {
-    const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' }, [field(family).recipient]: EVM_RECIPIENT };
-    const res = await fakeApp({ dryRun: DRY_RUN_HOP_FAILURE }).post(`${v}/dry-run`, body).expect(200);
-    expect(res.body.success).toBe(false);
-    expect(res.body.dryRunError).toEqual({ reason: 'Barrier', chain: 'AssetHubPolkadot', chainKind: 'hop' });
-    expect(res.body.hops).toEqual([{ chain: 'AssetHubPolkadot', result: { success: false, dryRunError: { reason: 'Barrier' }, asset: c(DOT_AH) } }]);
-    expect(res.body).not.toHaveProperty('assetHub');
-    expect(res.body).not.toHaveProperty('failureReason');
-  });
-
-  it('success with a hop and a destination; the preview passes mintFeeAssets (default false)', async () => {
-    const hop: TDryRunChainSuccess = { success: true, fee: 40_000_000n, forwardedXcms: FWD_TO_2034, destParaId: 2034, currency: 'DOT', asset: DOT_AH };
-    const sdkResult: TDryRunResult = {
-      origin: { success: true, fee: 1_500_000_000_000n, weight: { refTime: 1n, proofSize: 2n }, forwardedXcms: FWD_TO_1000, destParaId: 1000, currency: 'HDX', asset: HDX },
-      destination: { success: true, fee: 3_000_000n, forwardedXcms: [], currency: 'DOT', asset: DOT_HYDRATION },
-      assetHub: hop,
-      hops: [{ chain: 'AssetHubPolkadot', result: hop }],
-    };
-    const fake = fakeApp({ dryRunPreview: sdkResult });
-    const res = await fake.post(`${v}/dry-run-preview`, bodyOf(family)).expect(200);
-    expect(res.body).toEqual({
-      success: true,
-      origin: { success: true, fee: '1500000000000', asset: c(HDX), weight: { refTime: '1', proofSize: '2' }, forwardedXcms: FWD_TO_1000, destParaId: 1000 },
-      destination: { success: true, fee: '3000000', asset: c(DOT_HYDRATION), forwardedXcms: [] },
-      hops: [{ chain: 'AssetHubPolkadot', result: { success: true, fee: '40000000', asset: c(DOT_AH), forwardedXcms: FWD_TO_2034, destParaId: 2034 } }],
-    });
-    expect(call(fake.seen, 'dryRunPreview')?.args).toEqual([{ mintFeeAssets: false }]);
-    await fake.post(`${v}/dry-run-preview`, bodyOf(family, { options: { mintFeeAssets: true } })).expect(200);
-    expect(fake.seen.calls.filter((x) => x.method === 'dryRunPreview')[1]?.args).toEqual([{ mintFeeAssets: true }]);
-  });
-});
-
-describe.each(FAMILIES)('/%s fees and transfer info at the SDK boundary', (family) => {
-  const v = `/${family}`;
-
-  it('xcm-fee: payment-info fallback after an origin dry-run failure keeps fees, native assets, success false', async () => {
-    const fake = fakeApp({ getXcmFee: XCM_FEE_ORIGIN_FALLBACK });
-    const res = await fake.post(`${v}/xcm-fee`, bodyOf(family)).expect(200);
-    expect(res.body).toEqual({
+    const fee = await p('xcm-fee').expect(200);
+    // query_info's 5 000 000 padded x30 by the SDK, labelled with Hydration's native HDX.
+    expect(fee.body).toMatchObject({
       success: false,
-      dryRunError: { reason: 'FailedToTransactAsset', subReason: 'FundsUnavailable', chain: 'AssetHubPolkadot', chainKind: 'origin' },
-      origin: { fee: '26000000', feeType: 'paymentInfo', sufficient: false, asset: c(DOT_AH), dryRunError: { reason: 'FailedToTransactAsset', subReason: 'FundsUnavailable' } },
-      destination: { fee: '4000000000', feeType: 'paymentInfo', sufficient: true, asset: c(HDX, { amount: '4000000000' }) },
-      hops: [],
+      dryRunError: { reason: 'UntrustedReserveLocation', chain: 'Hydration', chainKind: 'destination' },
+      destination: { fee: '150000000', feeType: 'paymentInfo', sufficient: false, asset: { ...HDX, amount: '150000000' }, dryRunError: { reason: 'UntrustedReserveLocation' } },
     });
-    expect(call(fake.seen, 'getXcmFee')?.args).toEqual([{ disableFallback: false }]);
-  });
-
-  it('xcm-fee: disableFallback in every accepted form reaches the SDK; success with hops', async () => {
-    const sdkResult: TGetXcmFeeResult<false> = {
-      origin: { weight: { refTime: 1n, proofSize: 1n }, fee: 2_000_000_000_000n, feeType: 'dryRun', sufficient: true, currency: 'HDX', asset: HDX },
-      assetHub: AH_HOP_FEE,
-      destination: { fee: 5n, feeType: 'dryRun', sufficient: true, currency: 'GLMR', asset: GLMR },
-      hops: [{ chain: 'AssetHubPolkadot', result: AH_HOP_FEE }],
-    };
-    const fake = fakeApp({ getXcmFee: sdkResult });
-    const body = { ...bodyOf(family), from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' }, [field(family).recipient]: EVM_RECIPIENT };
-    for (const [value, expected] of [[true, true], ['True', true], [false, false], ['False', false]] as const) {
-      const res = await fake.post(`${v}/xcm-fee`, { ...body, disableFallback: value }).expect(200);
-      expect(fake.seen.calls.filter((x) => x.method === 'getXcmFee').at(-1)?.args).toEqual([{ disableFallback: expected }]);
-      expect(res.body).toEqual({
-        success: true,
-        origin: { fee: '2000000000000', feeType: 'dryRun', sufficient: true, asset: c(HDX), weight: { refTime: '1', proofSize: '1' } },
-        destination: { fee: '5', feeType: 'dryRun', sufficient: true, asset: c(GLMR, { amount: '5' }) },
-        hops: [{ chain: 'AssetHubPolkadot', result: { fee: '40000000', feeType: 'dryRun', sufficient: true, asset: c(DOT_AH) } }],
-      });
-    }
-  });
-
-  it('origin-xcm-fee: origin only; disableFallback origin failure is success false with no fee', async () => {
-    const res = await fakeApp({ getOriginXcmFee: ORIGIN_FEE_DRY_RUN }).post(`${v}/origin-xcm-fee`, bodyOf(family)).expect(200);
-    expect(res.body).toEqual({ success: true, origin: { fee: '30000000', feeType: 'dryRun', sufficient: true, asset: c(DOT_AH), weight: { refTime: '5', proofSize: '6' } } });
-    const failed: SdkOriginXcmFee = { dryRunError: 'Filtered', currency: 'DOT', asset: DOT_AH };
-    const fake = fakeApp({ getOriginXcmFee: failed });
-    const f = await fake.post(`${v}/origin-xcm-fee`, bodyOf(family, { disableFallback: 'True' })).expect(200);
-    expect(f.body).toEqual({ success: false, dryRunError: { reason: 'Filtered', chain: 'AssetHubPolkadot', chainKind: 'origin' }, origin: { asset: c(DOT_AH), dryRunError: { reason: 'Filtered' } } });
-    expect(call(fake.seen, 'getOriginXcmFee')?.args).toEqual([{ disableFallback: true }]);
-  });
-
-  it('transfer-info: amounts as strings, UnableToCompute values as objects, hops []', async () => {
-    const unable = new sdk.UnableToComputeError('Fee currency is not the same');
-    const sdkResult: TTransferInfo = {
-      chain: { origin: 'AssetHubPolkadot', destination: 'Hydration', ecosystem: 'DOT' },
-      origin: {
-        selectedCurrency: { sufficient: true, balance: 50_000_000_000n, balanceAfter: 40_000_000_000n, currencySymbol: 'DOT', asset: DOT_AH, existentialDeposit: 100_000_000n },
-        xcmFee: { sufficient: true, fee: 30_000_000n, balance: 50_000_000_000n, balanceAfter: 39_970_000_000n, currencySymbol: 'DOT', asset: DOT_AH },
-      },
-      destination: {
-        receivedCurrency: { sufficient: unable, receivedAmount: unable, balance: 0n, balanceAfter: unable, currencySymbol: 'DOT', asset: DOT_HYDRATION, existentialDeposit: 17_540_000n },
-        xcmFee: { fee: 22_000n, balanceAfter: unable, currencySymbol: 'DOT', asset: DOT_HYDRATION },
-      },
-    };
-    const res = await fakeApp({ getTransferInfo: sdkResult }).post(`${v}/transfer-info`, bodyOf(family)).expect(200);
-    const u = { error: 'UnableToComputeError', message: unable.message };
-    expect(res.body).toEqual({
-      chain: { origin: 'AssetHubPolkadot', destination: 'Hydration', ecosystem: 'DOT' },
-      origin: {
-        selectedCurrency: { sufficient: true, balance: '50000000000', balanceAfter: '40000000000', asset: c(DOT_AH), existentialDeposit: '100000000' },
-        xcmFee: { sufficient: true, fee: '30000000', balance: '50000000000', balanceAfter: '39970000000', asset: c(DOT_AH) },
-      },
-      destination: {
-        receivedCurrency: { sufficient: u, receivedAmount: u, balance: '0', balanceAfter: u, asset: c(DOT_HYDRATION), existentialDeposit: '17540000' },
-        xcmFee: { fee: '22000', balanceAfter: u, asset: c(DOT_HYDRATION) },
-      },
-      hops: [],
-    });
-  });
-
-  it('receivable-amount: the SDK figure as a decimal string; UnableToCompute is a 400', async () => {
-    expect((await fakeApp({ getReceivableAmount: 9_969_978_000n }).post(`${v}/receivable-amount`, bodyOf(family)).expect(200)).body).toBe('9969978000');
-    const unable = new sdk.UnableToComputeError('Unable to compute the received amount');
-    const res = await fakeApp({ getReceivableAmount: unable }).post(`${v}/receivable-amount`, bodyOf(family)).expect(400);
-    expectErrorBody(res.body, 400, 'UnableToComputeError');
-  });
-
-  it('eth-bridge-status answers the status string as JSON', async () => {
-    const res = await fakeApp({}, {}, 'Halted').get(`${v}/x-transfer/eth-bridge-status`).expect(200);
-    expect(res.headers['content-type']).toMatch(/application\/json/);
-    expect(res.body).toBe('Halted');
-  });
-});
-
-// ---- the contract's amount formulas end to end, with worked numbers ---------------------------
-
-const feeResult = (over: Partial<TGetXcmFeeResult<false>> = {}): TGetXcmFeeResult<false> => ({
-  origin: { fee: 30_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH },
-  destination: { fee: 22_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_HYDRATION },
-  hops: [],
-  ...over,
-});
-
-describe.each(FAMILIES)('/%s amount rules (Rules 1, 3, 6) at the SDK boundary', (family) => {
-  const v = `/${family}`;
-  const base = (extra: Record<string, unknown> = {}) => bodyOf(family, { options: { abstractDecimals: false }, ...extra });
-
-  it('transferable-amount: balance 5 000 000 000 - ED 100 000 000 - origin fee 30 000 000 = 4 870 000 000 (native DOT)', async () => {
-    const fake = fakeApp({ getOriginXcmFee: { fee: 30_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH } }, { [`AssetHubPolkadot:${SENDER}`]: 5_000_000_000n });
-    expect((await fake.post(`${v}/transferable-amount`, base()).expect(200)).body).toBe('4870000000');
-    expect(fake.seen.balances).toEqual([{ chain: 'AssetHubPolkadot', address: SENDER, currency: { symbol: { type: 'Native', value: 'DOT' } } }]);
-    // A feeAsset other than DOT: the fee is not paid in DOT, so 5 000 000 000 - 100 000 000 = 4 900 000 000.
-    expect((await fake.post(`${v}/transferable-amount`, base({ feeAsset: { id: 1984 } })).expect(200)).body).toBe('4900000000');
-    // Floored at 0.
-    const poor = fakeApp({ getOriginXcmFee: { fee: 30_000_000n, feeType: 'dryRun', sufficient: true, currency: 'DOT', asset: DOT_AH } }, { [`AssetHubPolkadot:${SENDER}`]: 120_000_000n });
-    expect((await poor.post(`${v}/transferable-amount`, base()).expect(200)).body).toBe('0');
-  });
-
-  it('transferable-amount of USDt: the DOT fee does not count and the origin is not priced; feeAsset USDt makes it count', async () => {
-    const fake = fakeApp({}, { [`AssetHubPolkadot:${SENDER}`]: 2_000_000n });
-    expect((await fake.post(`${v}/transferable-amount`, base({ currency: { id: 1984, amount: '1000' } })).expect(200)).body).toBe('1990000');
-    expect(call(fake.seen, 'getOriginXcmFee')).toBeUndefined();
-    const withFee = fakeApp({ getOriginXcmFee: { fee: 25_000n, feeType: 'dryRun', sufficient: true, currency: 'USDt', asset: USDT_AH } }, { [`AssetHubPolkadot:${SENDER}`]: 2_000_000n });
-    expect((await withFee.post(`${v}/transferable-amount`, base({ currency: { id: 1984, amount: '1000' }, feeAsset: { id: 1984 } })).expect(200)).body).toBe('1965000');
-  });
-
-  it('min-transferable-amount: dest fee 22 000 + origin fee 30 000 000 + dest ED 17 540 000 + 1 = 47 562 001', async () => {
-    const fake = fakeApp({ getXcmFee: feeResult() });
-    expect((await fake.post(`${v}/min-transferable-amount`, base()).expect(200)).body).toBe('47562001');
-    // The recipient's DOT balance on Hydration is read with the destination asset's location.
-    expect(fake.seen.balances).toEqual([{ chain: 'Hydration', address: ADDRESS, currency: { location: { parents: 1, interior: { Here: null } } } }]);
-    // A recipient that already holds DOT there: no ED component, 30 022 001.
-    const holder = fakeApp({ getXcmFee: feeResult() }, { [`Hydration:${ADDRESS}`]: 1n });
-    expect((await holder.post(`${v}/min-transferable-amount`, base()).expect(200)).body).toBe('30022001');
-  });
-
-  it('min-transferable-amount through a hop: only fees in DOT count (HDX origin fee and GLMR destination fee do not)', async () => {
-    const fees = feeResult({
-      origin: { fee: 2_000_000_000_000n, feeType: 'dryRun', sufficient: true, currency: 'HDX', asset: HDX },
-      assetHub: AH_HOP_FEE,
-      hops: [{ chain: 'AssetHubPolkadot', result: AH_HOP_FEE }],
-      destination: { fee: 5_000_000_000_000_000n, feeType: 'paymentInfo', sufficient: true, currency: 'DOT', asset: DOT_AH },
-    });
-    const body = base({ from: 'Hydration', to: 'Moonbeam', currency: { symbol: 'DOT', amount: '10000000000' }, [field(family).recipient]: EVM_RECIPIENT });
-    // hop 40 000 000 + Moonbeam xcDOT ED 1 + 1; the payment-info destination fee is a GLMR amount (relabelled native) and does not count.
-    expect((await fakeApp({ getXcmFee: fees }).post(`${v}/min-transferable-amount`, body).expect(200)).body).toBe('40000002');
-  });
-
-  it('verify-ed-on-destination: amount - ED 17 540 000 - dest fee 22 000 > 0, or a recipient that holds DOT', async () => {
-    const fake = fakeApp({ getXcmFee: feeResult() });
-    expect((await fake.post(`${v}/verify-ed-on-destination`, base()).expect(200)).body).toBe(true);
-    // 17 560 000 - 17 540 000 - 22 000 = -2 000: not enough.
-    expect((await fake.post(`${v}/verify-ed-on-destination`, base({ currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '17560000' } })).expect(200)).body).toBe(false);
-    // 17 562 001 - 17 540 000 - 22 000 = 1 > 0.
-    expect((await fake.post(`${v}/verify-ed-on-destination`, base({ currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '17562001' } })).expect(200)).body).toBe(true);
-    const holder = fakeApp({ getXcmFee: feeResult() }, { [`Hydration:${ADDRESS}`]: 5n });
-    expect((await holder.post(`${v}/verify-ed-on-destination`, base({ currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '2' } })).expect(200)).body).toBe(true);
-  });
-
-  it('verify-ed-on-destination: abstract decimals are turned into base units (0.0017562001 DOT = 17 562 001)', async () => {
-    const fake = fakeApp({ getXcmFee: feeResult() });
-    const body = bodyOf(family, { currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '0.0017560000' }, options: { abstractDecimals: true } });
-    expect((await fake.post(`${v}/verify-ed-on-destination`, body).expect(200)).body).toBe(false);
-    body.currency = { symbol: { type: 'Native', value: 'DOT' }, amount: '0.0017562001' };
-    expect((await fake.post(`${v}/verify-ed-on-destination`, body).expect(200)).body).toBe(true);
-  });
-
-  it('verify-ed-on-destination: a payment-info destination fee for a non-native currency is a 400 UnableToComputeError', async () => {
-    const fees = feeResult({ destination: { fee: 4_000_000_000n, feeType: 'paymentInfo', sufficient: true, currency: 'DOT', asset: DOT_HYDRATION } });
-    const res = await fakeApp({ getXcmFee: fees }).post(`${v}/verify-ed-on-destination`, base()).expect(400);
-    expectErrorBody(res.body, 400, 'UnableToComputeError');
-    expect(res.body.message).toMatch(/payment info/);
-  });
+    const verify = await p('verify-ed-on-destination').expect(400);
+    expectErrorBody(verify.body, 400, 'UnableToComputeError');
+  }, 90_000); // the SDK's fee fallback retries DryRunApi_dry_run_call on Hydration (unanswered here) for several seconds
 });

@@ -3,7 +3,7 @@
 // results typed with xcm-router 11.14.8's own exported types and shaped as its source builds them.
 import request from 'supertest';
 import { Binary } from 'polkadot-api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
 import type {
@@ -15,7 +15,7 @@ import type {
 import { sdk } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
-import { isRouterLoaded, loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
+import { loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { decodeCall, startTestChain } from '../support/test-chain';
@@ -23,6 +23,9 @@ import { decodeCall, startTestChain } from '../support/test-chain';
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
 const EVM = '0x1501C1413e4178c38567Ada8945A80351F7B8496';
+
+/** Node's own WebSocket, which loading the router must leave in place. */
+const globalWebSocket = (globalThis as { WebSocket?: unknown }).WebSocket;
 
 const { app, services, config } = testApp({ REQUEST_TIMEOUT_MS: '300' });
 afterAll(() => services.close());
@@ -43,12 +46,30 @@ const fake: RouterEngine = {
   getMinTransferableAmount: (c) => answer('getMinTransferableAmount', c) as Promise<bigint>,
   getBestAmountOut: (c) => answer('getBestAmountOut', c) as Promise<TGetBestAmountOutResult>,
 };
+/** Every test starts from these answers and no recorded calls; a test replaces what it needs. */
+function resetEngine(): void {
+  calls.length = 0;
+  for (const op of Object.keys(results) as Op[]) delete results[op];
+  Object.assign(results, {
+    buildTransactions: async () => twoClickPlan,
+    dryRun: async () => dryRunOk,
+    getXcmFees: async () => fees,
+    getTransferableAmount: async () => 1n,
+    getMinTransferableAmount: async () => 1n,
+    getBestAmountOut: async () => ({ exchange: 'HydrationDex', amountOut: 1n }),
+  } satisfies typeof results);
+}
+beforeEach(resetEngine);
+
 function answer(op: Op, call: EngineCall): Promise<unknown> {
   calls.push({ op, call });
   const r = results[op];
   return r ? r(call) : Promise.reject(new Error(`no fixture for ${op}`));
 }
 const lastCall = (): EngineCall => calls[calls.length - 1].call;
+
+// Every router request of this file's app is served by the fixture engine (pairs are the real data).
+services.router = new RouterService(config, fake);
 
 // ---- fixtures shaped like xcm-router 11.14.8's results -------------------------------------
 
@@ -117,7 +138,7 @@ const OPERATION_PATHS = ['/router', '/router/dry-run', '/router/xcm-fees', '/rou
 const without = (body: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(body).filter(([k]) => !keys.includes(k)));
 const post = (path: string, body: unknown) => request(app).post(path).send(body as object);
 
-async function expect400(path: string, body: unknown, kind: string | undefined, where: string) {
+async function expect400(path: string, body: unknown, kind: string, where: string) {
   const before = calls.length;
   const res = await post(path, body);
   expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -127,26 +148,34 @@ async function expect400(path: string, body: unknown, kind: string | undefined, 
   return res.body as { message: string; kind: string };
 }
 
-// ---- lazy loading (first: nothing else in this file has loaded the router yet) -------------
+// ---- lazy loading ----------------------------------------------------------------------------
 
 describe('the router engine loads on first use only', () => {
   it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
-    expect(isRouterLoaded()).toBe(false);
-    expect((await request(app).get('/v2/chains')).status).toBe(200);
-    await expect400('/v5/router', without(BASE, 'amount'), 'MissingParameterError', 'body.amount');
-    expect(isRouterLoaded()).toBe(false);
-    expect((await post('/v2/router/pairs', { exchange: 'BifrostPolkadotDex' })).status).toBe(200);
-    expect(isRouterLoaded()).toBe(true);
-    expect((globalThis as { WebSocket?: unknown }).WebSocket).toBeDefined();
+    // A fresh copy of the service modules: whatever other tests in this process loaded does not count.
+    vi.resetModules();
+    const engine = await import('../../src/service/router-engine');
+    const { testApp: freshApp } = await import('../helpers/app');
+    const fresh = freshApp();
+    try {
+      expect(engine.isRouterLoaded()).toBe(false);
+      expect((await request(fresh.app).get('/v2/chains').expect(200)).body).toContain('Hydration');
+      const refused = await request(fresh.app).post('/v5/router').send(without(BASE, 'amount')).expect(400);
+      expectErrorBody(refused.body, 400, 'MissingParameterError');
+      expect(engine.isRouterLoaded()).toBe(false);
+      expect((await request(fresh.app).post('/v2/router/pairs').send({ exchange: 'BifrostPolkadotDex' }).expect(200)).body).toHaveLength(7);
+      expect(engine.isRouterLoaded()).toBe(true);
+      expect((globalThis as { WebSocket?: unknown }).WebSocket).toBe(globalWebSocket);
+    } finally {
+      await fresh.services.close();
+      vi.resetModules();
+    }
   });
 
   it('our exchange list is the router\'s EXCHANGE_CHAINS', () => {
     expect([...EXCHANGE_NAMES]).toEqual([...loadRouter().EXCHANGE_CHAINS]);
   });
 });
-
-// Swap the real engine for the fixture engine for everything below.
-services.router = new RouterService(config, fake);
 
 // ---- pairs ---------------------------------------------------------------------------------
 
@@ -182,7 +211,7 @@ describe('POST /router/pairs (real router data)', () => {
       expect(x).toEqual(expect.objectContaining({ symbol: expect.any(String), decimals: expect.any(Number) }));
       expect(Object.keys(x).every((k) => ['symbol', 'decimals', 'assetId', 'location'].includes(k))).toBe(true);
     }
-    expect(res.headers.etag).toBeDefined();
+    expect(res.headers.etag).toMatch(/^"[\w-]{22}"$/);
   });
 
   it('an array is a whitelist (union of its exchanges), one element means that exchange', async () => {
@@ -199,21 +228,15 @@ describe('POST /router/pairs (real router data)', () => {
     for (const name of EXCHANGE_NAMES) expect(body.message).toContain(name);
     expect(body.message).toContain("did you mean 'HydrationDex'");
     await expect400('/v2/router/pairs', { exchange: ['HydrationDex', 'NopeDex'] }, 'UnknownExchangeError', 'body.exchange.1');
-    await expect400('/v2/router/pairs', { exchange: [] }, undefined, 'body.exchange');
-    await expect400('/v2/router/pairs', { exchange: 7 }, undefined, 'body.exchange');
-    await expect400('/v2/router/pairs', { exchange: 'HydrationDex', from: 'Polkadot' }, undefined, 'from');
+    await expect400('/v2/router/pairs', { exchange: [] }, 'ValidationError', 'body.exchange');
+    await expect400('/v2/router/pairs', { exchange: 7 }, 'ValidationError', 'body.exchange');
+    await expect400('/v2/router/pairs', { exchange: 'HydrationDex', from: 'Polkadot' }, 'ValidationError', 'from');
   });
 });
 
 // ---- validation, both families -------------------------------------------------------------
 
 describe('router field rules (contract router table), both families', () => {
-  results.buildTransactions = async () => twoClickPlan;
-  results.dryRun = async () => dryRunOk;
-  results.getXcmFees = async () => fees;
-  results.getTransferableAmount = async () => 1n;
-  results.getMinTransferableAmount = async () => 1n;
-  results.getBestAmountOut = async () => ({ exchange: 'HydrationDex', amountOut: 1n });
 
   for (const family of FAMILIES) {
     const p = (path: string) => `/${family}${path}`;
@@ -242,7 +265,7 @@ describe('router field rules (contract router table), both families', () => {
         expect(body.message).toContain(EXCHANGE_NAMES.join(', '));
       }
       await expect400(p('/router'), { ...BASE, exchange: ['HydrationDex', 'Hydration'] }, 'UnknownExchangeError', 'body.exchange.1');
-      await expect400(p('/router'), { ...BASE, exchange: [] }, undefined, 'body.exchange');
+      await expect400(p('/router'), { ...BASE, exchange: [] }, 'ValidationError', 'body.exchange');
     });
 
     it(`${family}: currencies: location, id and plain symbol only; id needs a manual exchange`, async () => {
@@ -250,9 +273,9 @@ describe('router field rules (contract router table), both families', () => {
       await expect400(p('/router'), without(BASE, 'currencyTo'), 'MissingParameterError', 'body.currencyTo');
       await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: { type: 'Native', value: 'DOT' } } }, 'InvalidCurrencyError', 'currency specifiers');
       await expect400(p('/router'), { ...BASE, currencyTo: { symbol: 'ASTR', id: '1' } }, 'InvalidCurrencyError', 'body.currencyTo');
-      await expect400(p('/router'), { ...BASE, currencyFrom: [{ symbol: 'DOT' }] }, undefined, 'body.currencyFrom');
-      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: 'DOT', amount: '1' } }, undefined, 'amount');
-      await expect400(p('/router'), { ...BASE, currencyFrom: { location: 'Override({"parents":1,"interior":"Here"})' } }, undefined, 'body.currencyFrom.location');
+      await expect400(p('/router'), { ...BASE, currencyFrom: [{ symbol: 'DOT' }] }, 'ValidationError', 'body.currencyFrom');
+      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: 'DOT', amount: '1' } }, 'ValidationError', 'amount');
+      await expect400(p('/router'), { ...BASE, currencyFrom: { location: 'Override({"parents":1,"interior":"Here"})' } }, 'InvalidCurrencyError', 'body.currencyFrom.location');
       // id form: refused with automatic and whitelisted selection, accepted with one exchange
       await expect400(p('/router'), { ...without(BASE, 'exchange'), currencyTo: { id: '5' } }, 'InvalidCurrencyError', 'body.currencyTo.id');
       await expect400(p('/router'), { ...BASE, exchange: ['HydrationDex', 'AcalaDex'], currencyFrom: { id: 5 } }, 'InvalidCurrencyError', 'body.currencyFrom.id');
@@ -272,16 +295,16 @@ describe('router field rules (contract router table), both families', () => {
       await expect400(p('/router'), { ...BASE, amount: 'lots' }, 'NumberFormatError', 'body.amount');
       await expect400(p('/router'), { ...BASE, amount: '0' }, 'NumberFormatError', 'body.amount');
       await expect400(p('/router'), { ...BASE, amount: '-5' }, 'NumberFormatError', 'body.amount');
-      await expect400(p('/router'), { ...BASE, amount: null }, undefined, 'body.amount');
+      await expect400(p('/router'), { ...BASE, amount: null }, 'ValidationError', 'body.amount');
     });
 
     it(`${family}: slippagePct required for /router and /router/xcm-fees only`, async () => {
       await expect400(p('/router'), without(BASE, 'slippagePct'), 'MissingParameterError', 'body.slippagePct');
       await expect400(p('/router-hash'), without(BASE, 'slippagePct'), 'MissingParameterError', 'body.slippagePct');
       await expect400(p('/router/xcm-fees'), without(BASE, 'slippagePct'), 'MissingParameterError', 'body.slippagePct');
-      await expect400(p('/router'), { ...BASE, slippagePct: '0' }, undefined, 'body.slippagePct');
-      await expect400(p('/router'), { ...BASE, slippagePct: '101' }, undefined, 'body.slippagePct');
-      await expect400(p('/router'), { ...BASE, slippagePct: 'high' }, undefined, 'body.slippagePct');
+      await expect400(p('/router'), { ...BASE, slippagePct: '0' }, 'ValidationError', 'body.slippagePct');
+      await expect400(p('/router'), { ...BASE, slippagePct: '101' }, 'ValidationError', 'body.slippagePct');
+      await expect400(p('/router'), { ...BASE, slippagePct: 'high' }, 'ValidationError', 'body.slippagePct');
       expect((await post(p('/router/dry-run'), without(BASE, 'slippagePct'))).status).toBe(200);
       expect(lastCall().request.slippagePct).toBe('1');
       expect((await post(p('/router'), { ...BASE, slippagePct: 0.5 })).status).toBe(200);
@@ -317,17 +340,17 @@ describe('router field rules (contract router table), both families', () => {
       expect(lastCall().request.evmSenderAddress).toBe(EVM);
       expect((await post(p('/router'), { ...fromMoonbeam, evmInjectorAddress: EVM })).status).toBe(200);
       expect(lastCall().request.evmSenderAddress).toBe(EVM);
-      await expect400(p('/router'), { ...fromMoonbeam, evmInjectorAddress: EVM, evmSenderAddress: EVM }, undefined, 'body.evmInjectorAddress');
+      await expect400(p('/router'), { ...fromMoonbeam, evmInjectorAddress: EVM, evmSenderAddress: EVM }, 'ValidationError', 'body.evmInjectorAddress');
     });
 
     it(`${family}: options: abstractDecimals (default ${family === 'v2' ? 'on' : 'off'}), development, apiOverrides only`, async () => {
       expect((await post(p('/router'), BASE)).status).toBe(200);
       expect(lastCall().builderOptions).toEqual({ apiOverrides: {}, development: false, abstractDecimals: family === 'v2' });
-      await expect400(p('/router'), { ...BASE, options: { xcmFormatCheck: true } }, undefined, 'xcmFormatCheck');
-      await expect400(p('/router'), { ...BASE, options: { mode: 'BATCH' } }, undefined, 'mode');
-      await expect400(p('/router'), { ...BASE, options: { abstractDecimals: 'yes' } }, undefined, 'body.options.abstractDecimals');
+      await expect400(p('/router'), { ...BASE, options: { xcmFormatCheck: true } }, 'ValidationError', 'xcmFormatCheck');
+      await expect400(p('/router'), { ...BASE, options: { mode: 'BATCH' } }, 'ValidationError', 'mode');
+      await expect400(p('/router'), { ...BASE, options: { abstractDecimals: 'yes' } }, 'ValidationError', 'body.options.abstractDecimals');
       await expect400(p('/router'), { ...BASE, options: { apiOverrides: { Nowhere: 'wss://x.example' } } }, 'UnknownChainError', 'Nowhere');
-      await expect400(p('/router'), { ...BASE, options: { apiOverrides: { Polkadot: 'https://x.example' } } }, undefined, 'Polkadot');
+      await expect400(p('/router'), { ...BASE, options: { apiOverrides: { Polkadot: 'https://x.example' } } }, 'ValidationError', 'Polkadot');
       // decimals in the amount only with abstractDecimals
       const decimal = { ...BASE, amount: '1.5' };
       if (family === 'v5') await expect400(p('/router'), decimal, 'NumberFormatError', 'abstractDecimals');
@@ -338,7 +361,7 @@ describe('router field rules (contract router table), both families', () => {
     });
 
     it(`${family}: unknown fields are refused`, async () => {
-      await expect400(p('/router'), { ...BASE, feeAsset: { symbol: 'DOT' } }, undefined, 'feeAsset');
+      await expect400(p('/router'), { ...BASE, feeAsset: { symbol: 'DOT' } }, 'ValidationError', 'feeAsset');
     });
   }
 });
@@ -448,12 +471,12 @@ describe('router results -> contract shapes', () => {
       await expect400(`/${family}/x-transfers`, without(body, 'swapOptions'), 'MissingParameterError', 'body.swapOptions');
       await expect400(`/${family}/x-transfers`, without(body, sender), 'MissingParameterError', `body.${sender}`);
       await expect400(`/${family}/x-transfers`, without(body, recipient), 'MissingParameterError', `body.${recipient}`);
-      await expect400(`/${family}/x-transfers`, { ...body, feeAsset: { symbol: 'DOT' } }, undefined, 'feeAsset');
-      await expect400(`/${family}/x-transfers`, { ...body, currency: [{ symbol: 'DOT', amount: '1' }] }, undefined, 'body.currency');
+      await expect400(`/${family}/x-transfers`, { ...body, feeAsset: { symbol: 'DOT' } }, 'ValidationError', 'feeAsset');
+      await expect400(`/${family}/x-transfers`, { ...body, currency: [{ symbol: 'DOT', amount: '1' }] }, 'ValidationError', 'body.currency');
       await expect400(`/${family}/x-transfers`, { ...body, currency: { symbol: 'DOT', amount: 'ALL' } }, 'NumberFormatError', 'body.currency.amount');
       await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { id: '5' } } }, 'InvalidCurrencyError', 'body.swapOptions.currencyTo.id');
       await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: 'Nope' } }, 'UnknownExchangeError', 'body.swapOptions.exchange');
-      await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 0 } }, undefined, 'body.swapOptions.slippage');
+      await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 0 } }, 'ValidationError', 'body.swapOptions.slippage');
       expect((await post(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 2.5 } })).status).toBe(200);
       expect(lastCall().request).toMatchObject({ slippagePct: '2.5', exchange: undefined });
     });
@@ -525,11 +548,13 @@ describe('router results -> contract shapes', () => {
     }
 
     results.dryRun = () => new Promise(() => undefined);
-    const started = Date.now();
     const slow = await post('/v5/router/dry-run', BASE);
     expect(slow.status).toBe(504);
     expectErrorBody(slow.body, 504, 'DeadlineExceededError');
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(slow.body.message).toContain('300 ms');
+    // The request was given up, not the service: the next one is answered.
+    results.dryRun = async () => dryRunOk;
+    expect((await post('/v5/router/dry-run', BASE)).status).toBe(200);
   });
 });
 
@@ -552,8 +577,6 @@ describe('real engine: RouterBuilder wiring', () => {
   });
 
   it('development mode without overrides fails at once with MissingChainApiError', async () => {
-    const started = Date.now();
     await expect(realEngine.buildTransactions(call({}))).rejects.toMatchObject({ name: 'MissingChainApiError' });
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

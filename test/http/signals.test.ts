@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,24 +8,25 @@ import { startTestChain, type TestChain } from '../support/test-chain';
 
 // The real process: what an orchestrator sees when it sends SIGTERM.
 const root = projectRoot();
-let silent: TestChain;
+/** A chain that answers, slowly: a transfer built over it is still in flight when the signal comes. */
+let slow: TestChain;
 
 beforeAll(async () => {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
-  silent = await startTestChain('Polkadot', { silent: true });
+  slow = await startTestChain('Polkadot', { answerDelayMs: 150 });
 }, 120_000);
 
-afterAll(() => silent.close());
+afterAll(() => slow.close());
 
-function startServer() {
-  const child = spawn(process.execPath, [join(root, 'dist/src/server.js')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CONNECT_TIMEOUT_MS: '1500', SHUTDOWN_GRACE_MS: '5000', ALLOW_PRIVATE_OVERRIDES: 'true' },
+function startServer(nodeArgs: string[] = []) {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/src/server.js')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CONNECT_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '20000', SHUTDOWN_GRACE_MS: '20000', ALLOW_PRIVATE_OVERRIDES: 'true' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const lines: { msg?: string; url?: string }[] = [];
+  const lines: { msg?: string; url?: string; err?: { message?: string } }[] = [];
   const listening = new Promise<string>((resolve) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      const entry = JSON.parse(line) as { msg?: string; url?: string; err?: { message?: string } };
       lines.push(entry);
       if (entry.msg === 'listening' && entry.url) resolve(entry.url);
     });
@@ -33,30 +35,68 @@ function startServer() {
   return { child, lines, listening, exited };
 }
 
+async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** POST on its own connection, closed after the answer (no keep-alive socket holds the shutdown). */
+function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', connection: 'close' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
 describe('SIGTERM', () => {
-  it('lets the in-flight request finish, closes its chain connection and exits 0', async () => {
+  it('lets the in-flight request finish (200), refuses new work, closes its chain connection and exits 0', async () => {
     const server = startServer();
     const url = await server.listening;
     expect((await fetch(`${url}/health`)).status).toBe(200);
-    const inFlight = fetch(`${url}/v5/x-transfer`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        from: 'Polkadot',
-        to: 'AssetHubPolkadot',
-        currency: { symbol: 'DOT', amount: '10000000000' },
-        address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
-        options: { development: true, apiOverrides: { Polkadot: silent.url } },
-      }),
+    const inFlight = postJson(`${url}/v5/x-transfer`, {
+      from: 'Polkadot',
+      to: 'AssetHubPolkadot',
+      currency: { symbol: 'DOT', amount: '10000000000' },
+      address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
+      options: { development: true, apiOverrides: { Polkadot: slow.url } },
     });
+    let answered = false;
+    void inFlight.then(() => (answered = true));
     // Signal once the request is being worked on (its chain connection is open).
-    const end = Date.now() + 5_000;
-    while (silent.openConnections === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await until(() => slow.openConnections > 0, 'the in-flight request to reach its chain');
     server.child.kill('SIGTERM');
+    // The listener closes: new work is refused while the in-flight request goes on.
+    const refused = () => fetch(`${url}/health`).then(() => false, () => true);
+    await until(refused, 'the listener to close');
+    expect(answered, 'the request is still in flight when new connections are refused').toBe(false);
     const res = await inFlight;
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatch(/^0x[0-9a-f]+$/);
     expect(await server.exited).toBe(0);
     expect(server.lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
-    expect(silent.openConnections).toBe(0);
+    await until(() => slow.openConnections === 0, 'the chain connection to close');
+  }, 60_000);
+});
+
+describe('a promise rejection nobody handles', () => {
+  it('is logged and the service keeps serving', async () => {
+    const server = startServer(['--require', join(root, 'test/fixtures/unhandled-rejection.cjs')]);
+    const url = await server.listening;
+    await until(() => server.lines.some((l) => l.msg === 'test: rejecting a promise nobody awaits'), 'the rejection');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const logged = server.lines.find((l) => l.msg === 'unhandled promise rejection; the service keeps running');
+    expect(logged?.err?.message).toBe('nobody awaits this');
   }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
@@ -379,5 +380,7 @@ describe('override endpoints on private networks', () => {
 });
 
 it('the SDK is the one copy loaded through src/sdk', () => {
-  expect(typeof sdk.Builder).toBe('function');
+  const load = createRequire(__filename);
+  expect(sdk).toBe(load('@paraspell/sdk-pjs'));
+  expect(polkadotApi).toBe(load('@polkadot/api'));
 });

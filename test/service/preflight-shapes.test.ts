@@ -11,7 +11,6 @@ import type {
 } from '@paraspell/sdk-pjs';
 import { sdk } from '../../src/sdk';
 import {
-  jsonSafe,
   registryAssetResolver,
   toContractAsset,
   toDryRunResult,
@@ -696,37 +695,5 @@ describe('toTransferInfoResult', () => {
     const r = toTransferInfoResult(sdkResult);
     expect(r.hops).toEqual([]);
     expect(Object.keys(r).sort()).toEqual(['chain', 'destination', 'hops', 'origin']);
-  });
-});
-
-// =============================================================================================
-describe('jsonSafe', () => {
-  it('bigint -> decimal string, recursively; undefined dropped; arrays keep positions', () => {
-    const v = { a: 1n, b: { c: [2n, undefined, 3], d: undefined, e: 'x', f: null, g: true }, h: -(10n ** 30n) };
-    expect(jsonSafe(v)).toEqual({ a: '1', b: { c: ['2', null, 3], e: 'x', f: null, g: true }, h: '-1000000000000000000000000000000' });
-    expect('d' in (jsonSafe(v).b as object)).toBe(false);
-  });
-
-  it('Errors, toJSON objects, non-finite numbers, functions', () => {
-    const codec = { toJSON: () => ({ big: 5n }) };
-    const out = jsonSafe({ e: new sdk.UnableToComputeError('nope'), codec, n: Number.NaN, fn: () => 1 });
-    expect(out).toEqual({ e: { error: 'UnableToComputeError', message: 'nope' }, codec: { big: '5' }, n: null });
-  });
-
-  it('shared (non-cyclic) references are fine, cycles throw', () => {
-    const shared = { x: 1n };
-    expect(jsonSafe({ a: shared, b: shared })).toEqual({ a: { x: '1' }, b: { x: '1' } });
-    const cyc: { self?: unknown } = {};
-    cyc.self = cyc;
-    expect(() => jsonSafe(cyc)).toThrow(TypeError);
-  });
-
-  it('makes a raw SDK result stringifiable', () => {
-    const raw: TDryRunResult = {
-      origin: { success: true, fee: 2n, weight: { refTime: 1n, proofSize: 1n }, forwardedXcms: [], currency: 'DOT', asset: DOT_AH },
-      hops: [],
-    };
-    expect(() => JSON.stringify(raw)).toThrow();
-    expect(JSON.parse(JSON.stringify(jsonSafe(raw)))).toMatchObject({ origin: { fee: '2', weight: { refTime: '1', proofSize: '1' } } });
   });
 });

@@ -1,6 +1,6 @@
 // Proof that the fake node in ./test-chain works with ApiPromise and the SDK's build().
-// Hydration cases are skipped unless @galacticcouncil/descriptors@2.6.0 is resolvable
-// (a devDependency, or for a one-off run: NODE_PATH=<dir>/node_modules npx vitest run ...).
+// Hydration's metadata comes from the pinned devDependency @galacticcouncil/descriptors@2.6.0:
+// when it does not load, the Hydration cases fail (they never skip).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import type { ApiPromise } from '../../src/sdk';
@@ -8,7 +8,6 @@ import type { TCurrencyInputWithAmount, TDestination } from '@paraspell/sdk-pjs'
 import {
   TEST_CHAIN_NAMES,
   decodeCall,
-  isTestChainAvailable,
   refusedUrl,
   startBlackHole,
   startTestChain,
@@ -67,7 +66,7 @@ const SPEC_NAMES: Record<TestChainName, string> = {
 
 describe('test chain: ApiPromise', () => {
   for (const name of TEST_CHAIN_NAMES) {
-    it.skipIf(!isTestChainAvailable(name))(`${name}: ApiPromise gets ready, empty storage`, async () => {
+    it(`${name}: ApiPromise gets ready, empty storage`, async () => {
       const chain = await start(name);
       expect(chain.url).toBe(`ws://127.0.0.1:${chain.port}`);
       expect(chain.metadataHex.startsWith('0x6d657461')).toBe(true);
@@ -182,7 +181,7 @@ describe('test chain: SDK build', () => {
 });
 
 describe('test chain: SDK build across chains (opt-in partialFee)', () => {
-  it.skipIf(!isTestChainAvailable('Hydration'))(
+  it(
     'Polkadot -> Hydration DOT goes through Asset Hub and needs a fee quote',
     async () => {
       muteConsoleError(); // the SDK tries DryRunApi first, which the test chain cannot execute

@@ -89,6 +89,8 @@ export interface TestChainOptions {
    * transfer on the origin (e.g. DOT Polkadot -> Hydration through Asset Hub) build offline.
    */
   partialFee?: bigint;
+  /** Answers every RPC message this many milliseconds late: a slow chain that still answers. */
+  answerDelayMs?: number;
 }
 
 export interface DecodedCall {
@@ -302,16 +304,6 @@ function chainData(chain: TestChainName): ChainData {
  */
 function legacyRpcMethods(methods: string[]): string[] {
   return methods.filter((m) => !/^[A-Za-z]+_v\d+_/.test(m));
-}
-
-/** True when the chain's data can be loaded here (Hydration needs an extra devDependency). */
-export function isTestChainAvailable(chain: TestChainName): boolean {
-  try {
-    chainData(chain);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -674,7 +666,8 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     if (silent) return;
     ws.on('message', (raw) => {
       const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
-      answer(ws, node, text);
+      if (options.answerDelayMs) setTimeout(() => answer(ws, node, text), options.answerDelayMs);
+      else answer(ws, node, text);
     });
   });
 

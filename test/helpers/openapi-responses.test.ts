@@ -1,0 +1,36 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { openApiViolation } from './openapi-responses';
+import { testApp } from './app';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+describe('answers are checked against openapi.yaml', () => {
+  it('accepts what the document says and names what it does not', () => {
+    expect(openApiViolation('GET', '/v2/chains/Hydration/para-id', 200, JSON_TYPE, 2034)).toBeUndefined();
+    expect(openApiViolation('GET', '/v2/chains/Hydration/para-id', 200, JSON_TYPE, '2034')).toMatch(/does not match openapi\.yaml/);
+    expect(openApiViolation('GET', '/v2/chains/Hydration/para-id', 418, JSON_TYPE, {})).toMatch(/status 418 is not documented/);
+    expect(openApiViolation('GET', '/health', 200, JSON_TYPE, { status: 'ok' })).toBeUndefined();
+    const error = { statusCode: 400, error: 'Bad Request', kind: 'UnknownChainError', message: 'x', requestId: 'r' };
+    expect(openApiViolation('POST', '/v5/dry-run', 400, JSON_TYPE, error)).toBeUndefined();
+    const { kind: _kind, ...noKind } = error;
+    expect(openApiViolation('POST', '/v5/dry-run', 400, JSON_TYPE, noKind)).toMatch(/kind/);
+    // A route the document does not have must still answer with the JSON error body.
+    expect(openApiViolation('GET', '/nowhere', 404, JSON_TYPE, { ...error, statusCode: 404 })).toBeUndefined();
+    expect(openApiViolation('GET', '/nowhere', 200, JSON_TYPE, {})).toMatch(/does not document/);
+    expect(openApiViolation('GET', '/v2/chains', 200, 'text/plain', 'Polkadot')).toMatch(/documented as JSON/);
+  });
+
+  it('fails a supertest request whose answer contradicts the document', async () => {
+    // An app that answers GET /v2/chains (documented: a list of chain names) with something else.
+    const drifted = express().get('/v2/chains', (_req, res) => res.json({ not: 'a chain list' }));
+    await expect(request(drifted).get('/v2/chains')).rejects.toThrow(/openapi\.yaml check: GET \/v2\/chains -> 200: the body does not match/);
+    const { app, services } = testApp();
+    try {
+      expect((await request(app).get('/v2/chains/Hydration/para-id').expect(200)).body).toBe(2034);
+    } finally {
+      await services.close();
+    }
+  });
+});

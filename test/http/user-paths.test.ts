@@ -1,0 +1,138 @@
+// Paths users hit that no other file walks: Hydration's local transfers and their keep-alive
+// rewrite, keepAlive inside a batch, transfers to Ethereum through the pooled createApiForChain,
+// /ready during shutdown. Real SDK, real metadata (the local test chains).
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiPromise } from '../../src/sdk';
+import { polkadotApi } from '../../src/sdk';
+import { applyKeepAlive } from '../../src/service/keep-alive';
+import { expectErrorBody, testApp } from '../helpers/app';
+import { decodeCall, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
+
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+const ETH_RECIPIENT = '0x24D18dbFBcEd732EAdF98EE520853e13909fE258';
+
+describe('Hydration local transfers (keep-alive rewrite)', () => {
+  let hydration: TestChain;
+  let local: ReturnType<typeof testApp>;
+  beforeAll(async () => {
+    hydration = await startTestChain('Hydration');
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await hydration.close();
+  });
+  const transfer = (extra: Record<string, unknown>) =>
+    request(local.app)
+      .post('/v5/x-transfer')
+      .send({ from: 'Hydration', to: 'Hydration', address: ALICE, currency: { id: 5, amount: '10000000000' }, options: { development: true, apiOverrides: { Hydration: hydration.url } }, ...extra });
+
+  it('DOT (asset 5): the SDK builds tokens.transfer; keepAlive (default) rewrites it to tokens.transferKeepAlive, false keeps it', async () => {
+    for (const keepAlive of [undefined, true]) {
+      const call = await decodeCall(hydration, (await transfer(keepAlive === undefined ? {} : { keepAlive }).expect(200)).body as string);
+      expect({ section: call.section, method: call.method }, String(keepAlive)).toEqual({ section: 'tokens', method: 'transferKeepAlive' });
+      expect(call.args).toMatchObject({ currency_id: 5, amount: 10_000_000_000 });
+    }
+    const reaped = await decodeCall(hydration, (await transfer({ keepAlive: false }).expect(200)).body as string);
+    expect({ section: reaped.section, method: reaped.method }).toEqual({ section: 'tokens', method: 'transfer' });
+    expect(reaped.args).toMatchObject({ currency_id: 5, amount: 10_000_000_000 });
+  });
+
+  it('native HDX: keepAlive picks balances.transferKeepAlive, false transferAllowDeath', async () => {
+    const hdx = { currency: { symbol: { type: 'Native', value: 'HDX' }, amount: '1000000000000' } };
+    const kept = await decodeCall(hydration, (await transfer(hdx).expect(200)).body as string);
+    expect(`${kept.section}.${kept.method}`).toBe('balances.transferKeepAlive');
+    const reaped = await decodeCall(hydration, (await transfer({ ...hdx, keepAlive: false }).expect(200)).body as string);
+    expect(`${reaped.section}.${reaped.method}`).toBe('balances.transferAllowDeath');
+  });
+
+  describe('the two refusals (a runtime without the variant the caller asked for)', () => {
+    let api: ApiPromise;
+    beforeAll(async () => {
+      api = await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(hydration.url), noInitWarn: true });
+    });
+    afterAll(() => api.disconnect());
+    /** The same runtime with one pallet's calls hidden. */
+    const without = (section: string, method: string) =>
+      ({ tx: new Proxy(api.tx, { get: (tx, s: string) => (s === section ? { ...tx[s], [method]: undefined } : tx[s]) }) }) as unknown as ApiPromise;
+
+    it('currencies.transfer with keepAlive: no tokens.transferKeepAlive is a 400 UnsupportedOperationError', () => {
+      const tx = api.tx.currencies.transfer(ALICE, 5, 1_000n);
+      expect(applyKeepAlive(api, tx, true).method.method).toBe('transferKeepAlive');
+      expect(() => applyKeepAlive(without('tokens', 'transferKeepAlive'), tx, true)).toThrow(
+        expect.objectContaining({ status: 400, kind: 'UnsupportedOperationError', message: expect.stringContaining('keepAlive: true is not available for this asset') }),
+      );
+    });
+
+    it('balances.transferKeepAlive with keepAlive false: no allow-death variant is a 400 naming the call', () => {
+      const tx = api.tx.balances.transferKeepAlive(ALICE, 1_000n);
+      const hidden = ({ tx: new Proxy(api.tx, { get: (t, s: string) => (s === 'balances' ? { ...t[s], transferAllowDeath: undefined, transfer: undefined } : t[s]) }) }) as unknown as ApiPromise;
+      expect(() => applyKeepAlive(hidden, tx, false)).toThrow(expect.objectContaining({ status: 400, kind: 'UnsupportedOperationError', message: 'keepAlive: false is not available for balances.transferKeepAlive on this chain' }));
+    });
+  });
+});
+
+describe('x-transfer-batch', () => {
+  it.each(['v5', 'v2'] as const)('/%s keepAlive inside a batch of local transfers is a 400 BatchValidationError', async (family) => {
+    const { app, services } = testApp();
+    try {
+      const recipient = family === 'v5' ? 'address' : 'recipient';
+      const local = { from: 'Hydration', to: 'Hydration', currency: { id: 5, amount: '1' }, [recipient]: ALICE };
+      const res = await request(app)
+        .post(`/${family}/x-transfer-batch`)
+        .send({ transfers: [local, { ...local, keepAlive: true }], options: { mode: 'BATCH_ALL', abstractDecimals: false } })
+        .expect(400);
+      expectErrorBody(res.body, 400, 'BatchValidationError');
+      expect(res.body.message).toContain('keepAlive is not supported inside a batch');
+    } finally {
+      await services.close();
+    }
+  });
+});
+
+describe('transfers to Ethereum dial BridgeHubPolkadot through the pool (createApiForChain)', () => {
+  let ah: TestChain;
+  let local: ReturnType<typeof testApp>;
+  beforeAll(async () => {
+    ah = await startTestChain('AssetHubPolkadot');
+    local = testApp({ CONNECT_TIMEOUT_MS: '1000' });
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await ah.close();
+  });
+  const toEthereum = (apiOverrides: Record<string, string>) =>
+    request(local.app)
+      .post('/v5/x-transfer')
+      .send({ from: 'AssetHubPolkadot', to: 'Ethereum', currency: { symbol: 'WETH', amount: '1000000000000000' }, address: ETH_RECIPIENT, senderAddress: BOB, options: { development: true, apiOverrides } });
+
+  it('development mode without a BridgeHubPolkadot override: 400 MissingChainApiError naming it (the pool refused the SDK)', async () => {
+    const res = await toEthereum({ AssetHubPolkadot: ah.url }).expect(400);
+    expectErrorBody(res.body, 400, 'MissingChainApiError');
+    expect(res.body.message).toContain('BridgeHubPolkadot');
+  });
+
+  it('the override for BridgeHubPolkadot is what the SDK gets: a dead one is a 503 naming it', async () => {
+    const hole = await startBlackHole();
+    try {
+      const res = await toEthereum({ AssetHubPolkadot: ah.url, BridgeHubPolkadot: hole.url }).expect(503);
+      expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+      expect(res.body.message).toContain('BridgeHubPolkadot');
+      expect(hole.connectionsOpened).toBeGreaterThan(0);
+    } finally {
+      await hole.close();
+    }
+  });
+});
+
+describe('/ready', () => {
+  it('is 200 while serving and 503 once the services are shutting down (/health stays 200)', async () => {
+    const { app, services } = testApp();
+    expect((await request(app).get('/ready').expect(200)).body).toEqual({ status: 'ready' });
+    await services.close();
+    expect((await request(app).get('/ready').expect(503)).body).toEqual({ status: 'shutting down' });
+    expect((await request(app).get('/health').expect(200)).body).toEqual({ status: 'ok' });
+  });
+});

@@ -1,0 +1,12 @@
+// vitest setupFiles: runs in every test file's process before its tests.
+import { afterEach } from 'vitest';
+import { validateSupertestAnswers } from '../helpers/openapi-responses';
+import { installOfflineGuard, takeOfflineViolations } from './offline';
+
+installOfflineGuard();
+validateSupertestAnswers();
+
+afterEach(() => {
+  const leaks = takeOfflineViolations();
+  if (leaks.length > 0) throw new Error(`this test tried to leave 127.0.0.1:\n${[...new Set(leaks)].join('\n')}`);
+});
