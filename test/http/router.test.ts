@@ -472,7 +472,7 @@ describe('router results -> contract shapes', () => {
       await expect400(`/${family}/x-transfers`, without(body, sender), 'MissingParameterError', `body.${sender}`);
       await expect400(`/${family}/x-transfers`, without(body, recipient), 'MissingParameterError', `body.${recipient}`);
       await expect400(`/${family}/x-transfers`, { ...body, feeAsset: { symbol: 'DOT' } }, 'ValidationError', 'feeAsset');
-      await expect400(`/${family}/x-transfers`, { ...body, currency: [{ symbol: 'DOT', amount: '1' }] }, 'ValidationError', 'body.currency');
+      await expect400(`/${family}/x-transfers`, { ...body, currency: [{ symbol: 'DOT', amount: '1' }] }, 'InvalidCurrencyError', 'body.currency');
       await expect400(`/${family}/x-transfers`, { ...body, currency: { symbol: 'DOT', amount: 'ALL' } }, 'NumberFormatError', 'body.currency.amount');
       await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { id: '5' } } }, 'InvalidCurrencyError', 'body.swapOptions.currencyTo.id');
       await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: 'Nope' } }, 'UnknownExchangeError', 'body.swapOptions.exchange');

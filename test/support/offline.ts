@@ -43,6 +43,25 @@ function targetOf(args: unknown[]): { host: string; port: unknown } | undefined 
   return { host: typeof args[1] === 'string' ? args[1] : 'localhost', port: first };
 }
 
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupFunction = (hostname: string, options: unknown, callback: LookupCallback) => void;
+
+/** `lookup`, refusing any address it resolves `host` to other than 127.0.0.1. */
+function checkedLookup(lookup: LookupFunction, host: string): LookupFunction {
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, address, family) => {
+      if (!error) {
+        const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
+        const outside = addresses.find((a) => a !== LOOPBACK);
+        if (outside !== undefined) {
+          callback(refuse(`a socket connect to ${host} (${outside})`), address, family);
+          return;
+        }
+      }
+      callback(error, address, family);
+    });
+}
+
 function hostOf(input: unknown): string | undefined {
   try {
     if (typeof input === 'string' || input instanceof URL) return new URL(input).hostname;
@@ -60,6 +79,13 @@ export function installOfflineGuard(): void {
 
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
+    // A connect by name with a lookup of its own (the service's address guard pins what it
+    // resolved): let the name through and check every address the lookup hands the socket.
+    const options = (Array.isArray(args[0]) ? args[0][0] : args[0]) as (ConnectTarget & { lookup?: unknown }) | undefined;
+    if (typeof options === 'object' && options !== null && typeof options.lookup === 'function' && typeof options.host === 'string' && net.isIP(options.host) === 0) {
+      options.lookup = checkedLookup(options.lookup as LookupFunction, options.host);
+      return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
+    }
     const target = targetOf(args);
     if (target && target.host !== LOOPBACK) throw refuse(`a socket connect to ${target.host}:${String(target.port)}`);
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
