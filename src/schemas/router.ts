@@ -3,6 +3,7 @@ import type { TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
+import { amountSchema } from './amount';
 import { assetId, chainName, location, substrateChainName } from './common';
 import { nearest } from './suggest';
 import { apiOverridesSchema, FAMILY_FIELDS, type TransferOptions } from './transfer';
@@ -93,16 +94,7 @@ export const routerCurrency = z
 const AMOUNT = /^(\d+)(\.\d+)?$/;
 
 /** An amount as the contract writes it (a string); a JSON number is taken as its decimal text. */
-const amountText = z.union(
-  [
-    z.string().trim(),
-    z
-      .number()
-      .refine((n) => Number.isSafeInteger(n) || (Number.isFinite(n) && !Number.isInteger(n)), 'is too large for a JSON number; send it as a string')
-      .transform((n) => String(n)),
-  ],
-  { errorMap: () => ({ message: 'must be an amount string, e.g. "10000000000"' }) },
-);
+const amountText = amountSchema({ positive: true, typeMessage: 'must be an amount string, e.g. "10000000000"' });
 
 // ---- addresses --------------------------------------------------------------------------
 
