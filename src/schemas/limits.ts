@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 // Bounds on what one request may ask for. Each is far above any real use (the registry's longest
 // symbol has 15 characters, its longest id 42, its longest chain name 18) and keeps the work and
 // the answer of a request proportional to a small input, whatever the body limit admits.
@@ -15,8 +17,10 @@ export const LIMITS = {
   amount: 100,
   /** Transfers in one batch. */
   batchTransfers: 100,
-  /** Assets in one multi-asset transfer. */
-  multiAssets: 16,
+  /** Assets in one multi-asset transfer (pallet-xcm itself takes at most 2). */
+  multiAssets: 8,
+  /** Exchanges in one router whitelist (the router knows about a dozen). */
+  exchanges: 32,
   /** Chains named in `options.apiOverrides`. */
   overrideChains: 32,
   /** Junctions in a location's interior (XCM: X1 to X8). */
@@ -33,4 +37,17 @@ export const U128_MAX = 2n ** 128n - 1n;
 /** At most `max` characters of a caller's text, for quoting it in a message. */
 export function quoted(text: string, max = 64): string {
   return text.length <= max ? `'${text}'` : `'${text.slice(0, max)}...' (${text.length} characters)`;
+}
+
+/**
+ * `array` with at most `max` items, counted before any item is parsed: zod would parse every item
+ * of an over-long array, and report each one that fails.
+ */
+export function boundedArray<S extends z.ZodTypeAny>(array: S, max: number, message: string) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (Array.isArray(value) && value.length > max) ctx.addIssue({ code: 'custom', message, params: { kind: 'ValidationError' }, fatal: true });
+    })
+    .pipe(array);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../errors';
+import { resetScaleLookups } from './amount-scale';
 
 type Where = 'body' | 'query' | 'params';
 
@@ -80,6 +81,7 @@ function detailsOf(issues: z.ZodIssue[], where: Where, input: unknown): ErrorDet
  */
 export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown, where: Where): z.output<S> {
   const input = value ?? (where === 'body' ? undefined : {});
+  resetScaleLookups();
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = result.error.issues.flatMap(leafIssues);

@@ -4,6 +4,7 @@ import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { amountSchema } from './amount';
+import { boundedArray, LIMITS, quoted } from './limits';
 import { assetId, chainName, location, substrateChainName } from './common';
 import { nearest } from './suggest';
 import { apiOverridesSchema, FAMILY_FIELDS, type TransferOptions } from './transfer';
@@ -45,7 +46,7 @@ const exchangeName = z
   .superRefine((v, ctx) => {
     if (EXCHANGE_SET.has(v)) return;
     const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
-    issue(ctx, [], `unknown exchange '${v}'${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
+    issue(ctx, [], `unknown exchange ${quoted(v)}${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
   })
   .transform((v) => v as ExchangeName);
 
@@ -54,7 +55,7 @@ const exchangeName = z
  * them); one value, as a string or a one-element array: manual. Normalized to a de-duplicated list.
  */
 export const exchangeSelection = z
-  .union([exchangeName, z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)')], {
+  .union([exchangeName, boundedArray(z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)'), LIMITS.exchanges, `must list at most ${LIMITS.exchanges} exchanges`)], {
     errorMap: (i, c) => (i.code === 'invalid_union' ? { message: 'must be an exchange name or an array of exchange names' } : { message: c.defaultError }),
   })
   .transform((v): ExchangeName[] => (typeof v === 'string' ? [v] : [...new Set(v)]))

@@ -4,8 +4,9 @@ import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isValidAddress } from './address';
 import { amountSchema } from './amount';
+import { scaledAmountProblem } from './amount-scale';
 import { assetId, chainName, location, locationObject, symbolSpecifier } from './common';
-import { LIMITS } from './limits';
+import { boundedArray, LIMITS } from './limits';
 
 /**
  * The one internal request model for everything that builds or prices a transfer. Each family's
@@ -68,7 +69,8 @@ const overrideString = z
 const overrideObject = z.object({ type: z.literal('Override'), value: locationObject }).strict();
 
 const selectorFields = {
-  location: z.union([overrideString, overrideObject, location]).optional(),
+  // Plain locations are the common case: the Override object is tried last.
+  location: z.union([overrideString, location, overrideObject]).optional(),
   id: assetId.optional(),
   symbol: symbolSpecifier.optional(),
 };
@@ -83,18 +85,16 @@ const singleCurrency = z
   .strict()
   .superRefine(checkOneSelector);
 
-const multiCurrency = z
-  .array(singleCurrency)
-  .min(1, 'must list at least one asset')
-  .max(LIMITS.multiAssets, `must list at most ${LIMITS.multiAssets} assets`)
-  .superRefine((assets, ctx) => {
+const multiCurrency = boundedArray(z.array(singleCurrency).min(1, 'must list at least one asset'), LIMITS.multiAssets, `must list at most ${LIMITS.multiAssets} assets`).superRefine(
+  (assets, ctx) => {
     assets.forEach((a, i) => {
       if (a.amount === 'ALL') ctx.addIssue({ code: 'custom', path: [i, 'amount'], message: 'ALL cannot be used in a multi-asset transfer', params: { kind: 'NumberFormatError' } });
       if (typeof a.location === 'object' && a.location !== null && 'type' in a.location) {
         ctx.addIssue({ code: 'custom', path: [i, 'location'], message: 'Override locations select one asset; list registry assets here', params: { kind: 'InvalidCurrencyError' } });
       }
     });
-  });
+  },
+);
 
 export const transferCurrency = z.union([multiCurrency, singleCurrency], {
   errorMap: () => ({ message: 'must be a currency object {symbol|id|location, amount} or an array of them' }),
@@ -202,6 +202,13 @@ function crossFieldRules(body: CommonOutput, recipient: { field: string; value: 
       if (c.amount.includes('.')) {
         ctx.addIssue({ code: 'custom', path: ['currency', ...(many ? [i] : []), 'amount'], message: 'must be a whole number of base units (or turn on options.abstractDecimals)', params: { kind: 'NumberFormatError' } });
       }
+    });
+  } else {
+    currencies.forEach((c, i) => {
+      const { amount, ...selector } = c;
+      if (amount === 'ALL' || (typeof selector.location === 'object' && 'type' in selector.location)) return;
+      const problem = scaledAmountProblem(body.from, selector as TCurrencyCore, amount);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['currency', ...(many ? [i] : []), 'amount'], message: problem, params: { kind: 'NumberFormatError' } });
     });
   }
   if (many && currencies.length > 1 && body.feeAsset === undefined) {

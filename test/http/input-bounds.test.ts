@@ -59,6 +59,15 @@ describe.each(FAMILIES)('/%s: work and answers bounded by the input', (family) =
     await expect400(res, 'BatchValidationError', 'body.transfers');
   });
 
+  it('a multi-asset transfer of 9 assets, or a router whitelist of 33 exchanges, is a 400', async () => {
+    const assets = Array.from({ length: 9 }, () => ({ symbol: 'DOT', amount: '1' }));
+    const res = await request(app).post(`/${family}/x-transfer`).send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: assets, feeAsset: { symbol: 'DOT' }, [address]: ALICE, options: { development: true } });
+    await expect400(res, 'ValidationError', 'body.currency');
+    expect(res.body.message).toContain('at most 8 assets');
+    const router = { from: 'Polkadot', to: 'Astar', exchange: Array.from({ length: 33 }, () => 'HydrationDex'), currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'ASTR' }, amount: '1', slippagePct: '1', recipientAddress: ALICE, senderAddress: ALICE, options: { development: true } };
+    await expect400(await request(app).post(`/${family}/router`).send(router), 'ValidationError', 'body.exchange');
+  });
+
   it('100 faulty transfers: the answer names 20 issues and counts the rest', async () => {
     const transfers = Array.from({ length: 100 }, () => ({ from: 'Polkadat', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, [address]: ALICE }));
     const res = await request(app).post(`/${family}/x-transfer-batch`).send({ transfers, options: { development: true } });
@@ -134,6 +143,14 @@ describe.each(FAMILIES)('/%s: amounts the engine would read differently are refu
 
   it('2^128 is refused in whole units too, whatever the decimals', async () => {
     await expect400(await postText(`/${family}/x-transfer`, transferText(`"${2n ** 128n}"`, true)), 'NumberFormatError', 'body.currency.amount');
+  });
+
+  it('in whole units, an amount beyond 2^128-1 base units once scaled by the decimals is a 400; the largest one builds', async () => {
+    // DOT has 10 decimals: 2^128-1 base units are 34028236692093846346337460743.1768211455 DOT.
+    await expect400(await postText(`/${family}/x-transfer`, transferText('"34028236692093846346337460743.1768211456"', true)), 'NumberFormatError', 'body.currency.amount');
+    await expect400(await postText(`/${family}/x-transfer`, transferText('"100000000000000000000000000000"', true)), 'NumberFormatError', 'body.currency.amount');
+    const largest = await postText(`/${family}/x-transfer`, transferText('"34028236692093846346337460743.1768211455"', true));
+    expect(largest.status, largest.text).toBe(200);
   });
 
   it('leading zeros are dropped: 00010000000000 builds what 10000000000 builds', async () => {
