@@ -1,4 +1,5 @@
 import { utilCrypto } from '../sdk';
+import { LIMITS } from './limits';
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ACCOUNT_ID_HEX = /^0x[0-9a-fA-F]{64}$/;
@@ -20,6 +21,8 @@ const ss58Validity = new Map<string, boolean>();
 
 /** SS58, a raw 32-byte account id in hex, or a 20-byte EVM address. */
 export function isValidAddress(address: string): boolean {
+  // Base58 decoding takes time quadratic in the length (a second for 10,000 characters).
+  if (address.length > LIMITS.address) return false;
   if (EVM_ADDRESS.test(address) || ACCOUNT_ID_HEX.test(address)) return true;
   let valid = ss58Validity.get(address);
   if (valid === undefined) {

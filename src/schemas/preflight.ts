@@ -128,7 +128,7 @@ export interface BalanceRequest {
   options: z.output<typeof balanceOptionsSchema>;
 }
 
-const account = z.string({ invalid_type_error: 'must be an address string' }).min(1, 'must not be empty');
+const account = z.string({ invalid_type_error: 'must be an address string' }).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`);
 
 export const balanceParams = z.object({ chain: chainName });
 

@@ -85,6 +85,7 @@ export const routerCurrency = z
     if (v.symbol !== undefined && typeof v.symbol !== 'string') {
       issue(ctx, ['symbol'], 'must be a plain symbol string: the router does not accept currency specifiers (Native/Foreign/ForeignAbstract)', 'InvalidCurrencyError');
     } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
+    else if (typeof v.symbol === 'string' && v.symbol.length > LIMITS.symbol) issue(ctx, ['symbol'], `must be at most ${LIMITS.symbol} characters`, 'InvalidCurrencyError');
   })
   .transform((v): RouterCurrency => {
     if (v.location !== undefined) return { location: v.location };
@@ -102,7 +103,8 @@ const amountText = amountSchema({ positive: true, typeMessage: 'must be an amoun
 const address = z
   .string({ invalid_type_error: 'must be an address string' })
   .min(1, 'must not be empty')
-  .refine(isValidAddress, { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
+  .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
+  .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
 
 // ---- options ----------------------------------------------------------------------------
 

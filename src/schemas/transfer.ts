@@ -133,7 +133,7 @@ const accountAddress = z
   .string()
   .min(1, 'must not be empty')
   .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
-  // A refinement runs even after .max failed: an over-long string is not decoded.
+  // A refinement runs even after .max failed: it reports an over-long string only once.
   .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
 const addressValue = z.union([accountAddress, locationObject], {
   errorMap: () => ({ message: 'must be an address string or a location {parents, interior}' }),

@@ -109,6 +109,18 @@ describe.each(FAMILIES)('/%s: work and answers bounded by the input', (family) =
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path.replace('body.address', `body.${address}`));
   });
 
+  it('a long address is refused by its length, not decoded (base58 takes quadratic time)', async () => {
+    const long = `5${'G'.repeat(12_000)}`;
+    const router = { from: 'Polkadot', to: 'Astar', exchange: 'HydrationDex', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'ASTR' }, amount: '1', slippagePct: '1', recipientAddress: long, senderAddress: ALICE, options: { development: true } };
+    const routed = await request(app).post(`/${family}/router`).send(router);
+    await expect400(routed, 'ValidationError', 'body.recipientAddress');
+    expect(routed.body.message).toContain('at most 128 characters');
+    const balance = await request(app).post(`/${family}/balance/Polkadot`).send({ [family === 'v5' ? 'address' : 'recipient']: long, currency: { symbol: 'DOT' }, options: { development: true } });
+    await expect400(balance, 'ValidationError', `body.${family === 'v5' ? 'address' : 'recipient'}`);
+    const converted = await request(app).get(`/${family}/convert-ss58?chain=Polkadot&address=${long.slice(0, 8_000)}`);
+    await expect400(converted, 'ValidationError', 'query.address');
+  });
+
   it('a symbol or id over its maximum length is a 400 in lookups too', async () => {
     await expect400(await request(app).post(`/${family}/assets/Hydration/asset-info`).send({ currency: { symbol: 'D'.repeat(90_000) } }), 'ValidationError', 'body.currency.symbol');
     await expect400(await request(app).post(`/${family}/assets/Hydration/asset-info`).send({ currency: { id: '9'.repeat(129) } }), 'ValidationError', 'body.currency.id');
