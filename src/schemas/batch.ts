@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Family } from '../http/context';
 import { LIMITS } from './limits';
-import { optionsSchema, transferBody } from './transfer';
+import { FAMILY_FIELDS, optionsSchema, transferBody } from './transfer';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -28,9 +28,13 @@ export function batchBody(family: Family) {
     .strict()
     .transform((body, ctx) => {
       const { mode: _mode, ...shared } = body.options;
+      const transact = FAMILY_FIELDS[family].transact;
       const transfers = body.transfers.map((raw, i) => {
         if (isObject(raw) && 'options' in raw) ctx.addIssue(batchIssue('options go at the top level of a batch', ['transfers', i, 'options']));
         const parsed = item.safeParse(isObject(raw) ? { ...raw, options: shared } : raw);
+        if (parsed.success && parsed.data.transact !== undefined) {
+          ctx.addIssue(batchIssue(`is not supported inside a batch: build the transact alone with POST /${family}/x-transfer`, ['transfers', i, transact]));
+        }
         if (parsed.success) return parsed.data;
         for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['transfers', i, ...issue.path] });
         return undefined;
