@@ -204,11 +204,13 @@ function crossFieldRules(body: CommonOutput, recipient: { field: string; value: 
       }
     });
   } else {
-    currencies.forEach((c, i) => {
+    // The first amount that overflows is reported: one is enough to act on.
+    currencies.some((c, i) => {
       const { amount, ...selector } = c;
-      if (amount === 'ALL' || (typeof selector.location === 'object' && 'type' in selector.location)) return;
+      if (amount === 'ALL' || (typeof selector.location === 'object' && 'type' in selector.location)) return false;
       const problem = scaledAmountProblem(body.from, selector as TCurrencyCore, amount);
       if (problem) ctx.addIssue({ code: 'custom', path: ['currency', ...(many ? [i] : []), 'amount'], message: problem, params: { kind: 'NumberFormatError' } });
+      return problem !== undefined;
     });
   }
   if (many && currencies.length > 1 && body.feeAsset === undefined) {
