@@ -3,7 +3,7 @@ import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { chainName, lookupCurrency } from './common';
-import { boundedArray, LIMITS } from './limits';
+import { LIMITS } from './limits';
 import { apiOverridesSchema, FAMILY_FIELDS, transferBody, type TransferRequest } from './transfer';
 
 /**
@@ -31,7 +31,7 @@ export const swapOptionsSchema = z
   .object({
     currencyTo: lookupCurrency,
     exchange: z
-      .union([exchangeName, boundedArray(z.array(exchangeName).min(1, 'must list at least one exchange'), LIMITS.exchanges, `must list at most ${LIMITS.exchanges} exchanges`)])
+      .union([exchangeName, z.array(exchangeName).min(1, 'must list at least one exchange')])
       .transform((v) => (typeof v === 'string' ? [v] : [...new Set(v)]))
       .optional(),
     slippage: z.number({ invalid_type_error: 'must be a number (percent)' }).gt(0, 'must be above 0').max(100, 'must be at most 100').default(1),
