@@ -3,8 +3,8 @@ import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { chainName, lookupCurrency } from './common';
-import { LIMITS } from './limits';
 import { apiOverridesSchema, FAMILY_FIELDS, transferBody, type TransferRequest } from './transfer';
+import { LIMITS } from './limits';
 
 /**
  * Pre-flight bodies: the family's transfer fields (sender required) plus per-endpoint extras.
