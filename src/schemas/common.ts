@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../sdk';
+import { amountSchema } from './amount';
+import { LIMITS, quoted } from './limits';
 import { nearest } from './suggest';
 
 /** Error kinds a schema issue can carry in its params; the HTTP layer reports the first one. */
@@ -20,7 +22,7 @@ const SUBSTRATE_SET = new Set<string>(sdk.SUBSTRATE_CHAINS);
 
 export function unknownChainMessage(value: string, names: readonly string[] = CHAIN_NAMES): string {
   if (value === '') return 'a chain name is required';
-  return `unknown chain '${value}'; did you mean ${nearest(value, names)
+  return `unknown chain ${quoted(value)}; did you mean ${nearest(value, names)
     .map((n) => `'${n}'`)
     .join(', ')}? (GET /v2/chains lists them all)`;
 }
@@ -36,17 +38,50 @@ export const chainName = z
 /** A Substrate chain (everything but Ethereum): pallets, endpoints and SS58 need one. */
 export const substrateChainName = chainName.superRefine((value, ctx) => {
   if (!SUBSTRATE_SET.has(value)) {
-    ctx.addIssue({ code: 'custom', message: `'${value}' is not a Substrate chain`, ...withKind('UnknownChainError') });
+    ctx.addIssue({ code: 'custom', message: `${quoted(value)} is not a Substrate chain`, ...withKind('UnknownChainError') });
   }
 }).transform((v) => v as TSubstrateChain);
 
 const junctions = z.union([z.literal('Here'), z.record(z.unknown())]);
 
-/** The JSON form of an XCM location, `{parents, interior}`. */
+const JUNCTION_COUNT = /^x(\d+)$/i;
+
+/**
+ * Why a location is larger than XCM allows, or undefined. The walk is iterative and stops at the
+ * first excess, so a deeply nested or very wide value costs no more than the bound.
+ */
+function locationSizeProblem(location: object): { path: string[]; message: string } | undefined {
+  const stack: [unknown, number][] = [[location, 1]];
+  let values = 1;
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > LIMITS.locationDepth) return { path: [], message: `nests objects and arrays more than ${LIMITS.locationDepth} deep, deeper than any XCM location` };
+    const children = Array.isArray(value) ? value : Object.values(value);
+    values += children.length;
+    if (values > LIMITS.locationNodes) return { path: [], message: `holds more than ${LIMITS.locationNodes} values, more than any XCM location` };
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  const interior = (location as { interior?: unknown }).interior;
+  if (typeof interior !== 'object' || interior === null) return undefined;
+  for (const [key, value] of Object.entries(interior)) {
+    const count = JUNCTION_COUNT.exec(key);
+    if ((count && Number(count[1]) > LIMITS.junctions) || (Array.isArray(value) && value.length > LIMITS.junctions)) {
+      return { path: ['interior', key.slice(0, LIMITS.name)], message: `an XCM location has at most ${LIMITS.junctions} junctions (X1 to X${LIMITS.junctions})` };
+    }
+  }
+  return undefined;
+}
+
+/** The JSON form of an XCM location, `{parents, interior}`, no larger than XCM allows. */
 export const locationObject = z
   .object({
-    parents: z.union([z.number().int().min(0).max(255), z.string().regex(/^\d+$/, 'must be a whole number')]),
+    parents: z.union([z.number().int().min(0).max(255), z.string().regex(/^\d{1,3}$/, 'must be a whole number')]),
     interior: junctions,
+  })
+  .superRefine((v, ctx) => {
+    const problem = locationSizeProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { kind: 'ValidationError' } });
   })
   .transform((v) => v as TLocation);
 
@@ -73,14 +108,16 @@ export const location = z.union([locationString, locationObject], {
 
 /** Asset ids are strings or numbers; a trailing `n` marks a big integer id. */
 export const assetId = z.union([
-  z.string().min(1).regex(/^\d+n$/).transform((v) => BigInt(v.slice(0, -1))),
-  z.string().min(1, 'must not be empty'),
+  z.string().min(1).max(LIMITS.assetId).regex(/^\d+n$/).transform((v) => BigInt(v.slice(0, -1))),
+  z.string().min(1, 'must not be empty').max(LIMITS.assetId, `must be at most ${LIMITS.assetId} characters`),
   z.number().int().nonnegative(),
 ]);
 
+const symbolText = z.string().min(1, 'must not be empty').max(LIMITS.symbol, `must be at most ${LIMITS.symbol} characters`);
+
 export const symbolSpecifier = z.union([
-  z.string().min(1, 'must not be empty'),
-  z.object({ type: z.enum(['Native', 'Foreign', 'ForeignAbstract']), value: z.string().min(1, 'must not be empty') }).strict(),
+  symbolText,
+  z.object({ type: z.enum(['Native', 'Foreign', 'ForeignAbstract']), value: symbolText }).strict(),
 ]);
 
 const selectorError = 'must carry exactly one of location, id or symbol';
@@ -100,13 +137,10 @@ export const currencyCore = z
   });
 
 /** Amounts in lookups: a whole number of base units (abstract decimals do not apply). */
-export const plainAmount = z.union([
-  z.string().refine((v) => /^\d+$/.test(v), { message: 'must be a whole number of base units', ...withKind('NumberFormatError') }),
-  z
-    .number()
-    .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: 'must be a whole number of base units', ...withKind('NumberFormatError') })
-    .transform(String),
-]);
+export const plainAmount = amountSchema({ positive: false }).refine((v) => !v.includes('.'), {
+  message: 'must be a whole number of base units',
+  ...withKind('NumberFormatError'),
+});
 
 /** A lookup currency: a selector, with an optional amount that lookups ignore. */
 export const lookupCurrency = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sdk } from '../sdk';
 import { chainName, ecosystem, lookupCurrency, paraId, substrateChainName } from './common';
+import { LIMITS } from './limits';
 
 const PALLETS: readonly string[] = sdk.PALLETS;
 
@@ -30,6 +31,6 @@ export const palletIndexQuery = z.object({
 });
 
 export const convertSs58Query = z.object({
-  address: z.string({ required_error: 'is required' }).min(1, 'must not be empty'),
+  address: z.string({ required_error: 'is required' }).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`),
   chain: chainName,
 });

@@ -5,6 +5,7 @@ import { chainOfLocation } from '../service/pre-dial';
 import { chainName, lookupCurrency } from './common';
 import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
 import { apiOverridesSchema, FAMILY_FIELDS, transferBody, type TransferRequest } from './transfer';
+import { LIMITS } from './limits';
 
 /**
  * Pre-flight bodies: the family's transfer fields (sender required) plus per-endpoint extras.
@@ -188,7 +189,7 @@ export interface BalanceRequest {
   options: z.output<typeof balanceOptionsSchema>;
 }
 
-const account = z.string({ invalid_type_error: 'must be an address string' }).min(1, 'must not be empty');
+const account = z.string({ invalid_type_error: 'must be an address string' }).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`);
 
 export const balanceParams = z.object({ chain: chainName });
 

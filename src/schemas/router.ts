@@ -3,6 +3,8 @@ import type { TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
+import { amountSchema } from './amount';
+import { boundedArray, LIMITS, quoted } from './limits';
 import { assetId, chainName, location, substrateChainName } from './common';
 import { nearest } from './suggest';
 import { apiOverridesSchema, FAMILY_FIELDS, type TransferOptions } from './transfer';
@@ -44,7 +46,7 @@ const exchangeName = z
   .superRefine((v, ctx) => {
     if (EXCHANGE_SET.has(v)) return;
     const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
-    issue(ctx, [], `unknown exchange '${v}'${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
+    issue(ctx, [], `unknown exchange ${quoted(v)}${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
   })
   .transform((v) => v as ExchangeName);
 
@@ -53,7 +55,7 @@ const exchangeName = z
  * them); one value, as a string or a one-element array: manual. Normalized to a de-duplicated list.
  */
 export const exchangeSelection = z
-  .union([exchangeName, z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)')], {
+  .union([exchangeName, boundedArray(z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)'), LIMITS.exchanges, `must list at most ${LIMITS.exchanges} exchanges`)], {
     errorMap: (i, c) => (i.code === 'invalid_union' ? { message: 'must be an exchange name or an array of exchange names' } : { message: c.defaultError }),
   })
   .transform((v): ExchangeName[] => (typeof v === 'string' ? [v] : [...new Set(v)]))
@@ -83,6 +85,7 @@ export const routerCurrency = z
     if (v.symbol !== undefined && typeof v.symbol !== 'string') {
       issue(ctx, ['symbol'], 'must be a plain symbol string: the router does not accept currency specifiers (Native/Foreign/ForeignAbstract)', 'InvalidCurrencyError');
     } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
+    else if (typeof v.symbol === 'string' && v.symbol.length > LIMITS.symbol) issue(ctx, ['symbol'], `must be at most ${LIMITS.symbol} characters`, 'InvalidCurrencyError');
   })
   .transform((v): RouterCurrency => {
     if (v.location !== undefined) return { location: v.location };
@@ -93,23 +96,15 @@ export const routerCurrency = z
 const AMOUNT = /^(\d+)(\.\d+)?$/;
 
 /** An amount as the contract writes it (a string); a JSON number is taken as its decimal text. */
-const amountText = z.union(
-  [
-    z.string().trim(),
-    z
-      .number()
-      .refine((n) => Number.isSafeInteger(n) || (Number.isFinite(n) && !Number.isInteger(n)), 'is too large for a JSON number; send it as a string')
-      .transform((n) => String(n)),
-  ],
-  { errorMap: () => ({ message: 'must be an amount string, e.g. "10000000000"' }) },
-);
+const amountText = amountSchema({ positive: true, typeMessage: 'must be an amount string, e.g. "10000000000"' });
 
 // ---- addresses --------------------------------------------------------------------------
 
 const address = z
   .string({ invalid_type_error: 'must be an address string' })
   .min(1, 'must not be empty')
-  .refine(isValidAddress, { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
+  .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
+  .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
 
 // ---- options ----------------------------------------------------------------------------
 

@@ -3,7 +3,10 @@ import type { TChain, TCurrencyCore, TLocation } from '@paraspell/sdk-pjs';
 import type { Family } from '../http/context';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isValidAddress } from './address';
+import { amountSchema } from './amount';
+import { scaledAmountProblem } from './amount-scale';
 import { assetId, chainName, location, locationObject, symbolSpecifier } from './common';
+import { boundedArray, LIMITS } from './limits';
 
 /**
  * The one internal request model for everything that builds or prices a transfer. Each family's
@@ -41,23 +44,8 @@ export interface TransferRequest {
 const issue = (ctx: z.RefinementCtx, message: string, kind = 'ValidationError') =>
   ctx.addIssue({ code: 'custom', message, params: { kind } });
 
-const numberFormat = (message: string) => ({ message, params: { kind: 'NumberFormatError' } });
-
 /** Amounts: whole base units, or decimals when abstractDecimals is on (see `crossFieldRules`). */
-const amountValue = z.union(
-  [
-    z
-      .string()
-      .trim()
-      .refine((v) => /^(\d+(\.\d+)?|ALL)$/.test(v), numberFormat('must be a non-negative number, as a string or number, or ALL')),
-    z
-      .number()
-      .refine((n) => n >= 0, numberFormat('must not be negative'))
-      .refine((n) => !Number.isInteger(n) || Number.isSafeInteger(n), numberFormat('is too large for a JSON number; send it as a string'))
-      .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
-  ],
-  { errorMap: () => ({ message: 'must be a number or a numeric string' }) },
-);
+const amountValue = amountSchema({ positive: true, all: true, typeMessage: 'must be a number, a numeric string or ALL' });
 
 const overrideString = z
   .string()
@@ -81,7 +69,8 @@ const overrideString = z
 const overrideObject = z.object({ type: z.literal('Override'), value: locationObject }).strict();
 
 const selectorFields = {
-  location: z.union([overrideString, overrideObject, location]).optional(),
+  // Plain locations are the common case: the Override object is tried last.
+  location: z.union([overrideString, location, overrideObject]).optional(),
   id: assetId.optional(),
   symbol: symbolSpecifier.optional(),
 };
@@ -96,17 +85,16 @@ const singleCurrency = z
   .strict()
   .superRefine(checkOneSelector);
 
-const multiCurrency = z
-  .array(singleCurrency)
-  .min(1, 'must list at least one asset')
-  .superRefine((assets, ctx) => {
+const multiCurrency = boundedArray(z.array(singleCurrency).min(1, 'must list at least one asset'), LIMITS.multiAssets, `must list at most ${LIMITS.multiAssets} assets`).superRefine(
+  (assets, ctx) => {
     assets.forEach((a, i) => {
       if (a.amount === 'ALL') ctx.addIssue({ code: 'custom', path: [i, 'amount'], message: 'ALL cannot be used in a multi-asset transfer', params: { kind: 'NumberFormatError' } });
       if (typeof a.location === 'object' && a.location !== null && 'type' in a.location) {
         ctx.addIssue({ code: 'custom', path: [i, 'location'], message: 'Override locations select one asset; list registry assets here', params: { kind: 'InvalidCurrencyError' } });
       }
     });
-  });
+  },
+);
 
 export const transferCurrency = z.union([multiCurrency, singleCurrency], {
   errorMap: () => ({ message: 'must be a currency object {symbol|id|location, amount} or an array of them' }),
@@ -125,8 +113,15 @@ const wsUrl = z
   .url('must be a URL')
   .refine((u) => /^wss?:\/\//i.test(u), 'must be a ws:// or wss:// URL');
 
-export const apiOverridesSchema = z
-  .record(z.string(), z.union([wsUrl, z.array(wsUrl).min(1, 'must list at least one URL')]))
+/** Counted before anything else is checked, so that a flood of keys costs nothing. */
+const overrideChainCount = z.unknown().superRefine((v, ctx) => {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > LIMITS.overrideChains) {
+    ctx.addIssue({ code: 'custom', message: `names more than ${LIMITS.overrideChains} chains; a request uses far fewer`, fatal: true });
+  }
+});
+
+export const apiOverridesSchema = overrideChainCount
+  .pipe(z.record(z.string(), z.union([wsUrl, z.array(wsUrl).min(1, 'must list at least one URL')])))
   .superRefine((overrides, ctx) => {
     for (const chain of Object.keys(overrides)) {
       const parsed = chainName.safeParse(chain);
@@ -138,7 +133,9 @@ export const apiOverridesSchema = z
 const accountAddress = z
   .string()
   .min(1, 'must not be empty')
-  .refine(isValidAddress, { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
+  .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
+  // A refinement runs even after .max failed: it reports an over-long string only once.
+  .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
 const addressValue = z.union([accountAddress, locationObject], {
   errorMap: () => ({ message: 'must be an address string or a location {parents, interior}' }),
 });
@@ -166,8 +163,8 @@ const commonFields = {
   ahAddress: accountAddress.optional(),
   feeAsset: feeAssetSchema.optional(),
   xcmVersion: z.enum(['V3', 'V4', 'V5'], { errorMap: () => ({ message: 'must be V3, V4 or V5' }) }).optional(),
-  pallet: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'must be a CamelCase pallet name').optional(),
-  method: z.string().regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case method name').optional(),
+  pallet: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).regex(/^[A-Z][A-Za-z0-9]*$/, 'must be a CamelCase pallet name').optional(),
+  method: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case method name').optional(),
   keepAlive: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
 };
 
@@ -206,6 +203,15 @@ function crossFieldRules(body: CommonOutput, recipient: { field: string; value: 
       if (c.amount.includes('.')) {
         ctx.addIssue({ code: 'custom', path: ['currency', ...(many ? [i] : []), 'amount'], message: 'must be a whole number of base units (or turn on options.abstractDecimals)', params: { kind: 'NumberFormatError' } });
       }
+    });
+  } else {
+    // The first amount that overflows is reported: one is enough to act on.
+    currencies.some((c, i) => {
+      const { amount, ...selector } = c;
+      if (amount === 'ALL' || (typeof selector.location === 'object' && 'type' in selector.location)) return false;
+      const problem = scaledAmountProblem(body.from, selector as TCurrencyCore, amount);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['currency', ...(many ? [i] : []), 'amount'], message: problem, params: { kind: 'NumberFormatError' } });
+      return problem !== undefined;
     });
   }
   if (many && currencies.length > 1 && body.feeAsset === undefined) {

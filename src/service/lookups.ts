@@ -36,9 +36,18 @@ export const assetLocation = (chain: TChain, currency: TCurrencyCore): TLocation
 export const assetInfo = (chain: TChain, currency: TCurrencyCore, destination: TChain | null): Asset | null =>
   sdkCall(() => sdk.findAssetInfo(chain, currency, destination));
 
+/**
+ * A currency selector as the caller wrote it, for a message: a big integer id keeps its `n`
+ * (JSON.stringify alone throws on a bigint), and a large location is cut short.
+ */
+function shown(currency: TCurrencyCore): string {
+  const text = JSON.stringify(currency, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+  return text.length <= 200 ? text : `${text.slice(0, 200)}...`;
+}
+
 function findOrThrow(chain: TChain, currency: TCurrencyCore): Asset {
   const asset = assetInfo(chain, currency, null);
-  if (!asset) throw badRequest('InvalidCurrencyError', `No asset matching ${JSON.stringify(currency)} on ${chain}`);
+  if (!asset) throw badRequest('InvalidCurrencyError', `No asset matching ${shown(currency)} on ${chain}`);
   return asset;
 }
 
@@ -64,7 +73,7 @@ export const supportedAssets = (origin: TChain, destination: TChain): Asset[] =>
 /** Existential deposit in base units, as a decimal string. */
 export function existentialDeposit(chain: TChain, currency: TCurrencyCore): string {
   const ed = sdkCall(() => sdk.getExistentialDeposit(chain, currency));
-  if (ed === null) throw badRequest('InvalidCurrencyError', `The registry has no existential deposit for ${JSON.stringify(currency)} on ${chain}`);
+  if (ed === null) throw badRequest('InvalidCurrencyError', `The registry has no existential deposit for ${shown(currency)} on ${chain}`);
   return ed.toString();
 }
 

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -31,6 +32,20 @@ const ROUTES = (app.locals.routes as RouteEntry[]).filter((r) => !STATIC.has(r.p
 const CHAINS: readonly string[] = sdk.CHAINS;
 const RUNS_PER_ROUTE = 50;
 const RUNS_SPECIAL = 60;
+const RUNS_HOSTILE = 200;
+
+/**
+ * CI replays one fixed seed; a local run takes a random one. Either is printed, and FUZZ_SEED
+ * replays a run (fast-check also prints the seed and path of a failing case).
+ */
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.CI ? 20_261_123 : Math.floor(Math.random() * 2 ** 31);
+console.log(`fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
+fc.configureGlobal({ seed: SEED });
+
+/** An error answer stays below this, whatever the body (issue 9: at most 20 issues, then a count). */
+const MAX_ERROR_ANSWER = 16 * 1024;
+/** The longest one request may hold the event loop (a bound on blocking, not a speed target). */
+const MAX_BLOCK_MS = 100;
 
 // ---- generators ---------------------------------------------------------------------------
 
@@ -168,6 +183,108 @@ const rawBody = fc.oneof(
   awkwardJsonText,
 );
 
+// ---- hostile bodies: near-valid bodies with one part too big, too deep or almost right ---------
+
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+
+/** JSON text of amounts that are almost right: exponents, unicode digits and spaces, beyond u128. */
+const nearValidAmount: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('1e309', '-1e309', '1e-7', '1.5e-10', '0', '-0', '0.0', '1e21', '18014398509481985', '0.1', '5e-324', '1.7976931348623157e308'),
+  fc
+    .constantFrom('100\u00a0', '\u00a0100', '1\u2007000', '\u0661\u0660\u0660', '\uff11\uff10\uff10', ' 1', '1 ', '+1', '.5', '5.', '1.2.3', '00001', '000.5', '0x10', '1_000', '1,5', 'Infinity', 'NaN', '1e3', '0.000', 'ALL', 'all', '')
+    .map((t) => `"${t}"`),
+  fc.bigInt({ min: 2n ** 128n - 3n, max: 2n ** 128n + 3n }).map((n) => `"${n}"`),
+  fc.tuple(fc.nat(60), fc.integer({ min: 1, max: 60 }), fc.option(fc.integer({ min: 1, max: 60 }))).map(([zeros, digits, fraction]) => `"${'0'.repeat(zeros)}${'7'.repeat(digits)}${fraction ? `.${'3'.repeat(fraction)}` : ''}"`),
+  fc.integer({ min: 90, max: 90_000 }).map((n) => `"${'9'.repeat(n)}"`),
+);
+
+const junctionText = fc.constantFrom('{"Parachain":1000}', '{"PalletInstance":50}', '{"GeneralIndex":1984}', '{"GlobalConsensus":{"Ethereum":{"chainId":1}}}');
+
+/** JSON text of locations: deeply nested, very wide, or with too many junctions. */
+const hostileLocation: fc.Arbitrary<string> = fc
+  .oneof(
+    fc.integer({ min: 5, max: 30_000 }).map((d) => `{"X1":${'['.repeat(d)}${']'.repeat(d)}}`),
+    fc.integer({ min: 5, max: 14_000 }).map((d) => `{"X1":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`),
+    fc.tuple(fc.integer({ min: 1, max: 5_000 }), junctionText).map(([n, j]) => `{"X1":[${Array.from({ length: n }, () => j).join(',')}]}`),
+    fc.tuple(fc.integer({ min: 1, max: 40 }), junctionText).map(([n, j]) => `{"X${n}":[${Array.from({ length: n }, () => j).join(',')}]}`),
+    fc.integer({ min: 1, max: 8_000 }).map((n) => `{"X1":{"GeneralKey":{"length":32,"data":[${Array.from({ length: n }, () => '0').join(',')}]}}}`),
+  )
+  .map((interior) => `{"parents":1,"interior":${interior}}`);
+
+/** JSON text of one string, up to the body limit. */
+const longString = fc.tuple(fc.integer({ min: 60, max: 90_000 }), fc.constantFrom('A', 'G', 'Polkadot', '\u00e9', '%', '0')).map(([n, unit]) => `"${unit.repeat(Math.ceil(n / unit.length))}"`);
+
+/** JSON text of an object with many keys. */
+const manyKeys = (value: string) =>
+  fc.tuple(fc.integer({ min: 1, max: 6_000 }), fc.boolean()).map(([n, chains]) => `{${Array.from({ length: n }, (_, i) => `"${chains ? CHAINS[i % CHAINS.length] + (i >= CHAINS.length ? i : '') : `k${i}`}":${value}`).join(',')}}`);
+
+/** JSON text of a long array of one item. */
+const longArray = (item: string) => fc.integer({ min: 1, max: 20_000 }).map((n) => `[${Array.from({ length: n }, () => item).join(',')}]`);
+
+/** Where a hostile part goes, and what it may be. */
+const HOLES: { path: string[]; value: fc.Arbitrary<string> }[] = [
+  { path: ['currency', 'amount'], value: nearValidAmount },
+  { path: ['amount'], value: nearValidAmount },
+  { path: ['currency', 'location'], value: fc.oneof(hostileLocation, hostileLocation.map((l) => JSON.stringify(l))) },
+  { path: ['currencyFrom', 'location'], value: hostileLocation },
+  { path: ['to'], value: hostileLocation },
+  { path: ['recipient'], value: fc.oneof(hostileLocation, longString) },
+  { path: ['address'], value: fc.oneof(hostileLocation, longString) },
+  { path: ['currency', 'symbol'], value: longString },
+  { path: ['currency', 'id'], value: fc.oneof(longString, fc.integer({ min: 1, max: 5_000 }).map((n) => `"${'1'.repeat(n)}n"`)) },
+  { path: ['from'], value: longString },
+  { path: ['pallet'], value: longString },
+  { path: ['senderAddress'], value: longString },
+  { path: ['recipientAddress'], value: longString },
+  { path: ['options', 'apiOverrides'], value: fc.oneof(manyKeys('"ws://127.0.0.1:1"'), manyKeys('["ws://127.0.0.1:1","ws://127.0.0.1:2"]'), longArray('"ws://127.0.0.1:1"').map((a) => `{"Polkadot":${a}}`)) },
+  { path: ['currency'], value: longArray('{"symbol":"DOT","amount":"1"}') },
+  { path: ['transfers'], value: fc.oneof(longArray('{}'), longArray(`{"from":"Polkadat","to":"Hydration","currency":{"symbol":"DOT","amount":"1"},"address":"${ALICE}"}`)) },
+  { path: ['exchange'], value: longArray('"HydrationDex"') },
+  { path: ['extra'], value: manyKeys('1') },
+];
+
+/** A valid body for the route's family and kind, so that the hostile part is what gets judged. */
+function validBody(route: RouteEntry): Record<string, unknown> {
+  const v5 = route.path.startsWith('/v5/');
+  const options = { development: true };
+  if (/\/assets\/|\/existential-deposit$/.test(route.path)) return { currency: { symbol: 'DOT' } };
+  if (/\/router/.test(route.path)) {
+    return { from: 'Polkadot', to: 'Astar', exchange: 'HydrationDex', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'ASTR' }, amount: '10000000000', slippagePct: '1', recipientAddress: ALICE, senderAddress: ALICE, options };
+  }
+  const transfer = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, [v5 ? 'address' : 'recipient']: ALICE, [v5 ? 'senderAddress' : 'sender']: ALICE };
+  if (route.path.endsWith('/x-transfer-batch')) return { transfers: [transfer], options };
+  return { ...transfer, options };
+}
+
+const HOLE = '@@hostile@@';
+
+/** The route's valid body with `text` (raw JSON) at `path`; created where it is missing. */
+function withHole(route: RouteEntry, path: string[], text: string): string {
+  const body = validBody(route);
+  let target = body;
+  for (const key of path.slice(0, -1)) {
+    if (typeof target[key] !== 'object' || target[key] === null) target[key] = {};
+    target = target[key] as Record<string, unknown>;
+  }
+  target[path[path.length - 1]] = HOLE;
+  return JSON.stringify(body).replace(`"${HOLE}"`, () => text);
+}
+
+const POST_ROUTES = ROUTES.filter((r) => r.method === 'post');
+
+const hostileCase: fc.Arbitrary<[RouteEntry, Case]> = fc
+  .tuple(fc.constantFrom(...POST_ROUTES), fc.constantFrom(...HOLES))
+  .chain(([route, hole]) =>
+    hole.value.map((text): [RouteEntry, Case] => [
+      route,
+      {
+        params: (route.path.match(/:[A-Za-z0-9_]+/g) ?? []).map(() => 'Hydration'),
+        query: '',
+        body: { kind: 'raw', type: 'application/json', value: withHole(route, hole.path, text) },
+      },
+    ]),
+  );
+
 const contentType = fc.constantFrom(
   'application/json',
   'application/json; charset=utf-8',
@@ -270,7 +387,27 @@ function offline(route: RouteEntry, value: Json): Json {
 
 const asIs = (raw: string | Buffer): string => raw as unknown as string;
 
+// Everything runs in this process: a request that blocks the loop shows as a late timer here.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+
+/**
+ * Sends a case and fails when it held the event loop longer than MAX_BLOCK_MS. A long delay is
+ * confirmed by sending the case again: the first use of a module or a busy machine can stall the
+ * loop once, a request that blocks it does so every time.
+ */
 async function send(route: RouteEntry, c: Case): Promise<request.Response> {
+  loop.reset();
+  const res = await sendOnce(route, c);
+  if (loop.max / 1e6 <= MAX_BLOCK_MS) return res;
+  loop.reset();
+  const again = await sendOnce(route, c);
+  const blocked = loop.max / 1e6;
+  if (blocked > MAX_BLOCK_MS) throw new Error(`one request blocked the event loop for ${blocked.toFixed(0)} ms (twice): ${describeCase(route, c)}`);
+  return again;
+}
+
+async function sendOnce(route: RouteEntry, c: Case): Promise<request.Response> {
   const url = urlFor(route, c.params, c.query);
   const method = route.method as 'get' | 'post';
   let req = request(app)[method](url);
@@ -315,6 +452,7 @@ function checkAnswer(route: RouteEntry, c: Case, res: request.Response): void {
     errorBody.requestId === requestId ? '' : `requestId ${String(errorBody.requestId)} != header ${requestId}`,
   ].filter(Boolean);
   if (problems.length > 0) throw new Error(`bad error body (${problems.join('; ')}) for ${where}\nbody: ${res.text?.slice(0, 500)}`);
+  if (res.text.length >= MAX_ERROR_ANSWER) throw new Error(`an error answer of ${res.text.length} characters for ${where}`);
 }
 
 function caseFor(route: RouteEntry): fc.Arbitrary<Case> {
@@ -369,6 +507,15 @@ describe('fuzzing every declared route', () => {
       { numRuns: RUNS_SPECIAL },
     );
   });
+
+  it('hostile bodies (near-valid amounts, deep and wide nesting, long strings, many keys) are small 4xx answers and never block the loop', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileCase, async ([route, c]) => {
+        checkAnswer(route, c, await send(route, c));
+      }),
+      { numRuns: RUNS_HOSTILE },
+    );
+  }, 180_000);
 
   it('a correctly compressed JSON body is accepted', async () => {
     const json = Buffer.from(JSON.stringify({ currency: { symbol: 'DOT' } }));
