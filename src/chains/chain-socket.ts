@@ -43,9 +43,17 @@ export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 let defaultContext: SocketContext = { guard: new AddressGuard(true), maxFrameBytes: DEFAULT_MAX_FRAME_BYTES };
 
-/** The policy for sockets opened outside any context of ours (set once at start-up). */
-export function setDefaultSocketContext(context: SocketContext): void {
+/**
+ * The policy for sockets opened outside any context of ours (set by the services at start-up);
+ * the returned function puts the previous policy back (the services' close), so a process that
+ * runs several service instances (tests) is not left with the policy of one it closed.
+ */
+export function setDefaultSocketContext(context: SocketContext): () => void {
+  const previous = defaultContext;
   defaultContext = context;
+  return () => {
+    if (defaultContext === context) defaultContext = previous;
+  };
 }
 
 /** Sockets opened while running inside `socketContexts.run(context, ...)` take that context. */

@@ -41,7 +41,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   const chainActivity = new ChainActivity();
   const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
   // Sockets the engines open on their own (outside the pool) obey the same policy.
-  setDefaultSocketContext({ guard, maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES });
+  const restoreSocketDefaults = setDefaultSocketContext({ guard, maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES });
   const pool = new ConnectionPool({
     connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
     idleTimeoutMs: config.IDLE_TIMEOUT_MS,
@@ -68,6 +68,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     close: async () => {
       closing = true;
       await pool.close();
+      restoreSocketDefaults();
     },
   };
 }
