@@ -1,23 +1,70 @@
-// Lookup throughput: 50 connections, 3 s warm-up then 10 s per request, logging on.
-import { load, row, startService } from './harness';
+// Lookup throughput as a ratio to the limit, measured in one run: our service (request logging on),
+// a bare node:http server and a bare Express 5 app answering the same bytes on the same runtime,
+// each in its own process. 50 connections; after a warm-up the three servers are loaded in turn,
+// ROUNDS times, so that load from elsewhere on the machine falls on all three alike.
+import { request } from 'node:http';
+import { type BareAnswer, type LoadResult, SECONDS, load, startBare, startService } from './harness';
+
+const CONNECTIONS = 50;
+const ROUNDS = 2;
 
 const CASES = [
-  { name: 'GET /v2/chains', path: '/v2/chains' },
-  { name: 'GET /v2/assets/AssetHubPolkadot', path: '/v2/assets/AssetHubPolkadot' },
-  { name: 'POST /v2/assets/Hydration/asset-info', path: '/v2/assets/Hydration/asset-info', method: 'POST' as const, body: { currency: { symbol: 'DOT' } } },
+  { name: 'GET /v2/chains', path: '/v2/chains', method: 'GET' as const, goal: 0.6 },
+  { name: 'GET /v2/assets/AssetHubPolkadot', path: '/v2/assets/AssetHubPolkadot', method: 'GET' as const, goal: 0.5 },
+  { name: 'POST /v2/assets/Hydration/asset-info', path: '/v2/assets/Hydration/asset-info', method: 'POST' as const, body: { currency: { symbol: 'DOT' } }, goal: 0.4 },
 ];
 
-async function main(): Promise<void> {
-  const service = await startService();
-  await new Promise((r) => setTimeout(r, 1000));
-  console.log(`idle RSS: ${service.rssMb()} MB`);
-  for (const c of CASES) {
-    const target = { url: service.url + c.path, method: c.method, body: c.body, connections: 50 };
-    await load({ ...target, seconds: 3 });
-    console.log(row(c.name, await load({ ...target, seconds: 10 })));
-  }
-  console.log(`RSS after load: ${service.rssMb()} MB`);
-  await service.stop();
+/** The plain (identity) bytes our service answers, to be served by the bare servers. */
+function fetchPlain(url: string, method: string, body?: unknown): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${method} ${url}: ${res.statusCode}`))));
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
 }
 
-void main();
+const mean = (rs: LoadResult[]) => Math.round(rs.reduce((sum, r) => sum + r.reqPerSec, 0) / rs.length);
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+async function main(): Promise<void> {
+  const ours = await startService();
+  const answers: BareAnswer[] = [];
+  for (const c of CASES) answers.push({ method: c.method, path: c.path, body: await fetchPlain(ours.url + c.path, c.method, c.body) });
+  const servers = { ours, http: await startBare('http', answers), express: await startBare('express', answers) };
+  console.log(`Node.js ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per server after a warm-up; idle RSS ${ours.rssMb()} MB`);
+
+  const lines: string[] = [];
+  let met = true;
+  for (const c of CASES) {
+    const results: Record<keyof typeof servers, LoadResult[]> = { ours: [], http: [], express: [] };
+    const target = (s: keyof typeof servers, seconds: number) =>
+      load({ url: servers[s].url + c.path, method: c.method, body: c.body, connections: CONNECTIONS, seconds });
+    for (const s of Object.keys(servers) as (keyof typeof servers)[]) await target(s, 2);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const s of Object.keys(servers) as (keyof typeof servers)[]) {
+        const r = await target(s, SECONDS);
+        if (r.non2xx || r.errors) throw new Error(`${c.name} on ${s}: non-2xx ${r.non2xx}, errors ${r.errors}`);
+        results[s].push(r);
+      }
+    }
+    const [o, h, e] = [mean(results.ours), mean(results.http), mean(results.express)];
+    const ratio = o / h;
+    met &&= ratio >= c.goal;
+    lines.push(
+      `| \`${c.name}\` | ${(ratio).toFixed(2)} (goal ${c.goal}) | ${(o / e).toFixed(2)} | ${fmt(o)} | ${fmt(h)} | ${fmt(e)} | ${answers[CASES.indexOf(c)].body.length} B |`,
+    );
+    console.log(lines[lines.length - 1]);
+  }
+  console.log(`\n| request | ours / node:http | ours / Express | ours req/s | node:http req/s | Express req/s | answer |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}`);
+  console.log(`RSS after load: ${ours.rssMb()} MB; goals ${met ? 'met' : 'NOT met'}`);
+  await Promise.all(Object.values(servers).map((s) => s.stop()));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -6,6 +6,13 @@ const bool = z
 
 const ms = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
 
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+/** `64mb` -> bytes (a bare number is bytes). */
+const bytesOf = (size: string) => {
+  const [, digits, unit = 'b'] = /^(\d+)([a-z]*)$/i.exec(size) ?? [];
+  return Number(digits) * (UNITS[unit.toLowerCase()] ?? 1);
+};
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -21,6 +28,11 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: ms(10_000),
   ALLOW_PRIVATE_OVERRIDES: bool.default('false'),
   CORS_ORIGIN: z.string().min(1).default('*'),
+  CACHE_MAX_BYTES: z
+    .string()
+    .regex(/^\d+(b|kb|mb|gb)?$/i, 'must be a size such as 64mb')
+    .default('64mb')
+    .transform(bytesOf),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -1,3 +1,4 @@
+import compression from 'compression';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -7,7 +8,7 @@ import { FAMILIES, type Family, type RouteContext } from './context';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
 import { requestLog } from './request-log';
-import { ResponseCache } from './respond';
+import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
 import { docsRoutes } from './routes/docs';
 import { FAMILY_ROUTES } from './routes';
 
@@ -60,6 +61,11 @@ export function createApp({ config, logger, services }: AppDeps): express.Expres
   app.use(cors(config.CORS_ORIGIN));
   app.use(requireJson);
   app.use(express.json({ limit: config.BODY_LIMIT, strict: false }));
+  // Cached registry answers are sent before routing, with their own compressed variants; other
+  // answers of 1 kB or more are compressed on the fly.
+  const cache = new ResponseCache(config.CACHE_MAX_BYTES);
+  app.use(cache.answerKnown);
+  app.use(compression({ threshold: COMPRESS_MIN_BYTES }));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -70,7 +76,6 @@ export function createApp({ config, logger, services }: AppDeps): express.Expres
   });
   docsRoutes(app);
 
-  const cache = new ResponseCache();
   const routes = declaredRoutes(app.router);
   for (const family of FAMILIES) {
     const router = familyRouter(family, { services, cache, config, logger });
