@@ -18,6 +18,8 @@ export interface Service {
   url: string;
   child: ChildProcess;
   rssMb(): number;
+  /** CPU time (user + system) the process has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,12 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
     rssMb: () => {
       const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
       return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
+    },
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/PID/stat (utime, stime) in clock ticks of 10 ms; the name in
+      // field 2 may hold spaces, so count from the closing parenthesis.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
     stop: () =>
       new Promise<void>((resolve) => {
@@ -79,6 +87,8 @@ export interface LoadResult {
   p99: number;
   /** Mean bytes on the wire per answer (headers included). */
   bytesPerReq: number;
+  /** CPU time the server spent per answer (µs), when `server` was given: robust to a busy machine. */
+  cpuUsPerReq?: number;
   non2xx: number;
   errors: number;
 }
@@ -90,9 +100,12 @@ export interface Load {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** The process serving `url`, to measure its CPU time. */
+  server?: Service;
 }
 
-export async function load({ url, method = 'GET', body, headers = {}, connections, seconds }: Load): Promise<LoadResult> {
+export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, server }: Load): Promise<LoadResult> {
+  const cpuBefore = server?.cpuMs();
   const result = await autocannon({
     url,
     method,
@@ -106,13 +119,15 @@ export async function load({ url, method = 'GET', body, headers = {}, connection
     p50: result.latency.p50,
     p99: result.latency.p99,
     bytesPerReq: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
+    cpuUsPerReq: server && cpuBefore !== undefined && result.requests.total ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / result.requests.total) : undefined,
     non2xx: result.non2xx,
     errors: result.errors,
   };
 }
 
 export function row(name: string, r: LoadResult): string {
-  return `${name.padEnd(44)} ${String(r.reqPerSec).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms${r.non2xx || r.errors ? `   (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`;
+  const cpu = r.cpuUsPerReq === undefined ? '' : `   CPU ${r.cpuUsPerReq} µs/req`;
+  return `${name.padEnd(44)} ${String(r.reqPerSec).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms${cpu}${r.non2xx || r.errors ? `   (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`;
 }
 
 /** Seconds of each measured load; BENCH_SECONDS shortens or lengthens every bench. */

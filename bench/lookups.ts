@@ -27,7 +27,8 @@ function fetchPlain(url: string, method: string, body?: unknown): Promise<Buffer
   });
 }
 
-const mean = (rs: LoadResult[]) => Math.round(rs.reduce((sum, r) => sum + r.reqPerSec, 0) / rs.length);
+const mean = (rs: LoadResult[], of: (r: LoadResult) => number = (r) => r.reqPerSec) => Math.round(rs.reduce((sum, r) => sum + of(r), 0) / rs.length);
+const cpu = (rs: LoadResult[]) => mean(rs, (r) => r.cpuUsPerReq ?? 0);
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 async function main(): Promise<void> {
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   for (const c of CASES) {
     const results: Record<keyof typeof servers, LoadResult[]> = { ours: [], http: [], express: [] };
     const target = (s: keyof typeof servers, seconds: number) =>
-      load({ url: servers[s].url + c.path, method: c.method, body: c.body, connections: CONNECTIONS, seconds });
+      load({ url: servers[s].url + c.path, method: c.method, body: c.body, connections: CONNECTIONS, seconds, server: servers[s] });
     for (const s of Object.keys(servers) as (keyof typeof servers)[]) await target(s, 2);
     for (let round = 0; round < ROUNDS; round++) {
       for (const s of Object.keys(servers) as (keyof typeof servers)[]) {
@@ -54,12 +55,15 @@ async function main(): Promise<void> {
     const [o, h, e] = [mean(results.ours), mean(results.http), mean(results.express)];
     const ratio = o / h;
     met &&= ratio >= c.goal;
+    const cpus = [cpu(results.ours), cpu(results.http), cpu(results.express)].map((us) => `${us} µs`).join(' / ');
     lines.push(
-      `| \`${c.name}\` | ${(ratio).toFixed(2)} (goal ${c.goal}) | ${(o / e).toFixed(2)} | ${fmt(o)} | ${fmt(h)} | ${fmt(e)} | ${answers[CASES.indexOf(c)].body.length} B |`,
+      `| \`${c.name}\` | ${ratio.toFixed(2)} (goal ${c.goal}) | ${(o / e).toFixed(2)} | ${fmt(o)} / ${fmt(h)} / ${fmt(e)} | ${cpus} | ${fmt(answers[CASES.indexOf(c)].body.length)} B |`,
     );
     console.log(lines[lines.length - 1]);
   }
-  console.log(`\n| request | ours / node:http | ours / Express | ours req/s | node:http req/s | Express req/s | answer |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}`);
+  console.log(
+    `\n| request | ours / node:http | ours / Express | req/s: ours / node:http / Express | server CPU per answer: ours / node:http / Express | answer |\n|---|---|---|---|---|---|\n${lines.join('\n')}`,
+  );
   console.log(`RSS after load: ${ours.rssMb()} MB; goals ${met ? 'met' : 'NOT met'}`);
   await Promise.all(Object.values(servers).map((s) => s.stop()));
 }

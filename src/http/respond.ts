@@ -29,7 +29,7 @@ interface Entry {
   br?: Variant | Promise<Variant>;
   gzip?: Variant | Promise<Variant>;
   /** Request lines (GET URL, or POST URL and body) known to lead to this entry. */
-  aliases: string[];
+  aliases: { line: string; postUrl?: string }[];
   /** What the entry holds in memory: bytes of every variant, key and aliases. */
   size: number;
 }
@@ -117,6 +117,8 @@ function requestLine(req: Request): string | undefined {
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   private readonly byLine = new Map<string, Entry>();
+  /** URLs of the POST lines held, and how many each: other POSTs skip making a request line. */
+  private readonly postUrls = new Map<string, number>();
   private heldBytes = 0;
 
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
@@ -128,16 +130,19 @@ export class ResponseCache {
     else entry = this.store(k, compute());
     const line = requestLine(req);
     if (line !== undefined && this.entries.has(k) && !this.byLine.has(line) && entry.aliases.length < MAX_ALIASES) {
-      entry.aliases.push(line);
+      const postUrl = req.method === 'POST' ? req.originalUrl : undefined;
+      entry.aliases.push({ line, postUrl });
       this.byLine.set(line, entry);
-      this.grow(entry, line.length);
+      if (postUrl !== undefined) this.postUrls.set(postUrl, (this.postUrls.get(postUrl) ?? 0) + 1);
+      this.grow(entry, line.length + (postUrl?.length ?? 0));
     }
     this.write(req, res, entry);
   }
 
   /** Middleware: answers a request whose request line reached an entry before; others go on. */
   readonly answerKnown = (req: Request, res: Response, next: NextFunction): void => {
-    const line = this.byLine.size === 0 ? undefined : requestLine(req);
+    const known = this.byLine.size > 0 && (req.method !== 'POST' || this.postUrls.has(req.originalUrl));
+    const line = known ? requestLine(req) : undefined;
     const entry = line === undefined ? undefined : this.byLine.get(line);
     if (!entry) return next();
     this.touch(entry);
@@ -208,7 +213,13 @@ export class ResponseCache {
     for (const oldest of this.entries.values()) {
       if (this.heldBytes <= this.maxBytes) break;
       this.entries.delete(oldest.key);
-      for (const line of oldest.aliases) this.byLine.delete(line);
+      for (const { line, postUrl } of oldest.aliases) {
+        this.byLine.delete(line);
+        if (postUrl === undefined) continue;
+        const count = (this.postUrls.get(postUrl) ?? 1) - 1;
+        if (count > 0) this.postUrls.set(postUrl, count);
+        else this.postUrls.delete(postUrl);
+      }
       this.heldBytes -= oldest.size;
     }
   }
