@@ -1,12 +1,16 @@
 // Lookup throughput as a ratio to the limit, measured in one run: our service (request logging on),
 // a bare node:http server and a bare Express 5 app answering the same bytes on the same runtime,
-// each in its own process. 50 connections; after a warm-up the three servers are loaded in turn,
-// ROUNDS times, so that load from elsewhere on the machine falls on all three alike.
+// each in its own process. 50 connections; after a warm-up the three servers are loaded in turn
+// for short rounds (the first server rotating), and a ratio is the median of the rounds' ratios:
+// load from elsewhere on a shared machine changes by the second, and falls on neighbours alike.
 import { request } from 'node:http';
-import { type BareAnswer, type LoadResult, SECONDS, load, startBare, startService } from './harness';
+import { type BareAnswer, type LoadResult, load, startBare, startService } from './harness';
 
 const CONNECTIONS = 50;
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
+const SERVERS = ['ours', 'http', 'express'] as const;
+type ServerName = (typeof SERVERS)[number];
 
 const CASES = [
   { name: 'GET /v2/chains', path: '/v2/chains', method: 'GET' as const, goal: 0.6 },
@@ -27,8 +31,10 @@ function fetchPlain(url: string, method: string, body?: unknown): Promise<Buffer
   });
 }
 
-const mean = (rs: LoadResult[], of: (r: LoadResult) => number = (r) => r.reqPerSec) => Math.round(rs.reduce((sum, r) => sum + of(r), 0) / rs.length);
-const cpu = (rs: LoadResult[]) => mean(rs, (r) => r.cpuUsPerReq ?? 0);
+const mean = (xs: number[]) => Math.round(xs.reduce((sum, x) => sum + x, 0) / xs.length);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** Median over rounds of ours / other, each round's figures taken seconds apart. */
+const ratioOf = (ours: LoadResult[], other: LoadResult[], of: (r: LoadResult) => number) => median(ours.map((r, i) => of(r) / of(other[i])));
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 async function main(): Promise<void> {
@@ -36,33 +42,37 @@ async function main(): Promise<void> {
   const answers: BareAnswer[] = [];
   for (const c of CASES) answers.push({ method: c.method, path: c.path, body: await fetchPlain(ours.url + c.path, c.method, c.body) });
   const servers = { ours, http: await startBare('http', answers), express: await startBare('express', answers) };
-  console.log(`Node.js ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per server after a warm-up; idle RSS ${ours.rssMb()} MB`);
+  console.log(`Node.js ${process.version}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_SECONDS} s per server after a warm-up; idle RSS ${ours.rssMb()} MB`);
 
   const lines: string[] = [];
   let met = true;
   for (const c of CASES) {
-    const results: Record<keyof typeof servers, LoadResult[]> = { ours: [], http: [], express: [] };
-    const target = (s: keyof typeof servers, seconds: number) =>
+    const results: Record<ServerName, LoadResult[]> = { ours: [], http: [], express: [] };
+    const target = (s: ServerName, seconds: number) =>
       load({ url: servers[s].url + c.path, method: c.method, body: c.body, connections: CONNECTIONS, seconds, server: servers[s] });
-    for (const s of Object.keys(servers) as (keyof typeof servers)[]) await target(s, 2);
+    for (const s of SERVERS) await target(s, 2);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const s of Object.keys(servers) as (keyof typeof servers)[]) {
-        const r = await target(s, SECONDS);
+      for (let i = 0; i < SERVERS.length; i++) {
+        const s = SERVERS[(round + i) % SERVERS.length];
+        const r = await target(s, ROUND_SECONDS);
         if (r.non2xx || r.errors) throw new Error(`${c.name} on ${s}: non-2xx ${r.non2xx}, errors ${r.errors}`);
         results[s].push(r);
       }
     }
-    const [o, h, e] = [mean(results.ours), mean(results.http), mean(results.express)];
-    const ratio = o / h;
+    const rate = (r: LoadResult) => r.reqPerSec;
+    const ratio = ratioOf(results.ours, results.http, rate);
     met &&= ratio >= c.goal;
-    const cpus = [cpu(results.ours), cpu(results.http), cpu(results.express)].map((us) => `${us} µs`).join(' / ');
+    const perRound = results.ours.map((r, i) => (r.reqPerSec / results.http[i].reqPerSec).toFixed(2)).join(' ');
+    const rates = SERVERS.map((s) => fmt(mean(results[s].map(rate)))).join(' / ');
+    const cpus = SERVERS.map((s) => `${mean(results[s].map((r) => r.cpuUsPerReq ?? 0))} µs`).join(' / ');
     lines.push(
-      `| \`${c.name}\` | ${ratio.toFixed(2)} (goal ${c.goal}) | ${(o / e).toFixed(2)} | ${fmt(o)} / ${fmt(h)} / ${fmt(e)} | ${cpus} | ${fmt(answers[CASES.indexOf(c)].body.length)} B |`,
+      `| \`${c.name}\` | ${ratio.toFixed(2)} (goal ${c.goal}) | ${ratioOf(results.ours, results.express, rate).toFixed(2)} | ${rates} | ${cpus} | ${fmt(answers[CASES.indexOf(c)].body.length)} B |`,
     );
+    console.log(`${c.name}: ours / node:http by round: ${perRound}`);
     console.log(lines[lines.length - 1]);
   }
   console.log(
-    `\n| request | ours / node:http | ours / Express | req/s: ours / node:http / Express | server CPU per answer: ours / node:http / Express | answer |\n|---|---|---|---|---|---|\n${lines.join('\n')}`,
+    `\n| request | ours / node:http | ours / Express | mean req/s: ours / node:http / Express | server CPU per answer: ours / node:http / Express | answer |\n|---|---|---|---|---|---|\n${lines.join('\n')}`,
   );
   console.log(`RSS after load: ${ours.rssMb()} MB; goals ${met ? 'met' : 'NOT met'}`);
   await Promise.all(Object.values(servers).map((s) => s.stop()));

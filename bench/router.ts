@@ -28,7 +28,7 @@ async function main(): Promise<void> {
 
   for (const { name, headers } of ENCODINGS) {
     await load({ url, method: 'POST', body, headers, connections: 50, seconds: 3 });
-    const r = await load({ url, method: 'POST', body, headers, connections: 50, seconds: SECONDS });
+    const r = await load({ url, method: 'POST', body, headers, connections: 50, seconds: SECONDS, server: service });
     console.log(`${row(`POST /v2/router/pairs (HydrationDex), ${name}`, r)}   ${r.bytesPerReq.toLocaleString('en-US')} B/answer`);
   }
   console.log(`RSS after load: ${service.rssMb()} MB`);
