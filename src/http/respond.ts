@@ -30,6 +30,8 @@ interface Entry {
   gzip?: Variant | Promise<Variant>;
   /** Request lines (GET URL, or POST URL and body) known to lead to this entry. */
   aliases: { line: string; postUrl?: string }[];
+  /** The full path template of the route that answers it (`/v2/assets/:chain`). */
+  route?: string;
   /** What the entry holds in memory: bytes of every variant, key and aliases. */
   size: number;
 }
@@ -128,6 +130,7 @@ export class ResponseCache {
     let entry = this.entries.get(k);
     if (entry) this.touch(entry);
     else entry = this.store(k, compute());
+    entry.route ??= `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`;
     const line = requestLine(req);
     if (line !== undefined && this.entries.has(k) && !this.byLine.has(line) && entry.aliases.length < MAX_ALIASES) {
       const postUrl = req.method === 'POST' ? req.originalUrl : undefined;
@@ -145,6 +148,8 @@ export class ResponseCache {
     const line = known ? requestLine(req) : undefined;
     const entry = line === undefined ? undefined : this.byLine.get(line);
     if (!entry) return next();
+    // What reads req.route after the answer (request metrics) sees the route that answers it.
+    req.route = { path: entry.route };
     this.touch(entry);
     this.write(req, res, entry);
   };

@@ -36,6 +36,20 @@ describe('ResponseCache bounds', () => {
     expect(cache.bytes).toBeLessThanOrEqual(bound);
   });
 
+  it('a request answered before routing carries the route that answers it, as a routed one does', async () => {
+    const { app: inner } = cachedApp(64 * 1024);
+    const routes: unknown[] = [];
+    const app = express();
+    app.use((req, res, next) => {
+      res.on('finish', () => routes.push((req.route as { path?: string } | undefined)?.path));
+      next();
+    });
+    app.use('/api', inner);
+    await request(app).get('/api/item/a').expect(200);
+    await request(app).get('/api/item/a').expect(200);
+    expect(routes).toEqual(['/item/:name', '/api/item/:name']);
+  });
+
   it('an answer larger than the whole bound is served but not kept', async () => {
     const { app, cache } = cachedApp(1_000);
     expect((await request(app).get('/item/big').expect(200)).body.pad).toHaveLength(2_000);
