@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { type BareAnswer, type LoadResult, load, startBare, startService } from './harness';
 
 const CONNECTIONS = 50;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 3);
 const SERVERS = ['ours', 'http', 'express'] as const;
 type ServerName = (typeof SERVERS)[number];
