@@ -18,26 +18,29 @@ export interface Service {
   url: string;
   child: ChildProcess;
   rssMb(): number;
+  /** CPU time (user + system) the process has used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
-/** Starts the compiled server in its own process (request logging on, to /dev/null). */
-export async function startService(env: Record<string, string> = {}): Promise<Service> {
+/** Starts a compiled script in its own process and waits until `readyPath` answers. */
+async function startProcess(script: string, env: Record<string, string>, readyPath: string, args: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(projectRoot(), 'dist/src/server.js')], {
+  const child = spawn(process.execPath, [join(projectRoot(), script), ...args], {
     // Load from one address would hit the rate limits at once; benchmarks measure the work, not the limiter.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + 20_000;
   for (;;) {
     try {
-      if ((await fetch(`${url}/health`)).ok) break;
+      await fetch(url + readyPath);
+      break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > end) throw new Error('the service did not start');
+    if (Date.now() > end) throw new Error(`${script} did not start`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
@@ -47,18 +50,47 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
       const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
       return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
     },
+    cpuMs: () => {
+      // Fields 14 and 15 of /proc/PID/stat (utime, stime) in clock ticks of 10 ms; the name in
+      // field 2 may hold spaces, so count from the closing parenthesis.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
   };
 }
 
+/** Starts the compiled server in its own process (request logging on, to /dev/null). */
+export function startService(env: Record<string, string> = {}): Promise<Service> {
+  // Load from one address would hit the rate limits at once; benchmarks measure the work, not the limiter.
+  return startProcess('dist/src/server.js', { LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', ...env }, '/health');
+}
+
+export interface BareAnswer {
+  method: 'GET' | 'POST';
+  path: string;
+  body: Buffer;
+}
+
+/** Starts a bare `node:http` server or a bare Express app answering `answers` (bench/bare-server.ts). */
+export function startBare(kind: 'http' | 'express', answers: BareAnswer[]): Promise<Service> {
+  const encoded = answers.map((a) => ({ method: a.method, path: a.path, body: a.body.toString('base64') }));
+  return startProcess('dist/bench/bare-server.js', { BARE_ANSWERS: JSON.stringify(encoded) }, '/', [kind]);
+}
+
 export interface LoadResult {
   reqPerSec: number;
   p50: number;
   p99: number;
+  /** Mean bytes on the wire per answer (headers included). */
+  bytesPerReq: number;
+  /** CPU time the server spent per answer (µs), when `server` was given: robust to a busy machine. */
+  cpuUsPerReq?: number;
   non2xx: number;
   errors: number;
 }
@@ -67,28 +99,38 @@ export interface Load {
   url: string;
   method?: 'GET' | 'POST';
   body?: unknown;
+  headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** The process serving `url`, to measure its CPU time. */
+  server?: Service;
 }
 
-export async function load({ url, method = 'GET', body, connections, seconds }: Load): Promise<LoadResult> {
+export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, server }: Load): Promise<LoadResult> {
+  const cpuBefore = server?.cpuMs();
   const result = await autocannon({
     url,
     method,
     connections,
     duration: seconds,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return {
     reqPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
+    bytesPerReq: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
+    cpuUsPerReq: server && cpuBefore !== undefined && result.requests.total ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / result.requests.total) : undefined,
     non2xx: result.non2xx,
     errors: result.errors,
   };
 }
 
 export function row(name: string, r: LoadResult): string {
-  return `${name.padEnd(44)} ${String(r.reqPerSec).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms${r.non2xx || r.errors ? `   (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`;
+  const cpu = r.cpuUsPerReq === undefined ? '' : `   CPU ${r.cpuUsPerReq} µs/req`;
+  return `${name.padEnd(44)} ${String(r.reqPerSec).padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms${cpu}${r.non2xx || r.errors ? `   (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`;
 }
+
+/** Seconds of each measured load; BENCH_SECONDS shortens or lengthens every bench. */
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

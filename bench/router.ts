@@ -1,7 +1,14 @@
 // Router pairs under load, and what the router costs in memory: idle RSS of a fresh service,
 // RSS after the first router request (which loads xcm-router), then POST /v2/router/pairs with
-// 50 connections for 10 s after a 3 s warm-up (answers are cached bytes after the first).
-import { load, row, startService } from './harness';
+// 50 connections after a warm-up, plain and with each compressed variant (answers are cached
+// bytes after the first, their gzip and brotli variants made once).
+import { SECONDS, load, row, startService } from './harness';
+
+const ENCODINGS: { name: string; headers: Record<string, string> }[] = [
+  { name: 'plain', headers: {} },
+  { name: 'gzip', headers: { 'accept-encoding': 'gzip' } },
+  { name: 'br', headers: { 'accept-encoding': 'gzip, deflate, br' } },
+];
 
 async function main(): Promise<void> {
   const service = await startService();
@@ -19,10 +26,16 @@ async function main(): Promise<void> {
   await new Promise((r) => setTimeout(r, 1_000));
   console.log(`RSS after the first router request: ${service.rssMb()} MB`);
 
-  await load({ url, method: 'POST', body, connections: 50, seconds: 3 });
-  console.log(row('POST /v2/router/pairs (HydrationDex), 50 conns', await load({ url, method: 'POST', body, connections: 50, seconds: 10 })));
+  for (const { name, headers } of ENCODINGS) {
+    await load({ url, method: 'POST', body, headers, connections: 50, seconds: 3 });
+    const r = await load({ url, method: 'POST', body, headers, connections: 50, seconds: SECONDS, server: service });
+    console.log(`${row(`POST /v2/router/pairs (HydrationDex), ${name}`, r)}   ${r.bytesPerReq.toLocaleString('en-US')} B/answer`);
+  }
   console.log(`RSS after load: ${service.rssMb()} MB`);
   await service.stop();
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -37,6 +37,12 @@ function isAddressOrRange(token: string): boolean {
     return false;
   }
 }
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+/** `64mb` -> bytes (a bare number is bytes). */
+const bytesOf = (size: string) => {
+  const [, digits, unit = 'b'] = /^(\d+)([a-z]*)$/i.exec(size) ?? [];
+  return Number(digits) * (UNITS[unit.toLowerCase()] ?? 1);
+};
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
@@ -68,6 +74,11 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(65_000),
   MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+  CACHE_MAX_BYTES: z
+    .string()
+    .regex(/^\d+(b|kb|mb|gb)?$/i, 'must be a size such as 64mb')
+    .default('64mb')
+    .transform(bytesOf),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -1,3 +1,4 @@
+import compression from 'compression';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -9,7 +10,7 @@ import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
 import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
-import { ResponseCache } from './respond';
+import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
 import { docsRoutes } from './routes/docs';
 import { statusRoute } from './routes/status';
 import { FAMILY_ROUTES } from './routes';
@@ -63,11 +64,16 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   app.set('trust proxy', config.TRUST_PROXY);
 
   app.use(requestLog(logger));
-  app.use(ops.metrics.middleware());
+  app.use(ops.metrics.middleware(app));
   app.use(cors(config.CORS_ORIGIN));
   app.use(rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys }));
   app.use(requireJson);
   app.use(express.json({ limit: config.BODY_LIMIT, strict: false }));
+  // Cached registry answers are sent before routing, with their own compressed variants; other
+  // answers of 1 kB or more are compressed on the fly.
+  const cache = new ResponseCache(config.CACHE_MAX_BYTES);
+  app.use(cache.answerKnown);
+  app.use(compression({ threshold: COMPRESS_MIN_BYTES }));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -77,7 +83,6 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'shutting down' });
   });
   docsRoutes(app);
-  const cache = new ResponseCache();
   ops.metrics.observe(services, cache, ops.counters);
   ops.metrics.route(app);
   statusRoute(app, { config, services, cache, ops });

@@ -21,19 +21,24 @@ declare module 'express-serve-static-core' {
   }
 }
 
+const ROUTE = Symbol('route');
+type RoutedRequest = Request & { [ROUTE]?: unknown };
+
 /**
  * Records the template (`/v5/assets/:chain`) when Express dispatches a route: by the time an
- * error answer finishes, Express has already restored `req.baseUrl` to the app's.
+ * error answer finishes, Express has already restored `req.baseUrl` to the app's. The accessor
+ * sits once on the app's request prototype (Express assigns `req.route`), not on every request.
  */
-function recordRouteTemplate(req: Request): void {
-  let route: unknown;
-  Object.defineProperty(req, 'route', {
+function recordRouteTemplates(app: Express): void {
+  Object.defineProperty(app.request, 'route', {
     configurable: true,
     enumerable: true,
-    get: () => route,
-    set: (value: { path?: unknown } | undefined) => {
-      route = value;
-      if (typeof value?.path === 'string') req.routeTemplate = `${req.baseUrl}${value.path}`;
+    get(this: RoutedRequest) {
+      return this[ROUTE];
+    },
+    set(this: RoutedRequest, value: { path?: unknown } | undefined) {
+      this[ROUTE] = value;
+      if (typeof value?.path === 'string') this.routeTemplate = `${this.baseUrl}${value.path}`;
     },
   });
 }
@@ -154,10 +159,10 @@ export class Metrics {
   }
 
   /** Counts and times every request once it is answered. */
-  middleware() {
+  middleware(app: Express) {
+    recordRouteTemplates(app);
     return (req: Request, res: Response, next: NextFunction): void => {
       const start = process.hrtime.bigint();
-      recordRouteTemplate(req);
       res.on('finish', () => {
         const labels = { route: routeLabel(req), method: req.method, status: String(res.statusCode) };
         this.requests.inc(labels);

@@ -1,68 +1,232 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import type { NextFunction, Request, Response } from 'express';
 
 /** JSON text of a response value: big integers become decimal strings. */
 export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
 }
 
-interface Serialized {
-  body: Buffer;
-  etag: string;
-}
-
-function serialize(value: unknown): Serialized {
-  const body = Buffer.from(toJson(value));
-  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, etag };
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Cached bytes go straight to the socket: Express's send() would only recompute headers. */
-function write(req: Request, res: Response, { body, etag }: Serialized): void {
-  res.setHeader('ETag', etag);
+/** Answers smaller than this are sent plain: compression would save next to nothing. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+type Encoding = 'br' | 'gzip';
+
+/** One representation of a cached answer: its bytes, its ETag, its Content-Encoding. */
+interface Variant {
+  bytes: Buffer;
+  etag: string;
+  encoding?: Encoding;
+}
+
+interface Entry {
+  key: string;
+  plain: Variant;
+  /** Compressed variants, made on the first request that asks for them (off the event loop). */
+  br?: Variant | Promise<Variant>;
+  gzip?: Variant | Promise<Variant>;
+  /** Request lines (GET URL, or POST URL and body) known to lead to this entry. */
+  aliases: { line: string; postUrl?: string }[];
+  /** The full path template of the route that answers it (`/v2/assets/:chain`). */
+  route?: string;
+  /** What the entry holds in memory: bytes of every variant, key and aliases. */
+  size: number;
+}
+
+const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
+  // Quality 9 of 11: within a few per cent of the best ratio at a small fraction of its time
+  // (quality 11 takes seconds for the 1 MB router pairs answer).
+  br: (bytes) =>
+    promisify(brotliCompress)(bytes, {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }),
+  gzip: (bytes) => promisify(gzip)(bytes, { level: 9 }),
+};
+
+/**
+ * The encoding to send for an Accept-Encoding header: brotli when the client takes it at least as
+ * willingly as gzip (it is smaller), else gzip, else none. `*` stands for codings not named; q=0
+ * refuses. Headers repeat from client to client, so answers are memoised (bounded).
+ */
+const negotiated = new Map<string, Encoding | undefined>();
+export function preferredEncoding(header: string | undefined): Encoding | undefined {
+  if (!header) return undefined;
+  if (negotiated.has(header)) return negotiated.get(header);
+  const q: Record<string, number> = {};
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (name) q[name] = Number.isFinite(value) ? value : 0;
+  }
+  const of = (name: string) => q[name] ?? q['*'] ?? 0;
+  const choice = of('br') > 0 && of('br') >= of('gzip') ? 'br' : of('gzip') > 0 ? 'gzip' : undefined;
+  if (negotiated.size >= 256) negotiated.clear();
+  negotiated.set(header, choice);
+  return choice;
+}
+
+function sendVariant(req: Request, res: Response, variant: Variant): void {
+  res.setHeader('ETag', variant.etag);
   res.setHeader('Cache-Control', 'no-cache');
-  if (req.headers['if-none-match'] === etag) {
+  // Like the on-the-fly compression of other answers, also on answers too small to compress.
+  const vary = res.getHeader('Vary');
+  res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  if (req.headers['if-none-match'] === variant.etag) {
     res.statusCode = 304;
     res.end();
     return;
   }
   res.statusCode = 200;
   res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', body.length);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (variant.encoding) res.setHeader('Content-Encoding', variant.encoding);
+  res.setHeader('Content-Length', variant.bytes.length);
+  // Cached bytes go straight to the socket: Express's send() would only recompute headers.
+  res.end(req.method === 'HEAD' ? undefined : variant.bytes);
+}
+
+/** Keys (and request lines) longer than this are kept as their hash: they carry client input. */
+const MAX_KEY_LENGTH = 200;
+/** At most this many request lines lead to one entry by the fast paths; others take the route. */
+const MAX_ALIASES = 8;
+/** POST bodies up to this size are remembered as request lines (larger ones always take the route). */
+const MAX_ALIAS_BODY = 1024;
+
+export function cacheKey(key: string): string {
+  return key.length <= MAX_KEY_LENGTH ? key : `#${createHash('sha256').update(key).digest('base64url')}`;
+}
+
+/** The request line of a cacheable request: method, URL and (for a small POST) its parsed body. */
+function requestLine(req: Request): string | undefined {
+  if (req.method === 'GET' || req.method === 'HEAD') return cacheKey(`GET ${req.originalUrl}`);
+  if (req.method !== 'POST' || Number(req.headers['content-length'] ?? Infinity) > MAX_ALIAS_BODY) return undefined;
+  return cacheKey(`POST ${req.originalUrl} ${JSON.stringify(req.body)}`);
 }
 
 /**
- * Registry answers never change while the process runs, so each is serialized once and served
- * as bytes with an ETag. Keys come from validated input; the map is bounded so that varied
- * inputs cannot grow it without limit (the oldest entry goes first).
+ * Registry answers never change while the process runs, so each is serialized once and served as
+ * bytes with an ETag, and, for answers of 1 kB or more, as gzip and brotli variants made once
+ * (each with its own ETag) for clients that accept them. The cache is bounded by the bytes it
+ * holds (variants included; the least recently used entry goes first), and keys by length.
+ *
+ * A request that reached an entry once is remembered by its request line, so that the next one
+ * is answered before routing and validation (`answerKnown`): the answer of a cached route depends
+ * on nothing but its method, URL and body, and the headers `sendVariant` looks at.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, Serialized>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly byLine = new Map<string, Entry>();
+  /** URLs of the POST lines held, and how many each: other POSTs skip making a request line. */
+  private readonly postUrls = new Map<string, number>();
+  private heldBytes = 0;
 
-  constructor(private readonly maxEntries = 5_000) {}
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
   send(req: Request, res: Response, key: string, compute: () => unknown): void {
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = serialize(compute());
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(key, entry);
+    const k = cacheKey(key);
+    let entry = this.entries.get(k);
+    if (entry) this.touch(entry);
+    else entry = this.store(k, compute());
+    entry.route ??= `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`;
+    const line = requestLine(req);
+    if (line !== undefined && this.entries.has(k) && !this.byLine.has(line) && entry.aliases.length < MAX_ALIASES) {
+      const postUrl = req.method === 'POST' ? req.originalUrl : undefined;
+      entry.aliases.push({ line, postUrl });
+      this.byLine.set(line, entry);
+      if (postUrl !== undefined) this.postUrls.set(postUrl, (this.postUrls.get(postUrl) ?? 0) + 1);
+      this.grow(entry, line.length + (postUrl?.length ?? 0));
     }
-    write(req, res, entry);
+    this.write(req, res, entry);
   }
 
+  /** Middleware: answers a request whose request line reached an entry before; others go on. */
+  readonly answerKnown = (req: Request, res: Response, next: NextFunction): void => {
+    const known = this.byLine.size > 0 && (req.method !== 'POST' || this.postUrls.has(req.originalUrl));
+    const line = known ? requestLine(req) : undefined;
+    const entry = line === undefined ? undefined : this.byLine.get(line);
+    if (!entry) return next();
+    // What reads req.route after the answer (request metrics) sees the route that answers it.
+    req.route = { path: entry.route };
+    this.touch(entry);
+    this.write(req, res, entry);
+  };
+
+  /** Entries held. */
   get size(): number {
     return this.entries.size;
   }
 
-  /** Bytes of cached bodies (walked on each call; read by /metrics only). */
+  /** Bytes held: every variant, keys and request lines. */
   get bytes(): number {
-    let total = 0;
-    for (const entry of this.entries.values()) total += entry.body.length;
-    return total;
+    return this.heldBytes;
+  }
+
+  private store(key: string, value: unknown): Entry {
+    const bytes = Buffer.from(toJson(value));
+    const etag = `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
+    const entry: Entry = { key, plain: { bytes, etag }, aliases: [], size: 0 };
+    // An answer larger than the whole cache is served and forgotten.
+    if (bytes.length + key.length > this.maxBytes) return entry;
+    this.entries.set(key, entry);
+    this.grow(entry, bytes.length + key.length);
+    return entry;
+  }
+
+  private write(req: Request, res: Response, entry: Entry): void {
+    const compressible = entry.plain.bytes.length >= COMPRESS_MIN_BYTES;
+    const encoding = compressible ? preferredEncoding(req.headers['accept-encoding']) : undefined;
+    if (!encoding) return sendVariant(req, res, entry.plain);
+    const variant = entry[encoding] ?? this.compress(entry, encoding);
+    if (!(variant instanceof Promise)) return sendVariant(req, res, variant);
+    variant.then(
+      (ready) => sendVariant(req, res, ready),
+      () => sendVariant(req, res, entry.plain),
+    );
+  }
+
+  /** Starts making a compressed variant; concurrent requests wait on the same promise. */
+  private compress(entry: Entry, encoding: Encoding): Promise<Variant> {
+    const pending = compressors[encoding](entry.plain.bytes).then(
+      (bytes): Variant => {
+        const variant: Variant = { bytes, etag: `${entry.plain.etag.slice(0, -1)}-${encoding}"`, encoding };
+        entry[encoding] = variant;
+        if (this.entries.get(entry.key) === entry) this.grow(entry, bytes.length);
+        return variant;
+      },
+      (error: unknown) => {
+        entry[encoding] = undefined;
+        throw error;
+      },
+    );
+    entry[encoding] = pending;
+    return pending;
+  }
+
+  /** Marks an entry as the most recently used. */
+  private touch(entry: Entry): void {
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry);
+  }
+
+  /** Accounts for bytes an entry holds, then evicts least recently used entries beyond the bound. */
+  private grow(entry: Entry, bytes: number): void {
+    entry.size += bytes;
+    this.heldBytes += bytes;
+    for (const oldest of this.entries.values()) {
+      if (this.heldBytes <= this.maxBytes) break;
+      this.entries.delete(oldest.key);
+      for (const { line, postUrl } of oldest.aliases) {
+        this.byLine.delete(line);
+        if (postUrl === undefined) continue;
+        const count = (this.postUrls.get(postUrl) ?? 1) - 1;
+        if (count > 0) this.postUrls.set(postUrl, count);
+        else this.postUrls.delete(postUrl);
+      }
+      this.heldBytes -= oldest.size;
+    }
   }
 }
 

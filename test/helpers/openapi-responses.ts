@@ -155,6 +155,12 @@ type Assert = (this: SupertestTest, resError: unknown, res: SupertestResponse | 
 
 const INSTALLED = Symbol.for('xcm-gateway.test.openapi-responses');
 
+/** Marks a request to an app that is not the service (a bare Express app in a unit test): its answers are not in openapi.yaml. */
+export function outsideTheDocument<T extends object>(test: T): T {
+  (test as SupertestTest)._skipOpenApi = true;
+  return test;
+}
+
 /**
  * Wraps supertest's final assertion step: an answer that contradicts openapi.yaml fails the
  * request's promise (and so the test) with the reason, before any of the test's own expectations.

@@ -30,4 +30,12 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
   });
+
+  it('CACHE_MAX_BYTES is a size (bytes, kb, mb or gb), 64 MB by default', () => {
+    expect(loadConfig({}).CACHE_MAX_BYTES).toBe(64 * 1024 * 1024);
+    expect(loadConfig({ CACHE_MAX_BYTES: '1000' }).CACHE_MAX_BYTES).toBe(1000);
+    expect(loadConfig({ CACHE_MAX_BYTES: '512KB' }).CACHE_MAX_BYTES).toBe(512 * 1024);
+    expect(loadConfig({ CACHE_MAX_BYTES: '1gb' }).CACHE_MAX_BYTES).toBe(1024 ** 3);
+    expect(() => loadConfig({ CACHE_MAX_BYTES: 'lots' })).toThrow(/^Invalid configuration: CACHE_MAX_BYTES: /);
+  });
 });
