@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Family } from '../http/context';
+import { FAMILY_FIELDS, type Family } from './family';
 import { LIMITS } from './limits';
-import { FAMILY_FIELDS, optionsSchema, transferBody } from './transfer';
+import { optionsSchema, transferBody } from './transfer';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

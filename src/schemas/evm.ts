@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getAddress, type Address } from 'viem';
 import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
-import type { Family } from '../http/context';
+import type { Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { assetId, chainName, location, symbolSpecifier } from './common';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TChain } from '@paraspell/sdk-pjs';
-import type { Family } from '../http/context';
+import type { Family } from './family';
 import { isValidAddress, INVALID_ADDRESS } from './address';
 import { chainName } from './common';
 import { balanceOptionsSchema } from './preflight';

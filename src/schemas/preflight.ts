@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
-import type { Family } from '../http/context';
+import { FAMILY_FIELDS, type Family } from './family';
 import { chainOfLocation } from '../service/pre-dial';
 import { chainName, lookupCurrency } from './common';
 import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
-import { apiOverridesSchema, FAMILY_FIELDS, transferBody, type TransferRequest } from './transfer';
+import { apiOverridesSchema, transferBody, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
 
 /**

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
-import type { Family } from '../http/context';
+import { FAMILY_FIELDS, type Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { amountSchema } from './amount';
 import { boundedArray, LIMITS, quoted } from './limits';
 import { assetId, chainName, location, substrateChainName } from './common';
 import { nearest } from './suggest';
-import { apiOverridesSchema, FAMILY_FIELDS, type TransferOptions } from './transfer';
+import { apiOverridesSchema, type TransferOptions } from './transfer';
 
 /**
  * Router bodies (spec "Router (`/v5`)" and `POST /x-transfers`). xcm-router 11.14.8 validates

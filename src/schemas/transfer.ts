@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TLocation } from '@paraspell/sdk-pjs';
-import type { Family } from '../http/context';
+import { FAMILY_FIELDS, type Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isValidAddress } from './address';
 import { amountSchema } from './amount';
@@ -167,12 +167,6 @@ const commonFields = {
   method: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case method name').optional(),
   keepAlive: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
 };
-
-/** The family's names for the recipient, sender and transact fields. */
-export const FAMILY_FIELDS = {
-  v5: { recipient: 'address', sender: 'senderAddress', transact: 'transact' },
-  v2: { recipient: 'recipient', sender: 'sender', transact: 'transactOptions' },
-} as const satisfies Record<Family, Record<string, string>>;
 
 interface CommonOutput {
   from: TChain;

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import pino from 'pino';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
@@ -49,6 +50,17 @@ async function until(what: string, check: () => boolean, ms = 10_000): Promise<v
   }
 }
 
+/** Forgets every count, so that each test starts from a fresh window whatever ran before it. */
+async function emptyRedis(port: number): Promise<void> {
+  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true });
+  try {
+    await client.connect();
+    await client.flushall();
+  } finally {
+    client.disconnect();
+  }
+}
+
 /** One service instance (a replica): its own app, services and Redis client. */
 function replica(redisUrl: string): { app: ReturnType<typeof createApp>; ops: Ops; logs: string[]; close(): Promise<void> } {
   const config = testConfig({ REDIS_URL: redisUrl, RATE_LIMIT_PER_MINUTE: '6', RATE_LIMIT_CHAIN_PER_MINUTE: '0' });
@@ -80,6 +92,7 @@ describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
   });
 
   it('two replicas enforce one combined limit', async () => {
+    await emptyRedis(port);
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await request(i % 2 ? b.app : a.app).get('/v2/chains')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
