@@ -32,6 +32,7 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
   let tab: string;
   const requested: string[] = [];
   let crashed = false;
+  let listed: string[] | null = null;
 
   beforeAll(async () => {
     server = await new Promise<Server>((resolve) => {
@@ -46,17 +47,8 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
     for (const domain of ['Network', 'Page', 'Runtime', 'Inspector']) await browser.send(`${domain}.enable`, {}, tab);
     await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1500, deviceScaleFactor: 1, mobile: false }, tab);
     await browser.send('Page.navigate', { url: `${origin}/docs` }, tab);
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
-    await services.close();
-  });
-
-  it('lists every operation of both families, and opening all of them keeps the tab alive', async () => {
+    // Every test reads a settled page: wait until it lists the operations (or the tab crashed).
     const end = Date.now() + 30_000;
-    let listed: string[] | null = null;
     while (!listed && !crashed && Date.now() < end) {
       listed = await evaluate<string[] | null>(
         browser,
@@ -65,6 +57,15 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
       ).catch(() => null);
       if (!listed) await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await services.close();
+  });
+
+  it('lists every operation of both families, and opening all of them keeps the tab alive', async () => {
     expect(crashed, 'the renderer crashed').toBe(false);
     const expected = documentedOperations();
     expect(expected.filter((o) => o.includes(' /v5/')).length).toBeGreaterThan(40);
