@@ -64,6 +64,9 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
     });
   const all = limiter('all', config.RATE_LIMIT_PER_MINUTE, (k) => k.perMinute, 'total');
   const chain = limiter('chain', config.RATE_LIMIT_CHAIN_PER_MINUTE, (k) => k.chainPerMinute, 'chain-dialling');
+  // A limit that is off for everyone (0, and no API keys that set their own) costs nothing per request.
+  const allLimited = config.RATE_LIMIT_PER_MINUTE > 0 || apiKeys !== undefined;
+  const chainLimited = config.RATE_LIMIT_CHAIN_PER_MINUTE > 0 || apiKeys !== undefined;
 
   return (req, res, next) => {
     if (EXEMPT.has(req.path)) {
@@ -78,9 +81,11 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
         return;
       }
     }
-    void all(req, res, (error?: unknown) => {
-      if (error !== undefined || !dialsChains(req)) next(error);
+    const afterAll = (error?: unknown) => {
+      if (error !== undefined || !dialsChains(req) || !chainLimited) next(error);
       else void chain(req, res, next);
-    });
+    };
+    if (allLimited) void all(req, res, afterAll);
+    else afterAll();
   };
 }
