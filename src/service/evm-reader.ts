@@ -5,7 +5,7 @@ import { decodeFunctionData, getAddress, maxUint64, parseTransaction, type Hex }
 import { badRequest } from '../errors';
 import { sdk, utilCrypto } from '../sdk';
 import { ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI } from './snowbridge';
-import { ecosystemOf, wholeUnits, type AssetAmount } from './xcm-reader';
+import { assetAmount, ecosystemOf, type AssetAmount } from './xcm-reader';
 import type { TransferView } from './transfer-views';
 import { NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from './xtokens-precompile';
 
@@ -89,8 +89,7 @@ function xc20Asset(chain: TChain, currency: string, amount: bigint): AssetAmount
   } catch {
     info = null;
   }
-  const decimals = info?.decimals ?? null;
-  return { symbol: info?.symbol ?? null, amount: amount.toString(), amountWhole: decimals === null ? null : wholeUnits(amount, decimals), decimals, location: info?.location ?? currency };
+  return assetAmount(info, amount.toString(), currency);
 }
 
 export function readEvmTransaction(chain: TChain, tx: NonNullable<ReturnType<typeof parseEvmTransaction>>): EvmReading {

@@ -7,6 +7,7 @@
 // Order: chains (known and compatible) -> route (the registry has a way) -> currency (resolves on
 // the origin and, where the registry knows, on the destination) -> addresses -> amount -> options.
 import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
+import { formatUnits } from 'viem';
 import type { Config } from '../config';
 import { ApiError, badRequest } from '../errors';
 import { sdk } from '../sdk';
@@ -232,13 +233,6 @@ export function checkAmount(amount: string, asset: TAssetInfo | undefined, abstr
     const shown = abstractDecimals ? `${formatUnits(minimum, asset.decimals)} ${asset.symbol} (${minimum} base units)` : `${minimum} base units of ${asset.symbol}`;
     throw refuse('AmountTooLowError', path, `is below the smallest amount the engine sends: ${shown}`);
   }
-}
-
-function formatUnits(value: bigint, decimals: number): string {
-  if (decimals === 0) return value.toString();
-  const digits = value.toString().padStart(decimals + 1, '0');
-  const fraction = digits.slice(-decimals).replace(/0+$/, '');
-  return fraction ? `${digits.slice(0, -decimals)}.${fraction}` : digits.slice(0, -decimals);
 }
 
 // ---- options ------------------------------------------------------------------------------

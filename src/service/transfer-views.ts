@@ -18,7 +18,7 @@ import {
   unversion,
   variant,
   weightLimit,
-  wholeUnits,
+  assetAmount,
   type AssetAmount,
 } from './xcm-reader';
 import { readProgram, type XcmStep } from './xcm-sentences';
@@ -160,9 +160,7 @@ function readXTokens(origin: TChain, call: Call, out: CallReading): void {
         return null;
       }
     })();
-    const amount = String(a.amount);
-    const decimals = info?.decimals ?? null;
-    assets = [{ symbol: info?.symbol ?? null, amount, amountWhole: decimals === null ? null : wholeUnits(BigInt(amount), decimals), decimals, location: info?.location ?? a.currency_id }];
+    assets = [assetAmount(info, String(a.amount), a.currency_id)];
   } else if (call.method === 'transferMultiasset' || call.method === 'transferMultiassetWithFee') {
     assets = [readAsset(origin, unversion(a.asset).value)];
   } else {
@@ -221,18 +219,8 @@ function readLocal(chain: TChain, call: Call, out: CallReading): void {
   const dest = a[spec.dest];
   const address = isObject(dest) && 'id' in dest ? String(dest.id) : String(dest);
   const info = localAsset(chain, call.section, spec.asset ? a[spec.asset] : undefined);
-  const decimals = info?.decimals ?? null;
-  const amount = spec.amount ? String(a[spec.amount]) : 'ALL';
   const keepAlive = spec.keepAlive === 'arg' ? Boolean(a.keep_alive) : spec.keepAlive;
-  const assets: AssetAmount[] = [
-    {
-      symbol: info?.symbol ?? null,
-      amount,
-      amountWhole: decimals === null || amount === 'ALL' ? null : wholeUnits(BigInt(amount), decimals),
-      decimals,
-      location: info?.location ?? (spec.asset ? a[spec.asset] : null),
-    },
-  ];
+  const assets = [assetAmount(info, spec.amount ? String(a[spec.amount]) : 'ALL', spec.asset ? a[spec.asset] : null)];
   out.transfers.push({ kind: 'local', origin: chain, destination: chain, beneficiary: address, assets, keepAlive });
 }
 

@@ -1,7 +1,7 @@
 // Reads XCM values (locations, assets, programs) as decoded JSON and says what they mean in
 // registry terms: which chain a location names, which asset, which account in its own format.
 import type { TAssetInfo, TChain, TLocation, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
-import { getAddress } from 'viem';
+import { formatUnits, getAddress } from 'viem';
 import { sdk, utilCrypto } from '../sdk';
 
 type Json = Record<string, unknown>;
@@ -160,12 +160,19 @@ export interface AssetAmount {
   location: unknown;
 }
 
-export function wholeUnits(amount: bigint, decimals: number): string {
-  const negative = amount < 0n;
-  const digits = (negative ? -amount : amount).toString().padStart(decimals + 1, '0');
-  const int = digits.slice(0, digits.length - decimals);
-  const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+/**
+ * An amount of the registry asset `info` (null when the registry does not know it) in base and,
+ * when the decimals are known, whole units; `location` stands in when the registry has none.
+ */
+export function assetAmount(info: TAssetInfo | null, amount: string, location: unknown): AssetAmount {
+  const decimals = info?.decimals ?? null;
+  return {
+    symbol: info?.symbol ?? null,
+    amount,
+    amountWhole: decimals === null || amount === 'ALL' ? null : formatUnits(BigInt(amount), decimals),
+    decimals,
+    location: info?.location ?? location,
+  };
 }
 
 /** The registry's asset at a location read on `reader` (the chain that holds or sends it). */
@@ -192,15 +199,7 @@ export function readAsset(reader: TChain, asset: unknown): AssetAmount {
   const location = assetLocation(a);
   const [funKind, fun] = variant(a.fun);
   const amount = funKind === 'Fungible' ? String(fun) : '0';
-  const info = assetAt(reader, location);
-  const decimals = info?.decimals ?? null;
-  return {
-    symbol: info?.symbol ?? null,
-    amount,
-    amountWhole: decimals === null ? null : wholeUnits(BigInt(amount), decimals),
-    decimals,
-    location: info?.location ?? location,
-  };
+  return assetAmount(assetAt(reader, location), amount, location);
 }
 
 export const readAssets = (reader: TChain, assets: unknown): AssetAmount[] =>
