@@ -7,9 +7,11 @@ import { createOps, type Ops } from '../ops';
 import type { Services } from '../service';
 import { FAMILIES, type Family } from '../schemas/family';
 import type { RouteContext } from './context';
+import { addCachedLane } from './cached-lane';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
-import { rateLimits } from './rate-limit';
+import { JsonBodies } from './json-body';
+import { rateLimits, rateLimitsApply } from './rate-limit';
 import { requestLog } from './request-log';
 import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
 import { docsRoutes } from './routes/docs';
@@ -69,7 +71,8 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   app.use(cors(config.CORS_ORIGIN));
   app.use(rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys }));
   app.use(requireJson);
-  app.use(express.json({ limit: config.BODY_LIMIT, strict: false }));
+  const bodies = new JsonBodies(config.BODY_LIMIT);
+  app.use(bodies.middleware);
   // Cached registry answers are sent before routing, with their own compressed variants; other
   // answers of 1 kB or more are compressed on the fly.
   const cache = new ResponseCache(config.CACHE_MAX_BYTES);
@@ -98,5 +101,6 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
+  if (!rateLimitsApply(config, ops.apiKeys)) addCachedLane(app, { cache, bodies, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN });
   return app;
 }

@@ -1,7 +1,15 @@
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 
 const EXPOSED = 'X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy';
 const ALLOWED_HEADERS = 'Content-Type, X-Request-Id, If-None-Match, X-API-Key';
+
+/** The CORS headers every answer carries. */
+export function setCorsHeaders(res: ServerResponse, origin: string): void {
+  res.setHeader('Access-Control-Allow-Origin', origin);
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+  if (origin !== '*') res.setHeader('Vary', 'Origin');
+}
 
 /**
  * Browser wallets call the API directly, so every answer carries CORS headers for the configured
@@ -9,9 +17,7 @@ const ALLOWED_HEADERS = 'Content-Type, X-Request-Id, If-None-Match, X-API-Key';
  */
 export function cors(origin: string) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED);
-    if (origin !== '*') res.setHeader('Vary', 'Origin');
+    setCorsHeaders(res, origin);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);

@@ -158,30 +158,29 @@ export class Metrics {
     });
   }
 
+  /** One child per (route, method, status): prom-client then skips hashing a label object on every answer. */
+  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
+
+  /** Counts and times one answered request; route templates keep the label set bounded. */
+  record(route: string, method: string | undefined, status: number, start: bigint): void {
+    const key = `${route} ${method} ${status}`;
+    let found = this.series.get(key);
+    if (!found) {
+      const labels = [route, method ?? '', String(status)] as const;
+      found = { requests: this.requests.labels(...labels), duration: this.duration.labels(...labels) };
+      this.series.set(key, found);
+    }
+    found.requests.inc();
+    found.duration.observe(Number(process.hrtime.bigint() - start) / 1e9);
+    if (status === 504) this.deadlineHits.inc({ route });
+  }
+
   /** Counts and times every request once it is answered. */
   middleware(app: Express) {
     recordRouteTemplates(app);
-    // One child per (route, method, status): prom-client then skips hashing a label object on every
-    // answer. Route templates keep the set bounded.
-    const series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
-    const seriesOf = (route: string, method: string, status: string) => {
-      const key = `${route} ${method} ${status}`;
-      let found = series.get(key);
-      if (!found) {
-        found = { requests: this.requests.labels(route, method, status), duration: this.duration.labels(route, method, status) };
-        series.set(key, found);
-      }
-      return found;
-    };
     return (req: Request, res: Response, next: NextFunction): void => {
       const start = process.hrtime.bigint();
-      res.on('finish', () => {
-        const route = routeLabel(req);
-        const { requests, duration } = seriesOf(route, req.method, String(res.statusCode));
-        requests.inc();
-        duration.observe(Number(process.hrtime.bigint() - start) / 1e9);
-        if (res.statusCode === 504) this.deadlineHits.inc({ route });
-      });
+      res.on('finish', () => this.record(routeLabel(req), req.method, res.statusCode, start));
       next();
     };
   }

@@ -29,6 +29,11 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** Whether any request can be limited: a limit is on, or API keys may set their own. */
+export function rateLimitsApply(config: Config, apiKeys: ApiKeys | undefined): boolean {
+  return config.RATE_LIMIT_PER_MINUTE > 0 || config.RATE_LIMIT_CHAIN_PER_MINUTE > 0 || apiKeys !== undefined;
+}
+
 export interface RateLimitDeps {
   config: Config;
   counters: SharedCounters;

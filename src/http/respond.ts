@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 
 /** JSON text of a response value: big integers become decimal strings. */
@@ -22,7 +23,8 @@ interface Variant {
   encoding?: Encoding;
 }
 
-interface Entry {
+/** A cached answer: its variants, the request lines known to lead to it, the route that answers it. */
+export interface Entry {
   key: string;
   plain: Variant;
   /** Compressed variants, made on the first request that asks for them (off the event loop). */
@@ -69,7 +71,7 @@ export function preferredEncoding(header: string | undefined): Encoding | undefi
   return choice;
 }
 
-function sendVariant(req: Request, res: Response, variant: Variant): void {
+function sendVariant(req: IncomingMessage, res: ServerResponse, variant: Variant): void {
   res.setHeader('ETag', variant.etag);
   res.setHeader('Cache-Control', 'no-cache');
   // Like the on-the-fly compression of other answers, also on answers too small to compress.
@@ -154,6 +156,29 @@ export class ResponseCache {
     this.write(req, res, entry);
   };
 
+  /** The entry a body-less GET or HEAD reached before, if any (read on Node's request, before Express). */
+  knownGet(req: IncomingMessage): Entry | undefined {
+    if (this.byLine.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return undefined;
+    return this.byLine.get(cacheKey(`GET ${req.url}`));
+  }
+
+  /** Whether a POST may reach an entry by its request line: its URL led to one, and its body is small. */
+  mayKnowPost(req: IncomingMessage): boolean {
+    return req.method === 'POST' && this.postUrls.has(req.url ?? '') && Number(req.headers['content-length']) <= MAX_ALIAS_BODY;
+  }
+
+  /** The entry a POST with this (parsed) body reached before, if any. */
+  knownPost(req: IncomingMessage, body: unknown): Entry | undefined {
+    return this.byLine.get(cacheKey(`POST ${req.url} ${JSON.stringify(body)}`));
+  }
+
+  /** Sends a known entry: the bytes (or a compressed variant) with ETag, or 304. */
+  sendKnown(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
+    this.touch(entry);
+    this.write(req, res, entry);
+  }
+
   /** Entries held. */
   get size(): number {
     return this.entries.size;
@@ -175,7 +200,7 @@ export class ResponseCache {
     return entry;
   }
 
-  private write(req: Request, res: Response, entry: Entry): void {
+  private write(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
     const compressible = entry.plain.bytes.length >= COMPRESS_MIN_BYTES;
     const encoding = compressible ? preferredEncoding(req.headers['accept-encoding']) : undefined;
     if (!encoding) return sendVariant(req, res, entry.plain);

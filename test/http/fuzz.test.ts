@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { sdk } from '../../src/sdk';
+import { MAX_OVERRIDE_ENDPOINTS } from '../../src/service/endpoints';
 import { testApp } from '../helpers/app';
 
 /**
@@ -214,9 +215,9 @@ const hostileLocation: fc.Arbitrary<string> = fc
 /** JSON text of one string, up to the body limit. */
 const longString = fc.tuple(fc.integer({ min: 60, max: 90_000 }), fc.constantFrom('A', 'G', 'Polkadot', '\u00e9', '%', '0')).map(([n, unit]) => `"${unit.repeat(Math.ceil(n / unit.length))}"`);
 
-/** JSON text of an object with many keys. */
-const manyKeys = (value: string) =>
-  fc.tuple(fc.integer({ min: 1, max: 6_000 }), fc.boolean()).map(([n, chains]) => `{${Array.from({ length: n }, (_, i) => `"${chains ? CHAINS[i % CHAINS.length] + (i >= CHAINS.length ? i : '') : `k${i}`}":${value}`).join(',')}}`);
+/** JSON text of an object with many keys (at least `min`). */
+const manyKeys = (value: string, min = 1) =>
+  fc.tuple(fc.integer({ min, max: 6_000 }), fc.boolean()).map(([n, chains]) => `{${Array.from({ length: n }, (_, i) => `"${chains ? CHAINS[i % CHAINS.length] + (i >= CHAINS.length ? i : '') : `k${i}`}":${value}`).join(',')}}`);
 
 /** JSON text of a long array of one item. */
 const longArray = (item: string) => fc.integer({ min: 1, max: 20_000 }).map((n) => `[${Array.from({ length: n }, () => item).join(',')}]`);
@@ -236,7 +237,16 @@ const HOLES: { path: string[]; value: fc.Arbitrary<string> }[] = [
   { path: ['pallet'], value: longString },
   { path: ['senderAddress'], value: longString },
   { path: ['recipientAddress'], value: longString },
-  { path: ['options', 'apiOverrides'], value: fc.oneof(manyKeys('"ws://127.0.0.1:1"'), manyKeys('["ws://127.0.0.1:1","ws://127.0.0.1:2"]'), longArray('"ws://127.0.0.1:1"').map((a) => `{"Polkadot":${a}}`)) },
+  // More keys than there are chains, more distinct endpoints than a chain may have: a few valid overrides
+  // would make a valid request, answered 503 by the unreachable endpoint.
+  {
+    path: ['options', 'apiOverrides'],
+    value: fc.oneof(
+      manyKeys('"ws://127.0.0.1:1"', CHAINS.length + 1),
+      manyKeys('["ws://127.0.0.1:1","ws://127.0.0.1:2"]', CHAINS.length + 1),
+      fc.integer({ min: MAX_OVERRIDE_ENDPOINTS + 1, max: 20_000 }).map((n) => `{"Polkadot":[${Array.from({ length: n }, (_, i) => `"ws://127.0.0.1:${i + 1}"`).join(',')}]}`),
+    ),
+  },
   { path: ['currency'], value: longArray('{"symbol":"DOT","amount":"1"}') },
   { path: ['transfers'], value: fc.oneof(longArray('{}'), longArray(`{"from":"Polkadat","to":"Hydration","currency":{"symbol":"DOT","amount":"1"},"address":"${ALICE}"}`)) },
   { path: ['exchange'], value: longArray('"HydrationDex"') },

@@ -1,0 +1,115 @@
+// Repeated registry lookups are answered before Express (src/http/cached-lane.ts). What a client
+// sees must not change: the same status, headers and bytes as the first (routed) answer, one log
+// line and one metrics count per request, and bodies read as body-parser reads them.
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/http/app';
+import { createServices } from '../../src/service';
+import { expectErrorBody, testConfig } from '../helpers/app';
+
+/** The real app, with its log lines captured. */
+function loggedApp(overrides: Record<string, string> = {}) {
+  const config = testConfig({ LOG_LEVEL: 'info', ...overrides });
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      callback();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const app = createApp({ config, logger, services: createServices(config, logger) });
+  return { app, requestLines: () => lines.filter((l) => l.msg === 'request') };
+}
+
+/** Headers a client can compare between two answers of the same request (ids and dates differ). */
+function comparable(headers: Record<string, string>): Record<string, string> {
+  const { 'x-request-id': _id, date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  return rest;
+}
+
+const ASSET_INFO = '/v2/assets/Hydration/asset-info';
+
+describe('repeated lookups answered before routing', () => {
+  it.each([
+    ['GET /v2/chains', (app: ReturnType<typeof createApp>) => request(app).get('/v2/chains')],
+    ['GET /v5/assets/AssetHubPolkadot, gzip', (app: ReturnType<typeof createApp>) => request(app).get('/v5/assets/AssetHubPolkadot').set('Accept-Encoding', 'gzip')],
+    ['GET /v2/assets/AssetHubPolkadot, br', (app: ReturnType<typeof createApp>) => request(app).get('/v2/assets/AssetHubPolkadot').set('Accept-Encoding', 'br')],
+    ['POST asset-info', (app: ReturnType<typeof createApp>) => request(app).post(ASSET_INFO).send({ currency: { symbol: 'DOT' } })],
+  ])('%s: the second answer has the first one\'s status, headers and bytes', async (_name, send) => {
+    const { app } = loggedApp();
+    const first = await send(app).buffer(true);
+    const second = await send(app).buffer(true);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(comparable(second.headers)).toEqual(comparable(first.headers));
+    expect(second.body).toEqual(first.body);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+  });
+
+  it('HEAD and If-None-Match are answered as on the routed path: no body, and 304 for the ETag sent', async () => {
+    const { app } = loggedApp();
+    const first = await request(app).get('/v2/chains').expect(200);
+    const head = await request(app).head('/v2/chains').expect(200);
+    expect(head.text).toBeFalsy();
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    const notModified = await request(app).get('/v2/chains').set('If-None-Match', first.headers.etag).expect(304);
+    expect(notModified.headers.etag).toBe(first.headers.etag);
+    expect(notModified.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('each request, routed or not, logs one line with its id, and counts once under its route template', async () => {
+    const { app, requestLines } = loggedApp();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await request(app).get('/v2/chains').expect(200)).headers['x-request-id']);
+    const own = await request(app).get('/v2/chains').set('X-Request-Id', 'wallet-42').expect(200);
+    expect(own.headers['x-request-id']).toBe('wallet-42');
+    expect(requestLines().map((l) => [l.reqId, l.method, l.path, l.status])).toEqual(
+      [...ids, 'wallet-42'].map((id) => [id, 'GET', '/v2/chains', 200]),
+    );
+    const metrics = (await request(app).get('/metrics').expect(200)).text;
+    expect(metrics).toContain('xcm_gateway_http_requests_total{route="/v2/chains",method="GET",status="200"} 4');
+  });
+
+  it('a POST to a known URL with another body, a broken body or no body is answered as on the routed path', async () => {
+    const { app } = loggedApp();
+    const { app: fresh } = loggedApp();
+    await request(app).post(ASSET_INFO).send({ currency: { symbol: 'DOT' } }).expect(200);
+    const other = await request(app).post(ASSET_INFO).send({ currency: { symbol: 'HDX' } }).expect(200);
+    expect(other.body.symbol).toBe('HDX');
+    const broken = (to: typeof app) => request(to).post(ASSET_INFO).set('Content-Type', 'application/json').send('{"currency":');
+    const known = await broken(app).expect(400);
+    expectErrorBody(known.body, 400, 'MalformedJsonError');
+    expect(known.body.message).toBe((await broken(fresh)).body.message);
+    const empty = (to: typeof app) => request(to).post(ASSET_INFO).set('Content-Type', 'application/json').set('Content-Length', '0');
+    const emptyKnown = await empty(app).expect(400);
+    expectErrorBody(emptyKnown.body, 400, 'MissingParameterError');
+    expect(emptyKnown.body.details).toEqual((await empty(fresh)).body.details);
+  });
+
+  it('JSON bodies are read as body-parser reads them: a byte-order mark, a UTF-8 charset, the body limit', async () => {
+    const { app } = loggedApp({ BODY_LIMIT: '1kb' });
+    for (let i = 0; i < 2; i++) {
+      const bom = await request(app).post(ASSET_INFO).set('Content-Type', 'application/json').send(`\uFEFF${JSON.stringify({ currency: { symbol: 'DOT' } })}`);
+      expect(bom.status).toBe(200);
+      expect(bom.body.symbol).toBe('DOT');
+      const charset = await request(app).post(ASSET_INFO).set('Content-Type', 'application/json; charset=UTF-8').send(JSON.stringify({ currency: { symbol: 'DOT' } }));
+      expect(charset.status).toBe(200);
+    }
+    const large = await request(app)
+      .post(ASSET_INFO)
+      .send({ currency: { symbol: 'DOT' }, pad: 'x'.repeat(2_000) })
+      .expect(413);
+    expectErrorBody(large.body, 413, 'PayloadTooLargeError');
+  });
+
+  it('while a rate limit applies, repeated lookups are counted by it like any other request', async () => {
+    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    await request(app).get('/v2/chains').expect(200);
+    await request(app).get('/v2/chains').expect(200);
+    const limited = await request(app).get('/v2/chains').expect(429);
+    expectErrorBody(limited.body, 429, 'RateLimitExceededError');
+  });
+});
