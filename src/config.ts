@@ -8,7 +8,7 @@ const bool = z
 const ms = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
 
 /** Requests per minute and client; 0 turns the limit off. */
-const perMinute = (fallback: number) => z.coerce.number().int().min(0).max(1_000_000).default(fallback);
+const perMinute = (fallback: number) => z.coerce.number().int().min(0).max(1_000_000_000).default(fallback);
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { setCorsHeaders } from './cors';
+import { corsHeaders } from './cors';
 import type { JsonBodies } from './json-body';
 import type { Metrics } from './metrics';
 import { logRequest, requestIdOf } from './request-log';
@@ -32,15 +32,15 @@ export function addCachedLane(app: Express, { cache, bodies, logger, metrics, co
   const express = app as unknown as { handle: Handle };
   const viaExpress: Handle = express.handle.bind(app);
 
+  const cors = corsHeaders(corsOrigin);
   const answer = (req: IncomingMessage, res: ServerResponse, entry: Entry, start: bigint) => {
     const id = requestIdOf(req);
-    res.setHeader('X-Request-Id', id);
-    setCorsHeaders(res, corsOrigin);
+    if (corsOrigin !== '*') res.setHeader('Vary', 'Origin');
     const done = () => {
       logRequest(logger, id, req.method, req.url ?? '', res.statusCode, start);
       metrics.record(entry.route ?? '(unmatched)', req.method, res.statusCode, start);
     };
-    cache.sendKnown(req, res, entry);
+    cache.sendKnown(req, res, entry, ['X-Request-Id', id, ...cors]);
     // A compressed variant made on its first request is sent once it is ready.
     if (res.writableEnded) done();
     else res.once('finish', done);

@@ -4,10 +4,13 @@ import type { NextFunction, Request, Response } from 'express';
 const EXPOSED = 'X-Request-Id, ETag, Retry-After, RateLimit, RateLimit-Policy';
 const ALLOWED_HEADERS = 'Content-Type, X-Request-Id, If-None-Match, X-API-Key';
 
-/** The CORS headers every answer carries. */
+/** The CORS headers every answer carries, as [name, value, ...] (Vary aside: it is merged with others). */
+export const corsHeaders = (origin: string): readonly string[] => ['Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSED];
+
+/** Sets the CORS headers every answer carries. */
 export function setCorsHeaders(res: ServerResponse, origin: string): void {
-  res.setHeader('Access-Control-Allow-Origin', origin);
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED);
+  const headers = corsHeaders(origin);
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
   if (origin !== '*') res.setHeader('Vary', 'Origin');
 }
 

@@ -49,6 +49,15 @@ describe('repeated lookups answered before routing', () => {
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
   });
 
+  it('with a configured CORS origin, the second answer carries it and varies by Origin and Accept-Encoding, as the first', async () => {
+    const { app } = loggedApp({ CORS_ORIGIN: 'https://wallet.example' });
+    const first = await request(app).get('/v2/chains').expect(200);
+    const second = await request(app).get('/v2/chains').expect(200);
+    expect(second.headers['access-control-allow-origin']).toBe('https://wallet.example');
+    expect(second.headers.vary).toBe('Origin, Accept-Encoding');
+    expect(comparable(second.headers)).toEqual(comparable(first.headers));
+  });
+
   it('HEAD and If-None-Match are answered as on the routed path: no body, and 304 for the ETag sent', async () => {
     const { app } = loggedApp();
     const first = await request(app).get('/v2/chains').expect(200);
