@@ -72,6 +72,12 @@ export interface TestChain {
   /** Sets (or with `null` removes) the raw storage value under a full storage key. */
   setStorage(key: string, value: `0x${string}` | null): void;
   /**
+   * What `system_accountNextIndex` answers for `account` (as the client sends it, any case);
+   * `undefined` restores the default, 0. The accounts asked so far are in `nextIndexAsked`.
+   */
+  setAccountNextIndex(account: string, nonce: number | undefined): void;
+  readonly nextIndexAsked: readonly string[];
+  /**
    * Closes the server: open sockets get a close frame (1001), whatever is still open after
    * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
    */
@@ -456,6 +462,8 @@ class Node {
   private readonly metadataRaw: Buffer;
   readonly runtimeAnswers = new Map<string, RuntimeAnswer>();
   readonly storage = new Map<string, `0x${string}`>();
+  readonly nextIndex = new Map<string, number>();
+  readonly nextIndexAsked: string[] = [];
 
   constructor(
     private readonly chain: TestChainName,
@@ -538,8 +546,11 @@ class Node {
         return { ...info, class: 'normal', partialFee: info.partialFee.toString() };
       }
       case 'system_accountNextIndex':
-      case 'account_nextIndex':
-        return 0;
+      case 'account_nextIndex': {
+        const account = String(p[0]);
+        this.nextIndexAsked.push(account);
+        return this.nextIndex.get(account.toLowerCase()) ?? 0;
+      }
       case 'chain_getBlockHash': {
         const n = p[0];
         if (n === undefined || n === null) return this.blocks.head;
@@ -725,6 +736,13 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     setStorage(key, value) {
       if (value === null) node.storage.delete(key.toLowerCase());
       else node.storage.set(key.toLowerCase(), value);
+    },
+    setAccountNextIndex(account, nonce) {
+      if (nonce === undefined) node.nextIndex.delete(account.toLowerCase());
+      else node.nextIndex.set(account.toLowerCase(), nonce);
+    },
+    get nextIndexAsked() {
+      return [...node.nextIndexAsked];
     },
     async close() {
       if (closed) return;
