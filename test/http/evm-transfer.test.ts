@@ -9,7 +9,7 @@ import { sdk, utilCrypto } from '../../src/sdk';
 import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
 import { until } from '../hostile/helpers';
 import { startEthNode, type EthNode } from '../support/eth-node';
-import { refusedUrl, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
+import { decodeCall, refusedUrl, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const XTOKENS = parseAbi([
   'function transfer(address currency_address, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
@@ -576,6 +576,25 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
       },
       { setTopic: topic },
     ]);
+  });
+
+  it('matches what the registry\'s own builder puts in /x-transfer for the same transfer: message, topic and fee', async () => {
+    assetHub.setStorage(BRIDGE_FEE_KEY, u128le(987_654_321_000n));
+    moonbeam.setAccountNextIndex(SENDER, 42);
+    const amount = whole ? '3' : '3000000000000000000';
+    const ours = await send({ currency: { symbol: 'WETH', amount } });
+    expect(ours.status, JSON.stringify(ours.body)).toBe(200);
+    const { assets, xcm } = decodeAnswer(ours.body);
+    const n = names(family);
+    const sdkBuilt = await request(ctx.app)
+      .post(`/${family}/x-transfer`)
+      .send({ from: 'Moonbeam', to: 'Ethereum', currency: { symbol: 'WETH.e', amount }, [n.sender]: SENDER, [n.recipient]: EVM_RECIPIENT, ahAddress: SS58, options: { development: true, apiOverrides: overrides() } });
+    expect(sdkBuilt.status, JSON.stringify(sdkBuilt.body)).toBe(200);
+    const call = await decodeCall(moonbeam, sdkBuilt.body as string);
+    const args = call.args as { custom_xcm_on_dest: { v5: unknown[] }; assets: { v5: { fun: { fungible: number | string } }[] } };
+    // The same instructions (the SDK writes them as XCM V5 on this path, the precompile takes V4).
+    expect(xcm.v4).toEqual(args.custom_xcm_on_dest.v5);
+    expect(assets.map((a) => a.amount)).toEqual(args.assets.v5.map((a) => BigInt(a.fun.fungible)));
   });
 
   it('a halted bridge is a 503 FeatureTemporarilyDisabledError, as /x-transfer reports BridgeHalted', async () => {
