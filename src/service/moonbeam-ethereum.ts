@@ -43,7 +43,7 @@ export interface MoonbeamToEthereum {
   /** The asset on Moonbeam (an XC-20: Snowbridge's `.e` tokens, or DOT itself). */
   asset: TAssetInfo & { location: TLocation; assetId: string };
   /** Its address on Ethereum (zero for ETH) and its location seen from the asset hub. */
-  token: { address: Hex; location: Location; symbol: string };
+  token: { address: Hex; location: Location };
   /** Base units. */
   amount: bigint;
   sender: Address;
@@ -95,7 +95,7 @@ export function planMoonbeamToEthereum(
     ...transfer,
     asset: asset as MoonbeamToEthereum['asset'],
     feeAsset: xc20Address(dot.assetId),
-    token: { address: onEthereum.assetId.toLowerCase() as Hex, location: normalize(onEthereum.location), symbol: onEthereum.symbol },
+    token: { address: onEthereum.assetId.toLowerCase() as Hex, location: normalize(onEthereum.location) },
   };
 }
 
@@ -105,7 +105,7 @@ interface StorageQuery {
   (): Promise<{ toPrimitive(): unknown }>;
 }
 
-/** BridgeHub's Snowbridge outbound queue: `Normal`, or `RejectingOutboundMessages` while halted. */
+/** BridgeHub's Snowbridge outbound queue (V1, which sdk 11.14.8 checks): `Normal`, or `Halted` by governance. */
 export async function outboundQueueMode(bridgeHub: ApiPromise): Promise<string> {
   const query = (bridgeHub.query as Record<string, Record<string, StorageQuery | undefined> | undefined>)['ethereumOutboundQueue']?.['operatingMode'];
   if (!query) throw new ChainResponseError('BridgeHubPolkadot', 'has no ethereumOutboundQueue.operatingMode, which tells whether Snowbridge sends to Ethereum');
@@ -192,10 +192,9 @@ export interface RouteApis {
  */
 export async function buildMoonbeamToEthereum(plan: MoonbeamToEthereum, apis: RouteApis): Promise<EvmCall> {
   const [mode, fee, nonce] = await Promise.all([outboundQueueMode(apis.bridgeHub), bridgeFees(apis.assetHub), nextNonceHex(apis.moonbeam, plan.sender)]);
+  // The kind /x-transfer answers for the SDK's BridgeHaltedError.
   if (mode !== 'Normal') {
-    throw new ApiError(503, 'FeatureTemporarilyDisabledError', `Snowbridge is halted: BridgeHubPolkadot's outbound queue to Ethereum is ${mode}; try again when governance resumes it`, undefined, {
-      'Retry-After': '600',
-    });
+    throw new ApiError(503, 'FeatureTemporarilyDisabledError', `Snowbridge is halted: BridgeHubPolkadot's outbound queue to Ethereum is ${mode}; try again when governance resumes it`);
   }
   const customXcm = apis.moonbeam.createType('XcmVersionedXcm', assetHubProgram(plan, messageId(plan, nonce))).toHex();
   const assetHub = { parents: 1, interior: [parachainJunction(sdk.getParaId('AssetHubPolkadot'))] };
@@ -204,8 +203,8 @@ export async function buildMoonbeamToEthereum(plan: MoonbeamToEthereum, apis: Ro
     functionName: 'transferAssetsUsingTypeAndThenAddress',
     args: [
       assetHub,
-      // The fee first (index 0): the precompile sorts the assets, and DOT (1, Here) sorts before
-      // every Ethereum token (2, ...); sending DOT itself, both entries merge into one.
+      // The fee first (index 0). pallet-xcm sorts the assets before it reads the index, and DOT
+      // (1, Here) sorts before every Ethereum token (2, ...); for DOT itself the two entries merge.
       [
         { asset: plan.feeAsset, amount: fee },
         { asset: xc20Address(plan.asset.assetId), amount: plan.amount },
