@@ -630,6 +630,8 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     const polkadotNative = await send({ currency: { id: usdt.assetId, amount: '1' } }).expect(400);
     expectErrorBody(polkadotNative.body, 400, 'UnsupportedOperationError');
     expect(polkadotNative.body.message).toContain('xcUSDT');
+    const native = await send({ currency: { symbol: 'GLMR', amount: '1' } }).expect(400);
+    expectErrorBody(native.body, 400, 'InvalidCurrencyError');
     // Wormhole's WETH is a local ERC-20 on Moonbeam, not Snowbridge's WETH.e.
     const wormhole = await send({ currency: { id: '0xab3f0245b83feb11d15aaffefd7ad465a59817ed', amount: '1' } }).expect(400);
     expectErrorBody(wormhole.body, 400, 'UnsupportedOperationError');
