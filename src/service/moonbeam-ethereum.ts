@@ -101,17 +101,6 @@ export function planMoonbeamToEthereum(
 
 // ---- chain reads ---------------------------------------------------------------------------
 
-interface StorageQuery {
-  (): Promise<{ toPrimitive(): unknown }>;
-}
-
-/** BridgeHub's Snowbridge outbound queue (V1, which sdk 11.14.8 checks): `Normal`, or `Halted` by governance. */
-export async function outboundQueueMode(bridgeHub: ApiPromise): Promise<string> {
-  const query = (bridgeHub.query as Record<string, Record<string, StorageQuery | undefined> | undefined>)['ethereumOutboundQueue']?.['operatingMode'];
-  if (!query) throw new ChainResponseError('BridgeHubPolkadot', 'has no ethereumOutboundQueue.operatingMode, which tells whether Snowbridge sends to Ethereum');
-  return String((await query()).toPrimitive());
-}
-
 /** The DOT the asset hub needs to send on over the bridge and to execute there, padded as upstream does. */
 export async function bridgeFees(assetHub: ApiPromise): Promise<bigint> {
   const stored = (await assetHub.rpc.state.getStorage(BRIDGE_FEE_KEY)) as unknown as { toU8a(bare: boolean): Uint8Array };
@@ -191,7 +180,8 @@ export interface RouteApis {
  * Moonbeam would read as a local ERC-20 at that address, not the bridged token.
  */
 export async function buildMoonbeamToEthereum(plan: MoonbeamToEthereum, apis: RouteApis): Promise<EvmCall> {
-  const [mode, fee, nonce] = await Promise.all([outboundQueueMode(apis.bridgeHub), bridgeFees(apis.assetHub), nextNonceHex(apis.moonbeam, plan.sender)]);
+  // The SDK's own reading of BridgeHub's Snowbridge outbound queue, as GET /x-transfer/eth-bridge-status answers it.
+  const [mode, fee, nonce] = await Promise.all([sdk.getBridgeStatus(apis.bridgeHub), bridgeFees(apis.assetHub), nextNonceHex(apis.moonbeam, plan.sender)]);
   // The kind /x-transfer answers for the SDK's BridgeHaltedError.
   if (mode !== 'Normal') {
     throw new ApiError(503, 'FeatureTemporarilyDisabledError', `Snowbridge is halted: BridgeHubPolkadot's outbound queue to Ethereum is ${mode}; try again when governance resumes it`);
