@@ -31,9 +31,9 @@ export const ROUTE_CHAINS = ['Moonbeam', 'AssetHubPolkadot', 'BridgeHubPolkadot'
  * runtime uses while it is unset, and the asset hub's execution fee: the figures sdk 11.14.8
  * uses (`getParaEthTransferFees`, `ASSET_HUB_EXECUTION_FEE`), each padded by 10% as it does.
  */
-export const BRIDGE_FEE_KEY = '0x5fbc5c7ba58845ad1f1a9a7c5bc12fad';
-export const DEFAULT_BRIDGE_FEE = 2_750_872_500_000n;
-export const ASSET_HUB_EXECUTION_FEE = 2_200_000_000n;
+const BRIDGE_FEE_KEY = '0x5fbc5c7ba58845ad1f1a9a7c5bc12fad';
+const DEFAULT_BRIDGE_FEE = 2_750_872_500_000n;
+const ASSET_HUB_EXECUTION_FEE = 2_200_000_000n;
 const pad10 = (fee: bigint): bigint => (fee * 110n) / 100n;
 
 const ETHEREUM_JUNCTION = { GlobalConsensus: { Ethereum: { chainId: 1 } } };
@@ -102,7 +102,7 @@ export function planMoonbeamToEthereum(
 // ---- chain reads ---------------------------------------------------------------------------
 
 /** The DOT the asset hub needs to send on over the bridge and to execute there, padded as upstream does. */
-export async function bridgeFees(assetHub: ApiPromise): Promise<bigint> {
+async function bridgeFees(assetHub: ApiPromise): Promise<bigint> {
   const stored = (await assetHub.rpc.state.getStorage(BRIDGE_FEE_KEY)) as unknown as { toU8a(bare: boolean): Uint8Array };
   const bytes = stored.toU8a(true);
   if (bytes.length !== 0 && bytes.length !== 16) {
@@ -113,7 +113,7 @@ export async function bridgeFees(assetHub: ApiPromise): Promise<bigint> {
 }
 
 /** The sender's next nonce on Moonbeam, spelt as polkadot.js spells it (`0x` + the u32 in 8 hex digits). */
-export async function nextNonceHex(moonbeam: ApiPromise, sender: Address): Promise<string> {
+async function nextNonceHex(moonbeam: ApiPromise, sender: Address): Promise<string> {
   return (await moonbeam.rpc.system.accountNextIndex(sender)).toHex();
 }
 
@@ -122,7 +122,7 @@ export async function nextNonceHex(moonbeam: ApiPromise, sender: Address): Promi
  * the nonce as text, the sender's bytes, the token's address bytes, the recipient and the amount
  * as text), so the id matches what a wallet on the registry's SDK would send.
  */
-export function messageId(plan: MoonbeamToEthereum, nonceHex: string): Hex {
+function messageId(plan: MoonbeamToEthereum, nonceHex: string): Hex {
   const entropy = concat([
     stringToBytes(String(sdk.getParaId('Moonbeam'))),
     hexToBytes(plan.sender),
@@ -142,7 +142,7 @@ export function messageId(plan: MoonbeamToEthereum, nonceHex: string): Hex {
  * recipient. A token native to Ethereum goes back to its reserve (InitiateReserveWithdraw); DOT,
  * whose reserve is the asset hub, is deposited there for Ethereum (DepositReserveAsset).
  */
-export function assetHubProgram(plan: MoonbeamToEthereum, topic: Hex): unknown {
+function assetHubProgram(plan: MoonbeamToEthereum, topic: Hex): unknown {
   const ethereum = location(2, [ETHEREUM_JUNCTION]);
   const onEthereum = (fees: Location) => [
     { BuyExecution: { fees: { id: fees, fun: { Fungible: 1n } }, weightLimit: 'Unlimited' } },

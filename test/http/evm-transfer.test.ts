@@ -659,6 +659,13 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     await until(() => chains.every((c, i) => c.openConnections === open[i]), 'the service\'s connections to close');
   });
 
+  it('a bridge fee that is not a u128 is a 502 naming the asset hub', async () => {
+    assetHub.setStorage(BRIDGE_FEE_KEY, '0x010203');
+    const res = await send({ currency: { symbol: 'WETH', amount: '1' } }).expect(502);
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toContain('AssetHubPolkadot');
+  });
+
   it('an unreachable BridgeHub is a 503 naming it', async () => {
     const down = await refusedUrl();
     const res = await send({ currency: { symbol: 'WETH', amount: '1' }, options: { apiOverrides: { ...overrides(), BridgeHubPolkadot: down } } }).expect(503);
