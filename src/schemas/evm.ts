@@ -16,6 +16,8 @@ export interface EvmTransferRequest {
   /** The EVM account that signs, checksummed. */
   sender: Address;
   recipient: string;
+  /** Moonbeam -> Ethereum only: the sender's asset hub account, where what is left there goes. */
+  ahAddress?: string;
   options: TransferOptions;
 }
 
@@ -44,6 +46,14 @@ const recipientValue = z
   .string({ invalid_type_error: 'must be an address (string)' })
   .min(1, 'must not be empty')
   .refine(isValidAddress, issue(INVALID_ADDRESS, 'InvalidAddressError'));
+
+/** An asset hub account: SS58 or 0x + 32 bytes (a 20-byte address has no account there). */
+const ahAddressValue = z
+  .string({ invalid_type_error: 'must be an address (string)' })
+  .refine((v) => isValidAddress(v) && !isEvmAddress(v), issue('must be an asset hub account: SS58 or 0x + 32-byte account id', 'InvalidAddressError'));
+
+/** The one route that takes `ahAddress` (the registry's, upstream's `transferMoonbeamToEth`). */
+export const needsAhAddress = (from: string, to: string): boolean => from === 'Moonbeam' && to === 'Ethereum';
 
 /** A positive decimal amount; EVM transfers take no `ALL`. */
 const evmAmount = z.union(
@@ -84,6 +94,7 @@ interface ParsedBody {
   from: TChain;
   to: TChain;
   currency: TCurrencyCore & { amount: string };
+  ahAddress?: string;
   options: TransferOptions;
 }
 
@@ -94,6 +105,12 @@ function crossFieldRules(body: ParsedBody, recipient: { field: string; value: st
   if (!body.options.abstractDecimals && body.currency.amount.includes('.')) {
     ctx.addIssue({ code: 'custom', path: ['currency', 'amount'], ...issue('must be a whole number of base units (or turn on options.abstractDecimals)', 'NumberFormatError') });
   }
+  if (needsAhAddress(body.from, body.to) && body.ahAddress === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['ahAddress'], ...issue('is required for Moonbeam -> Ethereum: the sender\'s asset hub account (SS58), where what is left on the asset hub after the bridge fees goes', 'MissingParameterError') });
+  }
+  if (!needsAhAddress(body.from, body.to) && body.ahAddress !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['ahAddress'], ...issue(`applies to Moonbeam -> Ethereum only (what is left on the asset hub goes there); leave it out for ${body.from} -> ${body.to}`, 'ValidationError') });
+  }
   if ('Ethereum' in body.options.apiOverrides) {
     ctx.addIssue({ code: 'custom', path: ['options', 'apiOverrides', 'Ethereum'], ...issue('overrides Substrate chains only; Ethereum is reached through the operator\'s ETHEREUM_RPC_URL', 'ValidationError') });
   }
@@ -101,13 +118,14 @@ function crossFieldRules(body: ParsedBody, recipient: { field: string; value: st
 
 /** The `/evm-x-transfer` body under the family's field names, translated into one model. */
 export function evmTransferBody(family: Family) {
-  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, options: optionsSchema(family, {}) });
+  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options: optionsSchema(family, {}) });
   const toModel = (b: ParsedBody, sender: Address, recipient: string): EvmTransferRequest => ({
     from: b.from,
     to: b.to,
     currency: b.currency,
     sender,
     recipient,
+    ...(b.ahAddress !== undefined ? { ahAddress: b.ahAddress } : {}),
     options: b.options,
   });
   if (family === 'v5') {

@@ -1,16 +1,20 @@
 import { getAddress, parseUnits, serializeTransaction, type Hex } from 'viem';
 import type { TAssetInfo, TCurrencyInput } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
+import type { ConnectionPool } from '../chains/pool';
 import { withDeadline } from '../chains/deadline';
 import { badRequest } from '../errors';
-import { sdk } from '../sdk';
+import { sdk, type ApiPromise } from '../sdk';
 import type { EvmTransferRequest } from '../schemas/evm';
+import { runOnChains } from './chain-calls';
+import { endpointResolver } from './endpoints';
 import { EthRpc } from './eth-rpc';
+import { buildMoonbeamToEthereum, planMoonbeamToEthereum, ROUTE_CHAINS } from './moonbeam-ethereum';
 import { sdkCall } from './sdk-errors';
 import { buildSendToken, DEFAULT_ETHEREUM_RPC, snowbridgeDestination, type EvmCall } from './snowbridge';
 import { buildXTokensTransfer, checkXTokensDestination, XTOKENS_ORIGINS } from './xtokens-precompile';
 
-const SERVED_ORIGINS = 'Moonbeam and Moonriver (XTokens precompile) and Ethereum (Snowbridge gateway)';
+const SERVED_ORIGINS = 'Moonbeam and Moonriver (XTokens precompile; Moonbeam -> Ethereum through the XCM precompile) and Ethereum (Snowbridge gateway)';
 
 const U128_MAX = (1n << 128n) - 1n;
 
@@ -47,7 +51,10 @@ const findAsset = (req: EvmTransferRequest): TAssetInfo => sdkCall(() => sdk.fin
  * chain id, target, data and value only: the client adds gas, fees and nonce, and signs.
  */
 export class EvmTransferService {
-  constructor(private readonly config: Config) {}
+  constructor(
+    private readonly config: Config,
+    private readonly pool: ConnectionPool,
+  ) {}
 
   async build(req: EvmTransferRequest): Promise<Hex> {
     const call = await this.plan(req);
@@ -55,6 +62,7 @@ export class EvmTransferService {
   }
 
   private async plan(req: EvmTransferRequest): Promise<EvmCall> {
+    if (req.from === 'Moonbeam' && req.to === 'Ethereum') return this.moonbeamToEthereum(req);
     if (XTOKENS_ORIGINS[req.from] !== undefined) return this.xtokens(req);
     if (req.from === 'Ethereum') return this.snowbridge(req);
     throw badRequest('UnsupportedOperationError', `Transfers from ${req.from} are not served by /evm-x-transfer; it serves ${SERVED_ORIGINS}. ${req.from} is a Substrate chain too: /x-transfer builds its transfers`);
@@ -68,6 +76,21 @@ export class EvmTransferService {
     }
     const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
     return buildXTokensTransfer({ from: req.from, to: req.to, asset, amount, recipient: req.recipient });
+  }
+
+  /** Checks everything it can offline, then reads BridgeHub, the asset hub and Moonbeam from the pool. */
+  private async moonbeamToEthereum(req: EvmTransferRequest): Promise<EvmCall> {
+    const asset = findAsset(req);
+    const onEthereum = sdkCall(() => sdk.findAssetInfoOnDest(req.from, req.to, selectorOf(req)));
+    const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
+    // The schema requires ahAddress on this route.
+    const plan = planMoonbeamToEthereum(asset, onEthereum, { amount, sender: req.sender, recipient: req.recipient, ahAddress: req.ahAddress! });
+    // Development mode without an endpoint for one of the chains is refused before any is dialled.
+    ROUTE_CHAINS.forEach(endpointResolver(req.options));
+    return runOnChains(this.pool, this.config, req.options, 'Building Moonbeam -> Ethereum', async ({ apiOverrides }) => {
+      const [moonbeam, assetHub, bridgeHub] = (await Promise.all(ROUTE_CHAINS.map((chain) => apiOverrides[chain]))) as ApiPromise[];
+      return buildMoonbeamToEthereum(plan, { moonbeam: moonbeam!, assetHub: assetHub!, bridgeHub: bridgeHub! });
+    });
   }
 
   private async snowbridge(req: EvmTransferRequest): Promise<EvmCall> {

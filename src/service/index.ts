@@ -57,7 +57,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     pool,
     chainActivity,
     transfers: new TransferService(pool, config),
-    evmTransfers: new EvmTransferService(config),
+    evmTransfers: new EvmTransferService(config, pool),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),

@@ -49,14 +49,8 @@ function erc20Of(from: TChain, asset: TAssetInfo): Address {
 /** The destination must be a chain of the origin's ecosystem, other than the origin. */
 export function checkXTokensDestination(from: TChain, to: TChain): void {
   if (to === from) throw badRequest('UnsupportedOperationError', `from and to are both ${from}: a transfer on ${from} itself is a plain ERC-20 transfer, not an XCM one`);
-  if (to === 'Ethereum') {
-    throw badRequest(
-      'UnsupportedOperationError',
-      from === 'Moonbeam'
-        ? 'Moonbeam -> Ethereum is not served: it goes through the XCM interface precompile with a message that needs chain state (bridge status, the asset hub\'s bridge fees, a message id from the account nonce); send to AssetHubPolkadot here and on to Ethereum with POST /x-transfer'
-        : `${from} -> Ethereum is not a route of the registry`,
-    );
-  }
+  // Moonbeam -> Ethereum goes through the XCM precompile (moonbeam-ethereum.ts), not here.
+  if (to === 'Ethereum') throw badRequest('UnsupportedOperationError', `${from} -> Ethereum is not a route of the registry; Moonbeam -> Ethereum is`);
   const relay = sdk.getRelayChainOf(from as TSubstrateChain);
   if (sdk.getRelayChainOf(to as TSubstrateChain) !== relay) {
     throw badRequest('UnsupportedOperationError', `${to} is not in the ${relay} ecosystem, which ${from}'s XTokens precompile reaches`);

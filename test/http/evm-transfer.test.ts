@@ -3,12 +3,13 @@
 // from the published signatures, independently of the code under test.
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { decodeFunctionData, getAddress, parseAbi, parseTransaction, toFunctionSelector, toHex, type Hex } from 'viem';
+import { concat as concatBytes, decodeFunctionData, getAddress, hexToBytes, parseAbi, parseTransaction, stringToBytes, toFunctionSelector, toHex, type Hex } from 'viem';
 import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk, utilCrypto } from '../../src/sdk';
 import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
+import { until } from '../hostile/helpers';
 import { startEthNode, type EthNode } from '../support/eth-node';
-import { refusedUrl, startBlackHole } from '../support/test-chain';
+import { decodeCall, refusedUrl, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const XTOKENS = parseAbi([
   'function transfer(address currency_address, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)',
@@ -165,9 +166,10 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
   });
 
   it('routes the precompile cannot take are 400s naming them', async () => {
-    const toEthereum = await post(body(family, { from: 'Moonbeam', to: 'Ethereum', recipient: EVM_RECIPIENT, currency: { symbol: 'xcWETH.e', amount: '1' } })).expect(400);
+    // Moonbeam -> Ethereum goes through the XCM precompile (its own tests below); Moonriver has no such route.
+    const toEthereum = await post(body(family, { from: 'Moonriver', to: 'Ethereum', recipient: EVM_RECIPIENT, currency: { symbol: 'MOVR', amount: '1' } })).expect(400);
     expectErrorBody(toEthereum.body, 400, 'UnsupportedOperationError');
-    expect(toEthereum.body.message).toContain('Moonbeam -> Ethereum');
+    expect(toEthereum.body.message).toContain('Moonriver -> Ethereum is not a route of the registry');
     const otherEcosystem = await post(body(family, { from: 'Moonbeam', to: 'Karura', currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
     expect(otherEcosystem.body.message).toContain('Polkadot ecosystem');
     const noCounterpart = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
@@ -421,5 +423,254 @@ describe('/v2/evm-x-transfer from Ethereum: which endpoint', () => {
     expect(node.calls.length).toBeGreaterThan(0);
     await set.services.close();
     await node.close();
+  });
+});
+
+// ---- Moonbeam -> Ethereum: the XCM-interface precompile, over test chains with real metadata ----
+
+const XCM_PRECOMPILE_ABI = parseAbi([
+  'function transferAssetsUsingTypeAndThenAddress((uint8 parents, bytes[] interior) dest, (address asset, uint256 amount)[] assets, uint8 assetsTransferType, uint8 remoteFeesIdIndex, uint8 feesTransferType, bytes customXcmOnDest)',
+]);
+const XCM_PRECOMPILE = '0x000000000000000000000000000000000000081a';
+const DESTINATION_RESERVE = 2;
+/** AssetHub's BridgeHubEthereumBaseFee: twox128(":BridgeHubEthereumBaseFee:"). */
+const BRIDGE_FEE_KEY = '0x5fbc5c7ba58845ad1f1a9a7c5bc12fad';
+/** sdk 11.14.8's figures: both fees padded by 10%, the bridge fee defaulting while the storage is empty. */
+const feeFor = (bridgeFee: bigint) => (bridgeFee * 110n) / 100n + (2_200_000_000n * 110n) / 100n;
+const u128le = (n: bigint) => toHex(Uint8Array.from({ length: 16 }, (_, i) => Number((n >> BigInt(8 * i)) & 0xffn)));
+
+const ETHEREUM = { globalConsensus: { ethereum: { chainId: 1 } } };
+const xc20 = (id: string) => getAddress(`0xffffffff${BigInt(id).toString(16).padStart(32, '0')}`);
+
+describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface precompile, test chains)', (family) => {
+  let moonbeam: TestChain;
+  let assetHub: TestChain;
+  let bridgeHub: TestChain;
+  let ctx: ReturnType<typeof testApp>;
+  const whole = family === 'v2';
+  beforeAll(async () => {
+    [moonbeam, assetHub, bridgeHub] = await Promise.all([startTestChain('Moonbeam'), startTestChain('AssetHubPolkadot'), startTestChain('BridgeHubPolkadot')]);
+    ctx = testApp();
+  });
+  afterAll(async () => {
+    await ctx.services.close();
+    await Promise.all([moonbeam, assetHub, bridgeHub].map((c) => c.close()));
+  });
+  beforeEach(() => {
+    assetHub.setStorage(BRIDGE_FEE_KEY, null);
+    bridgeHub.setStorage(operatingModeKey(), null);
+    moonbeam.setAccountNextIndex(SENDER, undefined);
+  });
+
+  const overrides = () => ({ Moonbeam: moonbeam.url, AssetHubPolkadot: assetHub.url, BridgeHubPolkadot: bridgeHub.url });
+  const send = (fields: { currency: object; ahAddress?: string | null; recipient?: string; options?: object }) => {
+    const b: Record<string, unknown> = body(family, { from: 'Moonbeam', to: 'Ethereum', recipient: fields.recipient ?? EVM_RECIPIENT, currency: fields.currency });
+    if (fields.ahAddress !== null) b['ahAddress'] = fields.ahAddress ?? SS58;
+    b['options'] = { development: true, apiOverrides: overrides(), ...fields.options };
+    return request(ctx.app).post(`/${family}/evm-x-transfer`).send(b);
+  };
+  const operatingModeKey = () => {
+    const { xxhashAsHex } = utilCrypto;
+    return `${xxhashAsHex('EthereumOutboundQueue', 128)}${xxhashAsHex('OperatingMode', 128).slice(2)}`;
+  };
+  const connections = () => moonbeam.connectionsOpened + assetHub.connectionsOpened + bridgeHub.connectionsOpened;
+
+  /** Parses the answer, checks the envelope, decodes the call and the message for the asset hub. */
+  function decodeAnswer(hex: unknown) {
+    const tx = parseAnswer(hex);
+    expect(tx.chainId).toBe(1284);
+    expect(tx.to).toBe(XCM_PRECOMPILE);
+    expect(tx.value ?? 0n).toBe(0n);
+    const call = decodeFunctionData({ abi: XCM_PRECOMPILE_ABI, data: tx.data! });
+    expect(call.functionName).toBe('transferAssetsUsingTypeAndThenAddress');
+    const [dest, assets, assetsType, feeIndex, feesType, customXcm] = call.args;
+    expect(dest).toEqual({ parents: 1, interior: [paraJunction(1000)] });
+    expect([assetsType, feeIndex, feesType]).toEqual([DESTINATION_RESERVE, 0, DESTINATION_RESERVE]);
+    // Moonbeam's own codec reads the message back, byte for byte.
+    const xcm = moonbeam.registry.createType('XcmVersionedXcm', customXcm);
+    expect(xcm.toHex()).toBe(customXcm);
+    return { assets, xcm: xcm.toJSON() as { v4: unknown[] } };
+  }
+
+  /** The id a wallet on sdk-pjs 11.14.8 puts in SetTopic: blake2-256 over what upstream hashes. */
+  const expectedId = (nonceHex: string, token: string, recipient: string, amount: bigint) =>
+    utilCrypto.blake2AsHex(concatBytes([stringToBytes('2004'), hexToBytes(SENDER), stringToBytes(nonceHex), hexToBytes(token as Hex), stringToBytes(recipient), stringToBytes(amount.toString())]), 256);
+
+  const appendixTo = (account: string) => ({ setAppendix: [{ depositAsset: { assets: { wild: { all: null } }, beneficiary: { parents: 0, interior: { x1: [{ accountId32: { network: null, id: account } }] } } } }] });
+  const onEthereum = (fees: object, topic: string) => [
+    { buyExecution: { fees: { id: fees, fun: { fungible: 1 } }, weightLimit: { unlimited: null } } },
+    { depositAsset: { assets: { wild: { allCounted: 1 } }, beneficiary: { parents: 0, interior: { x1: [{ accountKey20: { network: null, key: EVM_RECIPIENT } }] } } } },
+    { setTopic: topic },
+  ];
+
+  it('WETH by symbol: WETH.e\'s XC-20 and the exact amount, xcDOT with the seeded bridge fee, InitiateReserveWithdraw to Ethereum', async () => {
+    const wethE = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'WETH.e' }, null) as { assetId: string };
+    const xcDot = sdk.findAssetInfoOrThrow('Moonbeam', { location: { parents: 1, interior: { Here: null } } }, null) as { assetId: string };
+    assetHub.setStorage(BRIDGE_FEE_KEY, u128le(1_234_567_890_123n));
+    moonbeam.setAccountNextIndex(SENDER, 7);
+    const res = await send({ currency: { symbol: 'WETH', amount: whole ? '0.25' : '250000000000000000' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { assets, xcm } = decodeAnswer(res.body);
+    expect(assets).toEqual([
+      { asset: xc20(xcDot.assetId), amount: feeFor(1_234_567_890_123n) },
+      { asset: xc20(wethE.assetId), amount: 250_000_000_000_000_000n },
+    ]);
+    expect(xc20(xcDot.assetId).toLowerCase()).toBe('0xffffffff1fcacbd218edc0eba20fc2308c778080');
+    expect(moonbeam.nextIndexAsked.map((a) => a.toLowerCase())).toContain(SENDER.toLowerCase());
+    const topic = expectedId('0x00000007', WETH.toLowerCase(), EVM_RECIPIENT, 250_000_000_000_000_000n);
+    expect(xcm).toEqual({
+      v4: [
+        appendixTo(ACCOUNT),
+        {
+          initiateReserveWithdraw: {
+            assets: { wild: { allOf: { id: { parents: 2, interior: { x2: [ETHEREUM, { accountKey20: { network: null, key: WETH.toLowerCase() } }] } }, fun: 'Fungible' } } },
+            reserve: { parents: 2, interior: { x1: [ETHEREUM] } },
+            xcm: onEthereum({ parents: 0, interior: { x1: [{ accountKey20: { network: null, key: WETH.toLowerCase() } }] } }, topic),
+          },
+        },
+        { setTopic: topic },
+      ],
+    });
+  });
+
+  it('the default bridge fee while the asset hub holds none; ETH.e by id leaves the token location at Ethereum itself', async () => {
+    const ethE = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'ETH.e' }, null) as { assetId: string };
+    const res = await send({ currency: { id: ethE.assetId, amount: whole ? '1' : '1000000000000000000' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { assets, xcm } = decodeAnswer(res.body);
+    expect(assets[0]!.amount).toBe(feeFor(2_750_872_500_000n));
+    expect(assets[1]).toEqual({ asset: xc20(ethE.assetId), amount: 10n ** 18n });
+    const topic = expectedId('0x00000000', '0x0000000000000000000000000000000000000000', EVM_RECIPIENT, 10n ** 18n);
+    expect(xcm.v4[1]).toEqual({
+      initiateReserveWithdraw: {
+        assets: { wild: { allOf: { id: { parents: 2, interior: { x1: [ETHEREUM] } }, fun: 'Fungible' } } },
+        reserve: { parents: 2, interior: { x1: [ETHEREUM] } },
+        xcm: onEthereum({ parents: 0, interior: { here: null } }, topic),
+      },
+    });
+    expect(xcm.v4[2]).toEqual({ setTopic: topic });
+  });
+
+  it('DOT by location: DepositReserveAsset from its reserve, fees in DOT seen from Ethereum; both asset entries are xcDOT', async () => {
+    const dotOnEthereum = sdk.findAssetInfoOrThrow('Ethereum', { symbol: 'DOT' }, null) as { assetId: string };
+    assetHub.setStorage(BRIDGE_FEE_KEY, u128le(5_000_000_000n));
+    moonbeam.setAccountNextIndex(SENDER, 300);
+    const res = await send({ currency: { location: { parents: 1, interior: { Here: null } }, amount: whole ? '12.5' : '125000000000' }, recipient: getAddress(EVM_RECIPIENT) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { assets, xcm } = decodeAnswer(res.body);
+    const xcDot = xc20(XCDOT_ID);
+    expect(assets).toEqual([
+      { asset: xcDot, amount: feeFor(5_000_000_000n) },
+      { asset: xcDot, amount: 125_000_000_000n },
+    ]);
+    // The recipient is hashed as the caller wrote it (here checksummed), as upstream does.
+    const topic = expectedId('0x0000012c', dotOnEthereum.assetId, getAddress(EVM_RECIPIENT), 125_000_000_000n);
+    expect(xcm.v4).toEqual([
+      appendixTo(ACCOUNT),
+      {
+        depositReserveAsset: {
+          assets: { wild: { allOf: { id: { parents: 1, interior: { here: null } }, fun: 'Fungible' } } },
+          dest: { parents: 2, interior: { x1: [ETHEREUM] } },
+          xcm: onEthereum({ parents: 1, interior: { x1: [{ globalConsensus: { polkadot: null } }] } }, topic),
+        },
+      },
+      { setTopic: topic },
+    ]);
+  });
+
+  it('matches what the registry\'s own builder puts in /x-transfer for the same transfer: message, topic and fee', async () => {
+    assetHub.setStorage(BRIDGE_FEE_KEY, u128le(987_654_321_000n));
+    moonbeam.setAccountNextIndex(SENDER, 42);
+    const amount = whole ? '3' : '3000000000000000000';
+    const ours = await send({ currency: { symbol: 'WETH', amount } });
+    expect(ours.status, JSON.stringify(ours.body)).toBe(200);
+    const { assets, xcm } = decodeAnswer(ours.body);
+    const n = names(family);
+    const sdkBuilt = await request(ctx.app)
+      .post(`/${family}/x-transfer`)
+      .send({ from: 'Moonbeam', to: 'Ethereum', currency: { symbol: 'WETH.e', amount }, [n.sender]: SENDER, [n.recipient]: EVM_RECIPIENT, ahAddress: SS58, options: { development: true, apiOverrides: overrides() } });
+    expect(sdkBuilt.status, JSON.stringify(sdkBuilt.body)).toBe(200);
+    const call = await decodeCall(moonbeam, sdkBuilt.body as string);
+    const args = call.args as { custom_xcm_on_dest: { v5: unknown[] }; assets: { v5: { fun: { fungible: number | string } }[] } };
+    // The same instructions (the SDK writes them as XCM V5 on this path, the precompile takes V4).
+    expect(xcm.v4).toEqual(args.custom_xcm_on_dest.v5);
+    expect(assets.map((a) => a.amount)).toEqual(args.assets.v5.map((a) => BigInt(a.fun.fungible)));
+  });
+
+  it('a halted bridge is a 503 FeatureTemporarilyDisabledError, as /x-transfer reports BridgeHalted', async () => {
+    bridgeHub.setStorage(operatingModeKey(), bridgeHub.registry.createType('SnowbridgeCoreOperatingModeBasicOperatingMode', 'Halted').toHex());
+    const res = await send({ currency: { symbol: 'WETH', amount: '1' } }).expect(503);
+    expectErrorBody(res.body, 503, 'FeatureTemporarilyDisabledError');
+    expect(res.body.message).toContain('BridgeHubPolkadot');
+    expect(res.body.message).toContain('Halted');
+    bridgeHub.setStorage(operatingModeKey(), bridgeHub.registry.createType('SnowbridgeCoreOperatingModeBasicOperatingMode', 'Normal').toHex());
+    await send({ currency: { symbol: 'WETH', amount: '1' } }).expect(200);
+  });
+
+  it('ahAddress is required here (400 naming it) and refused elsewhere; both are decided before any chain is dialled', async () => {
+    const before = connections();
+    const missing = await send({ currency: { symbol: 'WETH', amount: '1' }, ahAddress: null }).expect(400);
+    expectErrorBody(missing.body, 400, 'MissingParameterError');
+    expect(missing.body.details[0]).toMatchObject({ path: 'body.ahAddress', message: expect.stringContaining('Moonbeam -> Ethereum') });
+    const evm = await send({ currency: { symbol: 'WETH', amount: '1' }, ahAddress: EVM_RECIPIENT }).expect(400);
+    expectErrorBody(evm.body, 400, 'InvalidAddressError');
+    expect(evm.body.details[0].path).toBe('body.ahAddress');
+    const elsewhere = await request(ctx.app)
+      .post(`/${family}/evm-x-transfer`)
+      .send({ ...body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1' } }), ahAddress: SS58 })
+      .expect(400);
+    expectErrorBody(elsewhere.body, 400, 'ValidationError');
+    expect(elsewhere.body.details[0]).toMatchObject({ path: 'body.ahAddress', message: expect.stringContaining('Moonbeam -> Ethereum only') });
+    expect(connections()).toBe(before);
+  });
+
+  it('assets the bridge does not carry from Moonbeam, and amounts, are 400s before any chain is dialled', async () => {
+    const before = connections();
+    const usdt = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'xcUSDT' }, null) as { assetId: string };
+    const polkadotNative = await send({ currency: { id: usdt.assetId, amount: '1' } }).expect(400);
+    expectErrorBody(polkadotNative.body, 400, 'UnsupportedOperationError');
+    expect(polkadotNative.body.message).toContain('xcUSDT');
+    const native = await send({ currency: { symbol: 'GLMR', amount: '1' } }).expect(400);
+    expectErrorBody(native.body, 400, 'InvalidCurrencyError');
+    // Wormhole's WETH is a local ERC-20 on Moonbeam, not Snowbridge's WETH.e.
+    const wormhole = await send({ currency: { id: '0xab3f0245b83feb11d15aaffefd7ad465a59817ed', amount: '1' } }).expect(400);
+    expectErrorBody(wormhole.body, 400, 'UnsupportedOperationError');
+    const tooPrecise = await send({ currency: { symbol: 'WETH', amount: '0.0000000000000000001' }, options: { abstractDecimals: true } }).expect(400);
+    expectErrorBody(tooPrecise.body, 400, 'NumberFormatError');
+    const substrateRecipient = await send({ currency: { symbol: 'WETH', amount: '1' }, recipient: SS58 }).expect(400);
+    expectErrorBody(substrateRecipient.body, 400, 'InvalidAddressError');
+    const development = await send({ currency: { symbol: 'WETH', amount: '1' }, options: { apiOverrides: { Moonbeam: moonbeam.url, AssetHubPolkadot: assetHub.url } } }).expect(400);
+    expectErrorBody(development.body, 400, 'MissingChainApiError');
+    expect(development.body.message).toContain('BridgeHubPolkadot');
+    expect(connections()).toBe(before);
+  });
+
+  it('one pooled connection per chain serves every request, and closing the service closes it', async () => {
+    const own = testApp();
+    const chains = [moonbeam, assetHub, bridgeHub];
+    const opened = chains.map((c) => c.connectionsOpened);
+    const open = chains.map((c) => c.openConnections);
+    for (let i = 0; i < 2; i++) {
+      const b = { ...body(family, { from: 'Moonbeam', to: 'Ethereum', recipient: EVM_RECIPIENT, currency: { symbol: 'WETH', amount: '1' } }), ahAddress: SS58 };
+      await request(own.app).post(`/${family}/evm-x-transfer`).send({ ...b, options: { development: true, apiOverrides: overrides() } }).expect(200);
+    }
+    expect(chains.map((c) => c.connectionsOpened)).toEqual(opened.map((n) => n + 1));
+    await own.services.close();
+    await until(() => chains.every((c, i) => c.openConnections === open[i]), 'the service\'s connections to close');
+  });
+
+  it('a bridge fee that is not a u128 is a 502 naming the asset hub', async () => {
+    assetHub.setStorage(BRIDGE_FEE_KEY, '0x010203');
+    const res = await send({ currency: { symbol: 'WETH', amount: '1' } }).expect(502);
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toContain('AssetHubPolkadot');
+  });
+
+  it('an unreachable BridgeHub is a 503 naming it', async () => {
+    const down = await refusedUrl();
+    const res = await send({ currency: { symbol: 'WETH', amount: '1' }, options: { apiOverrides: { ...overrides(), BridgeHubPolkadot: down } } }).expect(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('BridgeHubPolkadot');
+    expect(res.headers['retry-after']).toBe('5');
   });
 });

@@ -1,6 +1,7 @@
 // Proof that the fake node in ./test-chain works with ApiPromise and the SDK's build().
-// Hydration's metadata comes from the pinned devDependency @galacticcouncil/descriptors@2.6.0:
-// when it does not load, the Hydration cases fail (they never skip).
+// Hydration's metadata comes from the pinned devDependency @galacticcouncil/descriptors@2.6.0,
+// Moonbeam's and BridgeHubPolkadot's from test/fixtures/metadata: when they do not load, those
+// cases fail (they never skip).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import type { ApiPromise } from '../../src/sdk';
@@ -62,7 +63,13 @@ const SPEC_NAMES: Record<TestChainName, string> = {
   Kusama: 'kusama',
   AssetHubKusama: 'statemine',
   Hydration: 'hydradx',
+  Moonbeam: 'moonbeam',
+  BridgeHubPolkadot: 'bridge-hub-polkadot',
 };
+
+// Moonbeam's accounts are 20-byte Ethereum addresses; the others take SS58.
+const ALICE_MOONBEAM = '0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac';
+const accountOf = (name: TestChainName): string => (name === 'Moonbeam' ? ALICE_MOONBEAM : ALICE_POLKADOT);
 
 describe('test chain: ApiPromise', () => {
   for (const name of TEST_CHAIN_NAMES) {
@@ -77,10 +84,10 @@ describe('test chain: ApiPromise', () => {
       expect(api.runtimeVersion.specVersion.toNumber()).toBe(chain.runtimeVersion.specVersion);
       expect(api.tx['xcmPallet'] ?? api.tx['polkadotXcm']).toBeDefined();
       expect(api.call['dryRunApi']).toBeDefined();
-      const account = (await api.query.system.account(ALICE_POLKADOT)) as unknown as AccountInfo;
+      const account = (await api.query.system.account(accountOf(name))) as unknown as AccountInfo;
       expect(account.data.free.toString()).toBe('0');
       expect(account.nonce.toNumber()).toBe(0);
-      const [a, b] = (await api.query.system.account.multi([ALICE_POLKADOT, ALICE_POLKADOT])) as unknown as AccountInfo[];
+      const [a, b] = (await api.query.system.account.multi([accountOf(name), accountOf(name)])) as unknown as AccountInfo[];
       expect(a?.data.free.isZero()).toBe(true);
       expect(b?.data.free.isZero()).toBe(true);
       expect(chain.connectionsOpened).toBe(1);
@@ -117,6 +124,16 @@ describe('test chain: seeded storage and configured runtime calls', () => {
     chain.setStorage(key, null);
     const after = (await api.query.system.account(ALICE_POLKADOT)) as unknown as AccountInfo;
     expect(after.data.free.toString()).toBe('0');
+  });
+
+  it('BridgeHubPolkadot: the Snowbridge outbound queue mode a test seeds is what ApiPromise reads', async () => {
+    const chain = await start('BridgeHubPolkadot');
+    const api = connect(chain.url);
+    await api.isReady;
+    const query = api.query['ethereumOutboundQueue']!['operatingMode']!;
+    expect(((await query()) as unknown as { type: string }).type).toBe('Normal');
+    chain.setStorage(query.key(), chain.registry.createType('SnowbridgeCoreOperatingModeBasicOperatingMode', 'Halted').toHex());
+    expect(((await query()) as unknown as { type: string }).type).toBe('Halted');
   });
 
   it('a runtime call answers what the test configured, encoded with the metadata output type; a throw is an RPC error', async () => {
@@ -177,6 +194,24 @@ describe('test chain: SDK build', () => {
     expect(decoded.method).toBe('limitedReserveTransferAssets');
     expect(JSON.stringify(decoded.args['dest'])).toContain('"parachain":2034');
     expect(JSON.stringify(decoded.args['assets'])).toContain('"generalIndex":1984');
+  });
+
+  it('Moonbeam -> Hydration GLMR: built against Moonbeam\'s real metadata', async () => {
+    const { decoded } = await buildAndDecode('Moonbeam', 'Hydration', { symbol: 'GLMR', amount: '1000000000000000000' });
+    expect(decoded.section).toBe('polkadotXcm');
+    expect(decoded.method).toBe('transferAssets');
+    expect(decoded.args['dest']).toEqual({ v4: { parents: 1, interior: { x1: [{ parachain: 2034 }] } } });
+    expect(decoded.args['assets']).toEqual({
+      v4: [{ id: { parents: 0, interior: { x1: [{ palletInstance: 10 }] } }, fun: { fungible: '1000000000000000000' } }],
+    });
+  });
+
+  it('BridgeHubPolkadot -> AssetHubPolkadot DOT: built against BridgeHub\'s real metadata', async () => {
+    const { decoded } = await buildAndDecode('BridgeHubPolkadot', 'AssetHubPolkadot', { symbol: 'DOT', amount: '10000000000' });
+    expect(decoded.section).toBe('polkadotXcm');
+    expect(decoded.method).toBe('limitedTeleportAssets');
+    expect(decoded.args['dest']).toEqual({ v5: { parents: 1, interior: { x1: [{ parachain: 1000 }] } } });
+    expect(decoded.args['assets']).toEqual({ v5: [{ id: { parents: 1, interior: { here: null } }, fun: { fungible: 10000000000 } }] });
   });
 });
 

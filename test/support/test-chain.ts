@@ -1,6 +1,7 @@
 // A fake Substrate node for tests: a JSON-RPC 2.0 WebSocket server on 127.0.0.1 that serves
 // REAL metadata and runtime versions (Polkadot, Kusama and their Asset Hubs from
-// @polkadot/types-support; Hydration from @galacticcouncil/descriptors) over EMPTY storage.
+// @polkadot/types-support; Hydration from @galacticcouncil/descriptors; Moonbeam and
+// BridgeHubPolkadot from the files in test/fixtures/metadata) over EMPTY storage.
 // That is enough for `ApiPromise` to become ready and for the ParaSpell SDK's `build()`;
 // nothing here executes a runtime: a runtime call answers only what a test configured with
 // `setRuntimeCall` (encoded with the chain's own metadata types), others fail with -32000; storage
@@ -29,7 +30,14 @@ function polkadotTypes(): PolkadotTypes {
   return typesModule;
 }
 
-export type TestChainName = 'Polkadot' | 'AssetHubPolkadot' | 'Kusama' | 'AssetHubKusama' | 'Hydration';
+export type TestChainName =
+  | 'Polkadot'
+  | 'AssetHubPolkadot'
+  | 'Kusama'
+  | 'AssetHubKusama'
+  | 'Hydration'
+  | 'Moonbeam'
+  | 'BridgeHubPolkadot';
 
 export const TEST_CHAIN_NAMES: readonly TestChainName[] = [
   'Polkadot',
@@ -37,6 +45,8 @@ export const TEST_CHAIN_NAMES: readonly TestChainName[] = [
   'Kusama',
   'AssetHubKusama',
   'Hydration',
+  'Moonbeam',
+  'BridgeHubPolkadot',
 ];
 
 export interface TestChain {
@@ -61,6 +71,12 @@ export interface TestChain {
   setRuntimeCall(name: string, answer: RuntimeAnswer | undefined): void;
   /** Sets (or with `null` removes) the raw storage value under a full storage key. */
   setStorage(key: string, value: `0x${string}` | null): void;
+  /**
+   * What `system_accountNextIndex` answers for `account` (as the client sends it, any case);
+   * `undefined` restores the default, 0. The accounts asked so far are in `nextIndexAsked`.
+   */
+  setAccountNextIndex(account: string, nonce: number | undefined): void;
+  readonly nextIndexAsked: readonly string[];
   /**
    * Closes the server: open sockets get a close frame (1001), whatever is still open after
    * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
@@ -161,9 +177,25 @@ const CHAIN_STATIC: Record<TestChainName, ChainStatic> = {
     genesisHash: '0xafdc188f45c71dacbaa0b62e16a91f726c7b8699a9748cdf715459de6b7f366d',
     properties: { ss58Format: 63, tokenDecimals: 12, tokenSymbol: 'HDX' },
   },
+  Moonbeam: {
+    systemChain: 'Moonbeam',
+    genesisHash: '0xfe58ea77779b7abda7da4ec526d14db9b1e9cd40a217c34892af80a9b332b76d',
+    properties: { ss58Format: 1284, tokenDecimals: 18, tokenSymbol: 'GLMR' },
+  },
+  BridgeHubPolkadot: {
+    systemChain: 'Polkadot BridgeHub',
+    genesisHash: '0xdcf691b5a3fbe24adc99ddc959c0561b973e329b1aef4c4b22e7bb2ddecb4464',
+    properties: { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' },
+  },
 };
 
-const TYPES_SUPPORT_FILE: Record<Exclude<TestChainName, 'Hydration'>, string> = {
+/** Raw metadata files (v16, `meta` magic) vendored under test/fixtures/metadata (see its README). */
+const METADATA_FILE: Partial<Record<TestChainName, string>> = {
+  Moonbeam: 'moonbeam.scale',
+  BridgeHubPolkadot: 'bridge-hub-polkadot.scale',
+};
+
+const TYPES_SUPPORT_FILE: Partial<Record<TestChainName, string>> = {
   Polkadot: 'polkadot',
   AssetHubPolkadot: 'asset-hub-polkadot',
   Kusama: 'kusama',
@@ -267,20 +299,23 @@ function chainData(chain: TestChainName): ChainData {
   const cached = chainDataCache.get(chain);
   if (cached) return cached;
   let data: ChainData;
-  if (chain === 'Hydration') {
-    const raw = Buffer.from(hydrationMetadataBase64(), 'base64');
+  const metadataFile = METADATA_FILE[chain];
+  if (chain === 'Hydration' || metadataFile) {
+    const raw = metadataFile
+      ? rawMetadata(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'metadata', metadataFile)))
+      : Buffer.from(hydrationMetadataBase64(), 'base64');
     const metadataHex = `0x${rawMetadata(raw).toString('hex')}` as const;
     data = {
       metadataHex,
       metadataVersion: raw[4] ?? 16,
       runtimeVersion: runtimeVersionFromMetadata(registryForChain(chain, metadataHex)),
-      // Hydration's own list is not shipped anywhere offline; a parachain's list is close enough.
+      // These chains' own lists are not shipped anywhere offline; a parachain's list is close enough.
       rpcMethods: legacyRpcMethods(
         defaultExport<{ methods: string[] }>(load('@polkadot/types-support/metadata/v15/asset-hub-polkadot-rpc')).methods,
       ),
     };
   } else {
-    const base = `@polkadot/types-support/metadata/v15/${TYPES_SUPPORT_FILE[chain]}`;
+    const base = `@polkadot/types-support/metadata/v15/${String(TYPES_SUPPORT_FILE[chain])}`;
     const wrapped = Buffer.from(defaultExport<string>(load(`${base}-hex`)).slice(2), 'hex');
     const raw = rawMetadata(wrapped);
     const ver = defaultExport<Record<string, unknown>>(load(`${base}-ver`));
@@ -427,6 +462,8 @@ class Node {
   private readonly metadataRaw: Buffer;
   readonly runtimeAnswers = new Map<string, RuntimeAnswer>();
   readonly storage = new Map<string, `0x${string}`>();
+  readonly nextIndex = new Map<string, number>();
+  readonly nextIndexAsked: string[] = [];
 
   constructor(
     private readonly chain: TestChainName,
@@ -509,8 +546,11 @@ class Node {
         return { ...info, class: 'normal', partialFee: info.partialFee.toString() };
       }
       case 'system_accountNextIndex':
-      case 'account_nextIndex':
-        return 0;
+      case 'account_nextIndex': {
+        const account = String(p[0]);
+        this.nextIndexAsked.push(account);
+        return this.nextIndex.get(account.toLowerCase()) ?? 0;
+      }
       case 'chain_getBlockHash': {
         const n = p[0];
         if (n === undefined || n === null) return this.blocks.head;
@@ -696,6 +736,13 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     setStorage(key, value) {
       if (value === null) node.storage.delete(key.toLowerCase());
       else node.storage.set(key.toLowerCase(), value);
+    },
+    setAccountNextIndex(account, nonce) {
+      if (nonce === undefined) node.nextIndex.delete(account.toLowerCase());
+      else node.nextIndex.set(account.toLowerCase(), nonce);
+    },
+    get nextIndexAsked() {
+      return [...node.nextIndexAsked];
     },
     async close() {
       if (closed) return;
