@@ -519,7 +519,7 @@ describe('transfers: options.xcmFormatCheck reaches the SDK', () => {
 
 // ---- several hops: Polkadot -> Hydration, DOT through Asset Hub (its reserve) -------------------
 
-describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkadot -> Hydration, DOT)', () => {
+describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkadot -> Hydration, DOT)', (family) => {
   let relay: TestChain;
   let ah: TestChain;
   let hydration: TestChain;
@@ -551,15 +551,15 @@ describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkad
   });
 
   const body = (extra: Record<string, unknown> = {}) =>
-    bodyOf('v5', {
+    bodyOf(family, {
       from: 'Polkadot',
       to: 'Hydration',
-      currency: { symbol: 'DOT', amount: ONE_DOT.toString() },
+      currency: { symbol: 'DOT', amount: oneDot(family) },
       options: { development: true, apiOverrides: { Polkadot: relay.url, AssetHubPolkadot: ah.url, Hydration: hydration.url } },
       ...extra,
     });
 
-  const p = (endpoint: string, b: unknown = body()) => request(local.app).post(`/v5/${endpoint}`).send(b as object);
+  const p = (endpoint: string, b: unknown = body()) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
 
   it('dry-run and xcm-fee: the SDK follows the XCM through the hop; the hop is in hops[] with its own fee', async () => {
     const dry = await p('dry-run').expect(200);
@@ -613,5 +613,6 @@ describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkad
     });
     const verify = await p('verify-ed-on-destination').expect(400);
     expectErrorBody(verify.body, 400, 'UnableToComputeError');
+    expect(verify.body.message).toMatch(/^Cannot verify the existential deposit on Hydration: .*payment info/);
   }, 90_000); // the SDK's fee fallback retries DryRunApi_dry_run_call on Hydration (unanswered here) for several seconds
 });

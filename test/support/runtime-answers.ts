@@ -58,6 +58,33 @@ export function reserveMessage(registry: TypeRegistry, amount: bigint, beneficia
   ];
 }
 
+/**
+ * What a reserve chain receives when a parachain sends it an asset it is the reserve of, to be
+ * deposited on `dest` (orml-xtokens' transfer to a non-reserve destination): the reserve
+ * withdraws the asset (`asset` is its location as the reserve sees it), buys execution with half
+ * of it and forwards the rest to `dest` as a reserve deposit. `inDest` is the asset's location as
+ * `dest` sees it.
+ */
+export function throughReserveMessage(registry: TypeRegistry, r: { asset: unknown; inDest: unknown; amount: bigint; dest: unknown; beneficiary: string }) {
+  const fungible = (id: unknown, amount: bigint) => ({ id, fun: { Fungible: amount } });
+  return [
+    { WithdrawAsset: [fungible(r.asset, r.amount)] },
+    'ClearOrigin',
+    { BuyExecution: { fees: fungible(r.asset, r.amount / 2n), weightLimit: 'Unlimited' } },
+    {
+      DepositReserveAsset: {
+        assets: { Wild: { AllCounted: 1 } },
+        dest: r.dest,
+        xcm: [
+          { BuyExecution: { fees: fungible(r.inDest, r.amount / 2n), weightLimit: 'Unlimited' } },
+          { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: account(accountId(registry, r.beneficiary)) } },
+        ],
+      },
+    },
+    { SetTopic: `0x${'ef'.repeat(32)}` },
+  ];
+}
+
 export interface Forwarded {
   destination: unknown;
   message: unknown[];
