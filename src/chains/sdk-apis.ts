@@ -91,3 +91,33 @@ export function routeAllSdkChainsThroughOverrides(): void {
   };
   patched = true;
 }
+
+interface SdkStateApi {
+  queryState(serialized: { module: string; method: string; params: unknown[] }): Promise<unknown>;
+}
+
+let balancesPatched = false;
+
+/**
+ * sdk-pjs 11 reads storage with `toJSON()`, which gives a balance as a number (a hex string above
+ * 2^52). sdk-core's pallet-assets, Fungibles and Balances readers return `balance` / `free` from
+ * it unconverted, and then subtract bigints from them: transfer info and the dry-run preview of
+ * USDt on Asset Hub failed with "Cannot mix BigInt and other types". Hand those fields of an
+ * `Account` entry on as bigints (what every other reader of the SDK converts them to).
+ */
+export function readAccountBalancesAsBigInt(): void {
+  if (balancesPatched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkStateApi }).api) as SdkStateApi;
+  const queryState = proto.queryState;
+  proto.queryState = async function (this: SdkStateApi, serialized) {
+    const value = await queryState.call(this, serialized);
+    if (serialized.method !== 'Account' || typeof value !== 'object' || value === null) return value;
+    const entry = value as Record<string, unknown>;
+    for (const field of ['balance', 'free']) {
+      const v = entry[field];
+      if (typeof v === 'number' || (typeof v === 'string' && /^0x[0-9a-f]+$/i.test(v))) entry[field] = BigInt(v);
+    }
+    return entry;
+  };
+  balancesPatched = true;
+}

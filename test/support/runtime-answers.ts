@@ -47,12 +47,13 @@ export function teleportMessage(registry: TypeRegistry, amount: bigint, benefici
   ];
 }
 
-/** A reserve transfer of `amount` DOT as Asset Hub forwards it to a parachain. */
-export function reserveMessage(registry: TypeRegistry, amount: bigint, beneficiary: string) {
+/** A reserve transfer of `amount` DOT (or of the asset at location `id`) as Asset Hub forwards it to a parachain. */
+export function reserveMessage(registry: TypeRegistry, amount: bigint, beneficiary: string, id: unknown = RELAY) {
+  const asset = { id, fun: { Fungible: amount } };
   return [
-    { ReserveAssetDeposited: [dot(amount)] },
+    { ReserveAssetDeposited: [asset] },
     'ClearOrigin',
-    { BuyExecution: { fees: dot(amount), weightLimit: 'Unlimited' } },
+    { BuyExecution: { fees: asset, weightLimit: 'Unlimited' } },
     { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: account(accountId(registry, beneficiary)) } },
     { SetTopic: `0x${'cd'.repeat(32)}` },
   ];
