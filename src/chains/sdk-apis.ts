@@ -121,3 +121,30 @@ export function readAccountBalancesAsBigInt(): void {
   };
   balancesPatched = true;
 }
+
+interface SdkFeeApi {
+  getXcmPaymentApiFee(chain: string, localXcm: unknown, forwardedXcm: unknown, asset: { symbol: string }): Promise<unknown>;
+}
+
+let feeRefusalsPatched = false;
+
+/**
+ * sdk-pjs 11 prices a dry-run leg with XcmPaymentApi and converts the answer with
+ * `BigInt(answer.ok)`: a chain that refuses the asset (`Err`, e.g. AssetNotFound) made every
+ * pre-flight query through it a TypeError, answered 500. Report it as what it is, a fee the SDK
+ * cannot compute on that chain (400 UnableToComputeError naming the chain and the asset).
+ */
+export function reportFeeRefusalsAsUnableToCompute(): void {
+  if (feeRefusalsPatched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkFeeApi }).api) as SdkFeeApi;
+  const getXcmPaymentApiFee = proto.getXcmPaymentApiFee;
+  proto.getXcmPaymentApiFee = async function (this: SdkFeeApi, chain, localXcm, forwardedXcm, asset) {
+    try {
+      return await getXcmPaymentApiFee.call(this, chain, localXcm, forwardedXcm, asset);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      throw new sdk.UnableToComputeError(`The XCM fee on ${chain} cannot be computed: its XcmPaymentApi does not price fees in ${asset.symbol}`);
+    }
+  };
+  feeRefusalsPatched = true;
+}

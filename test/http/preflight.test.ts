@@ -594,6 +594,15 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkado
     expect(info.body.destination.receivedCurrency).toMatchObject({ receivedAmount: '9997300000', balance: '0', balanceAfter: '9997300000' });
   });
 
+  it('a destination whose XcmPaymentApi refuses the asset: each query is a 400 UnableToComputeError naming it and the asset', async () => {
+    hydration.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', () => ({ Err: 'AssetNotFound' }));
+    for (const endpoint of ['dry-run', 'xcm-fee', 'transfer-info', 'receivable-amount', 'min-transferable-amount', 'verify-ed-on-destination']) {
+      const res = await p(endpoint).expect(400);
+      expectErrorBody(res.body, 400, 'UnableToComputeError');
+      expect(res.body.message, endpoint).toBe('The XCM fee on Hydration cannot be computed: its XcmPaymentApi does not price fees in DOT');
+    }
+  });
+
   it('a destination that refuses the XCM: dry-run names it; xcm-fee falls back to payment info in HDX; verify-ed cannot compute', async () => {
     answerDryRunXcm(hydration, () => xcmIncomplete({ error: 'UntrustedReserveLocation', index: 0 }));
     answerQueryInfo(hydration, 5_000_000n);
