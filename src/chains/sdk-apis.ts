@@ -91,3 +91,60 @@ export function routeAllSdkChainsThroughOverrides(): void {
   };
   patched = true;
 }
+
+interface SdkStateApi {
+  queryState(serialized: { module: string; method: string; params: unknown[] }): Promise<unknown>;
+}
+
+let balancesPatched = false;
+
+/**
+ * sdk-pjs 11 reads storage with `toJSON()`, which gives a balance as a number (a hex string above
+ * 2^52). sdk-core's pallet-assets, Fungibles and Balances readers return `balance` / `free` from
+ * it unconverted, and then subtract bigints from them: transfer info and the dry-run preview of
+ * USDt on Asset Hub failed with "Cannot mix BigInt and other types". Hand those fields of an
+ * `Account` entry on as bigints (what every other reader of the SDK converts them to).
+ */
+export function readAccountBalancesAsBigInt(): void {
+  if (balancesPatched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkStateApi }).api) as SdkStateApi;
+  const queryState = proto.queryState;
+  proto.queryState = async function (this: SdkStateApi, serialized) {
+    const value = await queryState.call(this, serialized);
+    if (serialized.method !== 'Account' || typeof value !== 'object' || value === null) return value;
+    const entry = value as Record<string, unknown>;
+    for (const field of ['balance', 'free']) {
+      const v = entry[field];
+      if (typeof v === 'number' || (typeof v === 'string' && /^0x[0-9a-f]+$/i.test(v))) entry[field] = BigInt(v);
+    }
+    return entry;
+  };
+  balancesPatched = true;
+}
+
+interface SdkFeeApi {
+  getXcmPaymentApiFee(chain: string, localXcm: unknown, forwardedXcm: unknown, asset: { symbol: string }): Promise<unknown>;
+}
+
+let feeRefusalsPatched = false;
+
+/**
+ * sdk-pjs 11 prices a dry-run leg with XcmPaymentApi and converts the answer with
+ * `BigInt(answer.ok)`: a chain that refuses the asset (`Err`, e.g. AssetNotFound) made every
+ * pre-flight query through it a TypeError, answered 500. Report it as what it is, a fee the SDK
+ * cannot compute on that chain (400 UnableToComputeError naming the chain and the asset).
+ */
+export function reportFeeRefusalsAsUnableToCompute(): void {
+  if (feeRefusalsPatched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkFeeApi }).api) as SdkFeeApi;
+  const getXcmPaymentApiFee = proto.getXcmPaymentApiFee;
+  proto.getXcmPaymentApiFee = async function (this: SdkFeeApi, chain, localXcm, forwardedXcm, asset) {
+    try {
+      return await getXcmPaymentApiFee.call(this, chain, localXcm, forwardedXcm, asset);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      throw new sdk.UnableToComputeError(`The XCM fee on ${chain} cannot be computed: its XcmPaymentApi does not price fees in ${asset.symbol}`);
+    }
+  };
+  feeRefusalsPatched = true;
+}

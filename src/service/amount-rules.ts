@@ -130,18 +130,20 @@ export function verifyEdOnDestination(args: {
   destinationFee: bigint;
   feeType: string | undefined;
   currencyIsDestinationNative: boolean;
+  /** The destination chain, named in the error. */
+  destination: string;
 }): boolean {
   if (args.feeType === 'paymentInfo' && !args.currencyIsDestinationNative) {
-    throw unableToComputeEd();
+    throw unableToComputeEd(args.destination);
   }
   if (args.recipientBalance > 0n) return true;
   return args.amount - args.existentialDeposit - args.destinationFee > 0n;
 }
 
-function unableToComputeEd(): ApiError {
+function unableToComputeEd(destination: string): ApiError {
   return badRequest(
     'UnableToComputeError',
-    'Cannot verify the existential deposit on the destination: the destination fee could only be estimated ' +
+    `Cannot verify the existential deposit on ${destination}: the destination fee could only be estimated ` +
       'with payment info (the dry run failed or is not supported), and payment info returns fees in the ' +
       "destination's native asset only, while the transferred currency is not that native asset.",
   );

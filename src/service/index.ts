@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { AddressGuard, type Resolve } from '../chains/address-guard';
 import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
-import { routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
+import { readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
@@ -38,6 +38,8 @@ export interface ServiceDeps {
 
 export function createServices(config: Config, logger: Logger, deps: ServiceDeps = {}): Services {
   routeAllSdkChainsThroughOverrides();
+  readAccountBalancesAsBigInt();
+  reportFeeRefusalsAsUnableToCompute();
   const chainActivity = new ChainActivity();
   const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
   // Sockets the engines open on their own (outside the pool) obey the same policy.

@@ -179,6 +179,7 @@ export class PreflightService {
       const balance = await this.sdk.getBalance({ address: req.sender, chain: req.from, currency: core, apiOverrides: call.apiOverrides });
       // The fee is only needed when it counts; otherwise the origin is not priced at all.
       const fee = counts ? (await b.getOriginXcmFee({ disableFallback: false })).fee : 0n;
+      // Unreachable with sdk-pjs 11.14.8 (with fallback on the origin fee is a dry-run or payment-info bigint); kept for the type.
       if (fee === undefined) throw badRequest('UnableToComputeError', `No origin XCM fee could be computed on ${req.from}`);
       return transferableAmount({ balance, existentialDeposit: BigInt(asset.existentialDeposit ?? '0'), originFee: fee, feeCountsInAsset: counts });
     });
@@ -208,12 +209,19 @@ export class PreflightService {
     return min.toString();
   }
 
-  /** The SDK's figure (transfer info's received amount); the contract gives no formula. */
+  /**
+   * The SDK's figure (transfer info's received amount, what its getReceivableAmount returns);
+   * the contract gives no formula but requires dry-run support on the destination and the hops.
+   */
   async getReceivableAmount(req: PreflightRequest): Promise<string> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.to, 'The receivable amount');
-    const amount = await this.run(req, 'Receivable amount for', (b) => b.getReceivableAmount());
-    return amount.toString();
+    const info = await this.run(req, 'Receivable amount for', (b) => b.getTransferInfo());
+    // The SDK stops following the XCM at a hop it cannot dry-run and prices the rest as free.
+    for (const hop of info.hops ?? []) requireDryRun(hop.chain, `The receivable amount (through ${hop.chain})`);
+    const received = info.destination.receivedCurrency.receivedAmount;
+    if (received instanceof Error) throw badRequest('UnableToComputeError', `The amount received on ${req.to} cannot be computed: ${received.message}`);
+    return received.toString();
   }
 
   /** Rule 6: true if the recipient holds the asset, else amount - ED - destination fee > 0. */
@@ -226,7 +234,13 @@ export class PreflightService {
     const destNative = sdkCall(() => sdk.findNativeAssetInfo(req.to));
     const base = req.options.abstractDecimals ? sdk.parseUnits(amount, asset.decimals) : BigInt(amount);
     const { balance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Verifying the existential deposit for');
+    // Past a hop without dry-run support the SDK follows nothing: its destination fee (0, `noFeeRequired`) is a placeholder.
+    const blind = fees.hops.find((h) => !sdk.hasDryRunSupport(h.chain as TChain));
+    if (blind) {
+      throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}: the XCM passes ${blind.chain}, which has no dry-run support, so the SDK cannot follow it to ${req.to}`);
+    }
     const dest = fees.destination;
+    // Unreachable with sdk-pjs 11.14.8 (with fallback on it always prices the destination); kept for the type.
     if (dest?.fee === undefined) throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}`);
     return verifyEdOnDestination({
       recipientBalance: balance,
@@ -235,6 +249,7 @@ export class PreflightService {
       destinationFee: BigInt(dest.fee),
       feeType: dest.feeType,
       currencyIsDestinationNative: destNative !== null && sdk.isAssetXcEqual(destNative, destAsset),
+      destination: req.to,
     });
   }
 

@@ -519,7 +519,7 @@ describe('transfers: options.xcmFormatCheck reaches the SDK', () => {
 
 // ---- several hops: Polkadot -> Hydration, DOT through Asset Hub (its reserve) -------------------
 
-describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkadot -> Hydration, DOT)', () => {
+describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkadot -> Hydration, DOT)', (family) => {
   let relay: TestChain;
   let ah: TestChain;
   let hydration: TestChain;
@@ -551,15 +551,15 @@ describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkad
   });
 
   const body = (extra: Record<string, unknown> = {}) =>
-    bodyOf('v5', {
+    bodyOf(family, {
       from: 'Polkadot',
       to: 'Hydration',
-      currency: { symbol: 'DOT', amount: ONE_DOT.toString() },
+      currency: { symbol: 'DOT', amount: oneDot(family) },
       options: { development: true, apiOverrides: { Polkadot: relay.url, AssetHubPolkadot: ah.url, Hydration: hydration.url } },
       ...extra,
     });
 
-  const p = (endpoint: string, b: unknown = body()) => request(local.app).post(`/v5/${endpoint}`).send(b as object);
+  const p = (endpoint: string, b: unknown = body()) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
 
   it('dry-run and xcm-fee: the SDK follows the XCM through the hop; the hop is in hops[] with its own fee', async () => {
     const dry = await p('dry-run').expect(200);
@@ -594,6 +594,15 @@ describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkad
     expect(info.body.destination.receivedCurrency).toMatchObject({ receivedAmount: '9997300000', balance: '0', balanceAfter: '9997300000' });
   });
 
+  it('a destination whose XcmPaymentApi refuses the asset: each query is a 400 UnableToComputeError naming it and the asset', async () => {
+    hydration.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', () => ({ Err: 'AssetNotFound' }));
+    for (const endpoint of ['dry-run', 'xcm-fee', 'transfer-info', 'receivable-amount', 'min-transferable-amount', 'verify-ed-on-destination']) {
+      const res = await p(endpoint).expect(400);
+      expectErrorBody(res.body, 400, 'UnableToComputeError');
+      expect(res.body.message, endpoint).toBe('The XCM fee on Hydration cannot be computed: its XcmPaymentApi does not price fees in DOT');
+    }
+  });
+
   it('a destination that refuses the XCM: dry-run names it; xcm-fee falls back to payment info in HDX; verify-ed cannot compute', async () => {
     answerDryRunXcm(hydration, () => xcmIncomplete({ error: 'UntrustedReserveLocation', index: 0 }));
     answerQueryInfo(hydration, 5_000_000n);
@@ -613,5 +622,6 @@ describe('pre-flight through the real SDK over a hop (Polkadot -> AssetHubPolkad
     });
     const verify = await p('verify-ed-on-destination').expect(400);
     expectErrorBody(verify.body, 400, 'UnableToComputeError');
+    expect(verify.body.message).toMatch(/^Cannot verify the existential deposit on Hydration: .*payment info/);
   }, 90_000); // the SDK's fee fallback retries DryRunApi_dry_run_call on Hydration (unanswered here) for several seconds
 });

@@ -104,6 +104,7 @@ describe('verifyEdOnDestination (Rule 6)', () => {
     destinationFee: 3_000_000n,
     feeType: 'dryRun',
     currencyIsDestinationNative: false,
+    destination: 'Hydration',
   };
 
   it('recipient already has a balance -> true, whatever the amount', () => {
@@ -133,6 +134,7 @@ describe('verifyEdOnDestination (Rule 6)', () => {
       const err = e as ApiError;
       expect(err.status).toBe(400);
       expect(err.kind).toBe('UnableToComputeError');
+      expect(err.message).toMatch(/^Cannot verify the existential deposit on Hydration: /);
       expect(err.message).toMatch(/payment info/);
       expect(err.message).toMatch(/native/);
     }

@@ -47,14 +47,42 @@ export function teleportMessage(registry: TypeRegistry, amount: bigint, benefici
   ];
 }
 
-/** A reserve transfer of `amount` DOT as Asset Hub forwards it to a parachain. */
-export function reserveMessage(registry: TypeRegistry, amount: bigint, beneficiary: string) {
+/** A reserve transfer of `amount` DOT (or of the asset at location `id`) as Asset Hub forwards it to a parachain. */
+export function reserveMessage(registry: TypeRegistry, amount: bigint, beneficiary: string, id: unknown = RELAY) {
+  const asset = { id, fun: { Fungible: amount } };
   return [
-    { ReserveAssetDeposited: [dot(amount)] },
+    { ReserveAssetDeposited: [asset] },
     'ClearOrigin',
-    { BuyExecution: { fees: dot(amount), weightLimit: 'Unlimited' } },
+    { BuyExecution: { fees: asset, weightLimit: 'Unlimited' } },
     { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: account(accountId(registry, beneficiary)) } },
     { SetTopic: `0x${'cd'.repeat(32)}` },
+  ];
+}
+
+/**
+ * What a reserve chain receives when a parachain sends it an asset it is the reserve of, to be
+ * deposited on `dest` (orml-xtokens' transfer to a non-reserve destination): the reserve
+ * withdraws the asset (`asset` is its location as the reserve sees it), buys execution with half
+ * of it and forwards the rest to `dest` as a reserve deposit. `inDest` is the asset's location as
+ * `dest` sees it.
+ */
+export function throughReserveMessage(registry: TypeRegistry, r: { asset: unknown; inDest: unknown; amount: bigint; dest: unknown; beneficiary: string }) {
+  const fungible = (id: unknown, amount: bigint) => ({ id, fun: { Fungible: amount } });
+  return [
+    { WithdrawAsset: [fungible(r.asset, r.amount)] },
+    'ClearOrigin',
+    { BuyExecution: { fees: fungible(r.asset, r.amount / 2n), weightLimit: 'Unlimited' } },
+    {
+      DepositReserveAsset: {
+        assets: { Wild: { AllCounted: 1 } },
+        dest: r.dest,
+        xcm: [
+          { BuyExecution: { fees: fungible(r.inDest, r.amount / 2n), weightLimit: 'Unlimited' } },
+          { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: account(accountId(registry, r.beneficiary)) } },
+        ],
+      },
+    },
+    { SetTopic: `0x${'ef'.repeat(32)}` },
   ];
 }
 
