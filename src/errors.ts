@@ -29,7 +29,7 @@ export class ProviderUnavailableError extends ApiError {
   constructor(
     readonly chain: string,
     readonly endpoints: readonly string[],
-    reason: string,
+    readonly reason: string,
     retryAfterSeconds = 5,
   ) {
     super(

@@ -2,30 +2,17 @@
 // (no override, no deadline, no development mode), so this service reads them itself: from the
 // caller's `apiOverrides.Ethereum` (HTTP JSON-RPC URLs, in failover order) or, outside development
 // mode, the same public endpoint the SDK uses; every endpoint under the connect deadline.
-import { createRequire } from 'node:module';
+import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex } from 'viem';
 import type { TCurrencyCore } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
+import type { AddressGuard } from '../chains/address-guard';
 import { withDeadline } from '../chains/deadline';
 import { ApiError, badRequest, ProviderUnavailableError } from '../errors';
 import { sdk } from '../sdk';
 import { isEvmAddress } from '../schemas/address';
-import { AddressGuard } from '../chains/address-guard';
 import { checkOverrideHosts } from './endpoints';
+import { EthCallRevertedError, EthRpc, redactUrl } from './eth-rpc';
 import { sdkCall } from './sdk-errors';
-
-// viem's own .d.ts pulls in sources that need the DOM lib; the little used here is typed locally.
-interface EthereumClient {
-  getBalance(args: { address: string }): Promise<bigint>;
-  readContract(args: { address: string; abi: unknown; functionName: 'balanceOf'; args: [string] }): Promise<bigint>;
-}
-interface Viem {
-  createPublicClient(options: { chain: unknown; transport: unknown }): EthereumClient;
-  http(url: string, options: { timeout: number; retryCount: number }): unknown;
-  erc20Abi: unknown;
-}
-const load = createRequire(__filename);
-const viem = load('viem') as Viem;
-const { mainnet } = load('viem/chains') as { mainnet: unknown };
 
 /** sdk-core's ETHEREUM_RPC_URL (not exported). */
 export const ETHEREUM_PUBLIC_RPC = 'https://ethereum.publicnode.com/';
@@ -38,9 +25,9 @@ export interface EthereumBalanceRequest {
   endpoints?: string[];
 }
 
-async function endpointsFor(req: EthereumBalanceRequest, allowPrivate: boolean): Promise<string[]> {
+async function endpointsFor(req: EthereumBalanceRequest, guard: AddressGuard): Promise<string[]> {
   if (req.endpoints?.length) {
-    await checkOverrideHosts({ Ethereum: req.endpoints }, new AddressGuard(allowPrivate));
+    await checkOverrideHosts({ Ethereum: req.endpoints }, guard);
     return req.endpoints;
   }
   if (req.development) {
@@ -51,38 +38,52 @@ async function endpointsFor(req: EthereumBalanceRequest, allowPrivate: boolean):
   return [ETHEREUM_PUBLIC_RPC];
 }
 
-const reasonOf = (error: unknown): string => {
-  const e = error as { shortMessage?: string; details?: string; message?: string };
-  return [e.shortMessage, e.details].filter(Boolean).join(': ') || String(e.message ?? error);
-};
-
 /** The balance of `address` in base units: ETH by default, an ERC-20 of the registry otherwise. */
-export async function ethereumBalance(req: EthereumBalanceRequest, config: Pick<Config, 'CONNECT_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS' | 'ALLOW_PRIVATE_OVERRIDES'>): Promise<bigint> {
+export async function ethereumBalance(
+  req: EthereumBalanceRequest,
+  config: Pick<Config, 'CONNECT_TIMEOUT_MS' | 'REQUEST_TIMEOUT_MS' | 'CHAIN_MAX_FRAME_BYTES'>,
+  guard: AddressGuard,
+): Promise<bigint> {
   if (!isEvmAddress(req.address)) throw badRequest('InvalidAddressError', 'The address must be a 20-byte EVM address (0x...) on Ethereum');
   const asset = sdkCall(() => sdk.findAssetInfoOrThrow('Ethereum', req.currency ?? { symbol: sdk.getNativeAssetSymbol('Ethereum') }, null));
   const native = asset.symbol === sdk.getNativeAssetSymbol('Ethereum');
   const token = 'assetId' in asset ? asset.assetId : undefined;
   if (!native && (token === undefined || !isEvmAddress(token))) throw badRequest('InvalidCurrencyError', `${asset.symbol} has no ERC-20 contract address in the registry`);
-  const urls = await endpointsFor(req, config.ALLOW_PRIVATE_OVERRIDES);
-  return withDeadline(() => readBalance(urls, req.address, native ? undefined : (token as string), config.CONNECT_TIMEOUT_MS), config.REQUEST_TIMEOUT_MS, 'Reading a balance on Ethereum');
+  const urls = await endpointsFor(req, guard);
+  return withDeadline(
+    async (signal) => {
+      let unavailable: ProviderUnavailableError | undefined;
+      // Each endpoint in order: one that is unreachable or silent gives way to the next.
+      for (const url of urls) {
+        const rpc = new EthRpc(url, { answerTimeoutMs: config.CONNECT_TIMEOUT_MS, signal, guard, maxBytes: config.CHAIN_MAX_FRAME_BYTES });
+        try {
+          return await readBalance(rpc, req.address as Hex, native ? undefined : (token as Hex));
+        } catch (error) {
+          if (!(error instanceof ProviderUnavailableError)) throw error;
+          unavailable = error;
+        }
+      }
+      throw new ProviderUnavailableError('Ethereum', urls.map(redactUrl), unavailable?.reason ?? 'no endpoint answered');
+    },
+    config.REQUEST_TIMEOUT_MS,
+    'Reading a balance on Ethereum',
+  );
 }
 
-/** Tries each endpoint in order: the ETH balance, or `token`'s ERC-20 balanceOf. */
-async function readBalance(urls: string[], owner: string, token: string | undefined, timeoutMs: number): Promise<bigint> {
-  let last: unknown;
-  for (const url of urls) {
-    const client = viem.createPublicClient({ chain: mainnet, transport: viem.http(url, { timeout: timeoutMs, retryCount: 0 }) });
-    try {
-      return token === undefined ? await client.getBalance({ address: owner }) : await client.readContract({ address: token, abi: viem.erc20Abi, functionName: 'balanceOf', args: [owner] });
-    } catch (error) {
-      // Unreachable or silent: try the next endpoint. Anything else is the node's answer.
-      const name = (error as { name?: string }).name;
-      const cause = (error as { cause?: { name?: string } }).cause?.name;
-      if (![name, cause].some((n) => n === 'HttpRequestError' || n === 'TimeoutError')) {
-        throw new ApiError(502, 'ChainResponseError', `Ethereum (${url}) answered the balance query with an error: ${reasonOf(error)}`);
-      }
-      last = error;
-    }
+/** The ETH balance, or `token`'s ERC-20 balanceOf; an answer that is not a balance is the node's fault (502). */
+async function readBalance(rpc: EthRpc, owner: Hex, token: Hex | undefined): Promise<bigint> {
+  const wrong = (what: string) => new ApiError(502, 'ChainResponseError', `Ethereum answered the balance query with ${what}`);
+  if (token === undefined) {
+    const result = await rpc.request('eth_getBalance', [owner, 'latest']);
+    if (typeof result !== 'string' || !/^0x[0-9a-f]{1,64}$/i.test(result)) throw wrong('no quantity');
+    return BigInt(result);
   }
-  throw new ProviderUnavailableError('Ethereum', urls, reasonOf(last));
+  try {
+    const data = await rpc.call(token, encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [owner] }));
+    return decodeFunctionResult({ abi: erc20Abi, functionName: 'balanceOf', data });
+  } catch (error) {
+    if (error instanceof EthCallRevertedError) throw wrong(`a revert of balanceOf on ${token}: ${error.message}`);
+    if (error instanceof ProviderUnavailableError || error instanceof ApiError) throw error;
+    throw wrong(`bytes that are not a balanceOf answer (${(error as Error).message.split('\n')[0]})`);
+  }
 }

@@ -9,6 +9,7 @@ import type { EvmTransferRequest } from '../schemas/evm';
 import { runOnChains } from './chain-calls';
 import { endpointResolver } from './endpoints';
 import { EthRpc } from './eth-rpc';
+import { AddressGuard } from '../chains/address-guard';
 import { buildMoonbeamToEthereum, planMoonbeamToEthereum, ROUTE_CHAINS } from './moonbeam-ethereum';
 import { sdkCall } from './sdk-errors';
 import { buildSendToken, DEFAULT_ETHEREUM_RPC, snowbridgeDestination, type EvmCall } from './snowbridge';
@@ -99,9 +100,11 @@ export class EvmTransferService {
     if (!('assetId' in asset) || typeof asset.assetId !== 'string') throw badRequest('InvalidCurrencyError', `${asset.symbol} has no token address on Ethereum`);
     const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
     const url = this.ethereumEndpoint(req.options.development);
+    // The operator's own endpoint may be a node on a private network; the public default is checked.
+    const guard = url === this.config.ETHEREUM_RPC_URL ? new AddressGuard(true) : this.pool.guard;
     return withDeadline(
       (signal) => {
-        const rpc = new EthRpc(url, this.config.CONNECT_TIMEOUT_MS, signal);
+        const rpc = new EthRpc(url, { answerTimeoutMs: this.config.CONNECT_TIMEOUT_MS, signal, guard, maxBytes: this.config.CHAIN_MAX_FRAME_BYTES });
         return buildSendToken(rpc, { token: getAddress(asset.assetId as string), symbol: asset.symbol, amount, destination, recipient: req.recipient, sender: req.sender });
       },
       this.config.REQUEST_TIMEOUT_MS,

@@ -256,7 +256,7 @@ export class PreflightService {
   async balance(req: BalanceRequest): Promise<string> {
     if (req.chain === 'Ethereum') {
       const { address, currency, options } = req;
-      return (await ethereumBalance({ address, currency, development: options.development, endpoints: options.ethereumRpc }, this.config)).toString();
+      return (await ethereumBalance({ address, currency, development: options.development, endpoints: options.ethereumRpc }, this.config, this.pool.guard)).toString();
     }
     if (req.currency) {
       const currency = req.currency;

@@ -1,6 +1,8 @@
 // Caller-supplied endpoints (options.apiOverrides) with the guard on (ALLOW_PRIVATE_OVERRIDES=false):
 // the forms that used to slip through, names, credentials and sizes. Names never reach real DNS:
 // the services get a resolver of ours.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +126,39 @@ describe('addresses the guard refuses (and the node behind them is never dialled
     expect(res.status, JSON.stringify(res.body)).toBe(503);
     expect(res.body.message).toContain('ENOTFOUND');
     expect(res.body.message).not.toContain('[object Object]');
+  });
+});
+
+describe('Ethereum JSON-RPC overrides (balances on Ethereum) obey the same guard', () => {
+  const EVM = '0x1501C1413e4178c38567Ada8945A80351F7B8496';
+  let rpc: http.Server;
+  let rpcPort: number;
+  let asked = 0;
+  beforeAll(async () => {
+    rpc = http.createServer((req, res) => {
+      asked++;
+      req.resume();
+      req.on('end', () => res.setHeader('content-type', 'application/json').end('{"jsonrpc":"2.0","id":1,"result":"0x64"}'));
+    });
+    await new Promise<void>((resolve) => rpc.listen(0, '127.0.0.1', resolve));
+    rpcPort = (rpc.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => rpc.close(() => resolve())));
+  const ethBalance = (url: string) => request(app).post('/v5/balance/Ethereum').send({ address: EVM, options: { development: true, apiOverrides: { Ethereum: url } } });
+
+  it('a loopback endpoint: 400, and the node is never asked', async () => {
+    const res = await ethBalance(`http://127.0.0.1:${rpcPort}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(asked).toBe(0);
+  });
+
+  it('DNS rebinding: a name that was public when checked and private when dialled is not connected to (503)', async () => {
+    dns.set('eth-rebind.example', [['93.184.216.34'], ['127.0.0.1']]);
+    const res = await ethBalance(`http://eth-rebind.example:${rpcPort}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('EADDRNOTPUBLIC');
+    expect(asked).toBe(0);
   });
 });
 

@@ -89,10 +89,43 @@ describe('POST /balance/Ethereum', () => {
   });
 
   it('reads ETH and ERC-20 balances from the override', async () => {
+    methods.length = 0;
     const options = { development: true, apiOverrides: { Ethereum: rpcUrl } };
     expect((await request(app).post('/v5/balance/Ethereum').send({ address: EVM, options }).expect(200)).body).toBe('100');
     expect((await request(app).post('/v2/balance/Ethereum').send({ recipient: EVM, currency: { symbol: 'USDC' }, options }).expect(200)).body).toBe('7');
     expect(methods).toEqual(['eth_getBalance', 'eth_call']);
+  });
+
+  /** A node on 127.0.0.1 that answers every request with `answer`; it counts what it is asked. */
+  async function node(answer: (res: http.ServerResponse) => void): Promise<{ url: string; asked: () => number; close: () => Promise<void> }> {
+    let asked = 0;
+    const server = http.createServer((req, res) => {
+      asked++;
+      req.resume();
+      req.on('end', () => answer(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, asked: () => asked, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  it('a redirect is not followed: the endpoint is unavailable (503) and the target is never asked', async () => {
+    const target = await node((res) => res.end('{"jsonrpc":"2.0","id":1,"result":"0x1"}'));
+    const redirecting = await node((res) => res.writeHead(307, { location: target.url }).end());
+    const res = await request(app).post('/v5/balance/Ethereum').send({ address: EVM, options: { development: true, apiOverrides: { Ethereum: redirecting.url } } }).expect(503);
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('HTTP 307');
+    expect(target.asked()).toBe(0);
+    await Promise.all([target.close(), redirecting.close()]);
+  });
+
+  it('an answer larger than CHAIN_MAX_FRAME_BYTES is not read to its end: 503, then the next endpoint answers', async () => {
+    const { app: capped, services: cappedServices } = testApp({ CHAIN_MAX_FRAME_BYTES: '65536' });
+    const huge = await node((res) => res.setHeader('content-type', 'application/json').end(`{"jsonrpc":"2.0","id":1,"result":"0x${'1'.repeat(200_000)}"}`));
+    const send = (endpoints: string[]) => request(capped).post('/v5/balance/Ethereum').send({ address: EVM, options: { development: true, apiOverrides: { Ethereum: endpoints } } });
+    const alone = await send([huge.url]).expect(503);
+    expect(alone.body.message).toContain('larger than 65536 bytes');
+    expect((await send([huge.url, rpcUrl]).expect(200)).body).toBe('100');
+    await Promise.all([huge.close(), cappedServices.close()]);
   });
 
   it('refuses a Substrate address and a WebSocket URL for Ethereum', async () => {
