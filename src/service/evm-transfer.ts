@@ -1,10 +1,11 @@
-import { getAddress, parseUnits, serializeTransaction, type Hex } from 'viem';
+import { getAddress, serializeTransaction, type Hex } from 'viem';
 import type { TAssetInfo, TCurrencyInput } from '@paraspell/sdk-pjs';
 import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
 import { withDeadline } from '../chains/deadline';
 import { badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
+import { scaleAmount } from '../schemas/amount-scale';
 import type { EvmTransferRequest } from '../schemas/evm';
 import { runOnChains } from './chain-calls';
 import { endpointResolver } from './endpoints';
@@ -29,7 +30,7 @@ export function toBaseUnits(amount: string, asset: TAssetInfo, abstractDecimals:
         { path: 'body.currency.amount', message: `must have at most ${asset.decimals} decimal places` },
       ]);
     }
-    units = parseUnits(amount, asset.decimals);
+    units = scaleAmount(amount, asset.decimals);
   } else {
     units = BigInt(amount);
   }

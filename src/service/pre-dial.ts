@@ -11,6 +11,7 @@ import { formatUnits } from 'viem';
 import type { Config } from '../config';
 import { ApiError, badRequest } from '../errors';
 import { sdk } from '../sdk';
+import { scaleAmount } from '../schemas/amount-scale';
 import { addressMismatch } from '../schemas/address';
 import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../schemas/router';
 import type { TransferCurrency, TransferOptions, TransferRequest } from '../schemas/transfer';
@@ -228,7 +229,7 @@ export function checkAmount(amount: string, asset: TAssetInfo | undefined, abstr
   if (fraction.length > asset.decimals) {
     throw refuse('NumberFormatError', path, `has ${fraction.length} fraction digits, but ${asset.symbol} has ${asset.decimals} decimals`);
   }
-  const base = abstractDecimals ? BigInt(whole + fraction.padEnd(asset.decimals, '0')) : BigInt(whole);
+  const base = abstractDecimals ? scaleAmount(amount, asset.decimals) : BigInt(whole);
   if (minimum !== undefined && base < minimum) {
     const shown = abstractDecimals ? `${formatUnits(minimum, asset.decimals)} ${asset.symbol} (${minimum} base units)` : `${minimum} base units of ${asset.symbol}`;
     throw refuse('AmountTooLowError', path, `is below the smallest amount the engine sends: ${shown}`);

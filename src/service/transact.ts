@@ -7,6 +7,7 @@ import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
 import { ApiError, badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
+import { scaleAmount } from '../schemas/amount-scale';
 import type { TransferRequest } from '../schemas/transfer';
 import { runOnChains } from './chain-calls';
 import { sdkCall } from './sdk-errors';
@@ -121,7 +122,7 @@ function resolveAsset(req: TransactRequest): RouteAsset {
   const info = sdkCall(() => sdk.findAssetInfo(req.from, currency, req.to));
   if (!info) throw badRequest('InvalidCurrencyError', `${req.from} has no asset matching the currency given`);
   if (!info.location) throw badRequest('InvalidCurrencyError', `${info.symbol} on ${req.from} has no location in the registry; select the asset by its location`);
-  const amount = req.options.abstractDecimals ? sdk.parseUnits(currency.amount, info.decimals) : BigInt(currency.amount);
+  const amount = req.options.abstractDecimals ? scaleAmount(currency.amount, info.decimals) : BigInt(currency.amount);
   if (amount === 0n) throw badRequest('NumberFormatError', 'transact needs an amount above zero of the fee asset');
   return {
     onOrigin: normalize(sdk.localizeLocation(req.from, info.location)),
