@@ -190,9 +190,8 @@ function movement(origin: TChain, destination: string, type: number): string {
 
 // ---- the reading ------------------------------------------------------------------------------
 
-export function readXcmInterfaceCall(call: XcmInterfaceCall, registry: Registry | null): XcmInterfaceReading {
-  const { origin, destination, assets } = call;
-  const dest = destination ?? 'unknown';
+/** An address the registry does not know as an asset of `origin`; named when it is a token's Ethereum address. */
+function assetWarnings(origin: TChain, assets: PrecompileAsset[]): Warning[] {
   const warnings: Warning[] = [];
   for (const { address, asset } of assets) {
     if (asset.symbol !== null) continue;
@@ -210,6 +209,50 @@ export function readXcmInterfaceCall(call: XcmInterfaceCall, registry: Registry 
       ),
     );
   }
+  return warnings;
+}
+
+/** What the decoded program gets wrong for a signer: who receives, what pays, what is left, which id. */
+function programWarnings(
+  call: XcmInterfaceCall,
+  customXcm: unknown,
+  transfers: TransferView[],
+  feeAsset: AssetAmount | undefined,
+  leftovers: TransferView['leftoversTo'] | null,
+  topics: string[],
+): Warning[] {
+  const warnings: Warning[] = [];
+  const dest = call.destination ?? 'unknown';
+  for (const t of transfers) {
+    if (typeof t.beneficiary !== 'string') {
+      warnings.push(warn('BeneficiaryNotAnAccount', 'danger', `The program on ${dest} deposits the assets on ${t.destination} to no single account: ${JSON.stringify(t.beneficiary.location)}`));
+    } else if (t.destination === 'Ethereum' && !/^0x[0-9a-fA-F]{40}$/.test(t.beneficiary)) {
+      warnings.push(warn('BeneficiaryNotAnAccount', 'danger', `The recipient on Ethereum is ${t.beneficiary}, not a 20-byte Ethereum address`));
+    }
+  }
+  if (transfers.some((t) => t.destination === 'Ethereum') && feeAsset && !isRelayToken(feeAsset)) {
+    warnings.push(
+      warn(
+        'FeeAssetNotDot',
+        'danger',
+        `remoteFeesIdIndex ${call.remoteFeesIdIndex} makes ${feeAsset.symbol} the fee asset, not DOT, in which ${dest} and the bridge to Ethereum are paid: execution on ${dest} is bought with ${feeAsset.symbol} out of what is meant for the recipient, or fails and leaves the assets trapped there`,
+      ),
+    );
+  }
+  if (!leftovers && sendsOn(customXcm) && !depositsAtTop(customXcm)) {
+    warnings.push(warn('LeftoversTrapped', 'caution', `The program on ${dest} deposits nothing that is left there (no SetAppendix with a DepositAsset): unused fees stay in its holding and are trapped`));
+  }
+  if (new Set(topics).size > 1) warnings.push(warn('TopicMismatch', 'caution', `The program sets ${new Set(topics).size} different topics (${[...new Set(topics)].join(', ')}): the hops report the message under different ids`));
+  return warnings;
+}
+
+/** The call's transfers, the program it sends (sentences, from the origin on) and what a signer must see. */
+export function readXcmInterfaceCall(call: XcmInterfaceCall, registry: Registry | null): XcmInterfaceReading {
+  const { origin, destination, assets } = call;
+  const dest = destination ?? 'unknown';
+  const warnings: Warning[] = [];
+  if (!destination) warnings.push(warn('UnknownDestination', 'danger', `No registry chain matches the destination the call names: the assets leave ${origin} for a place this explanation cannot name`));
+  warnings.push(...assetWarnings(origin, assets));
   for (const [field, type] of [['assetsTransferType', call.assetsTransferType], ['feesTransferType', call.feesTransferType]] as const) {
     if (!TRANSFER_TYPES[type]) warnings.push(warn('UnknownTransferType', 'danger', `${field} ${type} is not a transfer type the precompile takes (0 Teleport, 1 LocalReserve, 2 DestinationReserve): the call reverts`));
   }
@@ -254,28 +297,7 @@ export function readXcmInterfaceCall(call: XcmInterfaceCall, registry: Registry 
     ...(topics[0] ? { topic: topics[0] } : {}),
   }));
 
-  if (customXcm !== undefined) {
-    for (const t of transfers) {
-      if (typeof t.beneficiary !== 'string') {
-        warnings.push(warn('BeneficiaryNotAnAccount', 'danger', `The program on ${dest} deposits the assets on ${t.destination} to no single account: ${JSON.stringify(t.beneficiary.location)}`));
-      } else if (t.destination === 'Ethereum' && !/^0x[0-9a-fA-F]{40}$/.test(t.beneficiary)) {
-        warnings.push(warn('BeneficiaryNotAnAccount', 'danger', `The recipient on Ethereum is ${t.beneficiary}, not a 20-byte Ethereum address`));
-      }
-    }
-    if (found.some((t) => t.destination === 'Ethereum') && feeAsset && !isRelayToken(feeAsset)) {
-      warnings.push(
-        warn(
-          'FeeAssetNotDot',
-          'danger',
-          `remoteFeesIdIndex ${call.remoteFeesIdIndex} makes ${feeAsset.symbol} the fee asset, not DOT, in which ${dest} and the bridge to Ethereum are paid: execution on ${dest} is bought with ${feeAsset.symbol} out of what is meant for the recipient, or fails and leaves the assets trapped there`,
-        ),
-      );
-    }
-    if (!leftovers && sendsOn(customXcm) && !depositsAtTop(customXcm)) {
-      warnings.push(warn('LeftoversTrapped', 'caution', `The program on ${dest} deposits nothing that is left there (no SetAppendix with a DepositAsset): unused fees stay in its holding and are trapped`));
-    }
-    if (new Set(topics).size > 1) warnings.push(warn('TopicMismatch', 'caution', `The program sets ${new Set(topics).size} different topics (${[...new Set(topics)].join(', ')}): the hops report the message under different ids`));
-  }
+  if (customXcm !== undefined) warnings.push(...programWarnings(call, customXcm, transfers, feeAsset, leftovers, topics));
 
   const names = assets.map((a) => (a.asset.symbol ? amountText(a.asset) : `${a.asset.amount} base units at ${getAddress(a.address)}`)).join(', ');
   const xcm: XcmStep[] = [

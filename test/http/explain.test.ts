@@ -532,11 +532,26 @@ describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XC
     expect(ethereumAddress.warnings[0]).toMatchObject({ severity: 'danger' });
     expect(ethereumAddress.warnings[0]!.message).toContain(`is WETH's address on Ethereum, not an XC-20 of Moonbeam (WETH.e's XC-20 is ${xc20(wethE.assetId)})`);
 
+    const nobody = await explain('Moonbeam', altered(hex, (a) => void (a[1][1]!.asset = '0x000000000000000000000000000000000000dead')), {}, family);
+    expect(codes(nobody)).toEqual(['UnknownAsset']);
+    expect(nobody.warnings[0]!.message).toContain('0x000000000000000000000000000000000000dEaD is not an asset of Moonbeam the registry knows');
+
+    // The index counts the assets as pallet-xcm sorts them (DOT, at (1, Here), first), not as written.
+    const swapped = await explain('Moonbeam', altered(hex, (a) => void a[1].reverse()), {}, family);
+    expect(swapped.warnings).toEqual([]);
+    expect(swapped.transfers[0]).toMatchObject({ feeAsset: { symbol: 'xcDOT', amount: FEE.toString() }, assets: [{ symbol: 'WETH.e', amount: '250000000000000000' }] });
+
     const wethPays = await explain('Moonbeam', altered(hex, (a) => void (a[3] = 1)), {}, family);
     expect(codes(wethPays)).toEqual(['FeeAssetNotDot']);
     expect(wethPays.transfers[0]!.feeAsset).toMatchObject({ symbol: 'WETH.e', amount: '250000000000000000' });
     // The token still travels: the program sends all the WETH on.
     expect(wethPays.transfers[0]!.assets).toMatchObject([{ symbol: 'WETH.e' }]);
+
+    const swappedWethPays = await explain('Moonbeam', altered(hex, (a) => void (a[1].reverse(), (a[3] = 1))), {}, family);
+    expect(codes(swappedWethPays)).toEqual(['FeeAssetNotDot']);
+
+    const elsewhere = await explain('Moonbeam', altered(hex, (a) => void (a[0] = { parents: 1, interior: ['0x00000f4240'] })), {}, family);
+    expect(codes(elsewhere)).toContain('UnknownDestination');
 
     const pastTheEnd = await explain('Moonbeam', altered(hex, (a) => void (a[3] = 2)), {}, family);
     expect(codes(pastTheEnd)).toEqual(['FeeIndexOutOfRange']);
