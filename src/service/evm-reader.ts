@@ -3,7 +3,7 @@
 // XCM-interface call's program with the chain's metadata (xcm-interface-reader.ts).
 import type { TChain, TRelaychain } from '@paraspell/sdk-pjs';
 import type { Registry } from '@polkadot/types/types';
-import { decodeFunctionData, getAddress, maxUint64, parseTransaction, type Hex } from 'viem';
+import { decodeFunctionData, getAddress, maxUint64, parseTransaction, toFunctionSelector, type Hex } from 'viem';
 import { badRequest } from '../errors';
 import { sdk, utilCrypto } from '../sdk';
 import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE } from './moonbeam-ethereum';
@@ -99,12 +99,14 @@ function xc20Asset(chain: TChain, currency: string, amount: bigint): AssetAmount
   return assetAmount(info, amount.toString(), currency);
 }
 
+const TRANSFER_USING_TYPE = toFunctionSelector(XCM_INTERFACE_ABI[0]);
+
 /**
- * Whether reading the transaction takes the chain's metadata: a call to the XCM-interface
- * precompile carries a SCALE-encoded XCM program (a Substrate chain's own call, so not Ethereum).
+ * Whether reading the transaction takes the chain's metadata: the XCM-interface call this service
+ * builds carries a SCALE-encoded XCM program (a Substrate chain's own call, so not on Ethereum).
  */
 export function needsMetadata(chain: TChain, tx: NonNullable<ReturnType<typeof parseEvmTransaction>>): boolean {
-  return chain !== 'Ethereum' && !!tx.to && getAddress(tx.to) === XCM_INTERFACE_PRECOMPILE;
+  return chain !== 'Ethereum' && !!tx.to && getAddress(tx.to) === XCM_INTERFACE_PRECOMPILE && (tx.data ?? '0x').slice(0, 10).toLowerCase() === TRANSFER_USING_TYPE;
 }
 
 /** `registry`: the chain's metadata types, for the XCM program an XCM-interface call carries. */

@@ -597,5 +597,10 @@ describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XC
     const offline = await request(app).post(`/${family}/explain`).send({ chain: 'Moonbeam', hex: xtokens, options: down });
     expect(offline.status, JSON.stringify(offline.body)).toBe(200);
     expect(offline.body.evm).toMatchObject({ contract: 'XTokens precompile', function: 'transfer' });
+    // Another function of the precompile carries no program of ours: read offline, said to be unread.
+    const other = serializeTransaction({ type: 'eip1559', chainId: 1284, to: '0x000000000000000000000000000000000000081A', data: '0x12345678', value: 0n });
+    const unread = await request(app).post(`/${family}/explain`).send({ chain: 'Moonbeam', hex: other, options: down });
+    expect(unread.status, JSON.stringify(unread.body)).toBe(200);
+    expect(unread.body.warnings.map((w: { code: string }) => w.code)).toEqual(['UndecodableContractCall']);
   });
 });
