@@ -1,15 +1,18 @@
 // Reads a serialized EVM transaction: chain id, the contract it calls (named when it is a known
-// precompile or the Snowbridge gateway), the function and arguments, and what it transfers.
+// precompile or the Snowbridge gateway), the function and arguments, and what it transfers; an
+// XCM-interface call's program with the chain's metadata (xcm-interface-reader.ts).
 import type { TChain, TRelaychain } from '@paraspell/sdk-pjs';
-import { decodeFunctionData, getAddress, maxUint64, parseTransaction, type Hex } from 'viem';
+import type { Registry } from '@polkadot/types/types';
+import { decodeFunctionData, getAddress, maxUint64, parseTransaction, toFunctionSelector, type Hex } from 'viem';
 import { badRequest } from '../errors';
 import { sdk, utilCrypto } from '../sdk';
+import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE } from './moonbeam-ethereum';
 import { ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI } from './snowbridge';
 import { assetAmount, ecosystemOf, type AssetAmount } from './xcm-reader';
 import type { TransferView } from './transfer-views';
+import { readXcmInterfaceCall } from './xcm-interface-reader';
+import type { XcmStep } from './xcm-sentences';
 import { NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from './xtokens-precompile';
-
-const XCM_INTERFACE_PRECOMPILE = getAddress('0x000000000000000000000000000000000000081A');
 
 /** EVM chain ids of the chains this reader knows (Darwinia's is in the notes; it has no XTokens here). */
 const CHAIN_IDS: Record<number, TChain> = {
@@ -25,11 +28,15 @@ export interface EvmView {
   function: string | null;
   args: Record<string, unknown> | null;
   value: string;
+  /** XCM-interface precompile: `customXcmOnDest` decoded with the chain's metadata (`{v4: [...]}`). */
+  customXcmOnDest?: unknown;
 }
 
 export interface EvmReading {
   evm: EvmView;
   transfers: TransferView[];
+  /** The XCM program the transaction sends, when it carries one (the XCM-interface precompile). */
+  xcm: XcmStep[];
   warnings: { code: string; severity: 'info' | 'caution' | 'danger'; message: string }[];
 }
 
@@ -92,7 +99,18 @@ function xc20Asset(chain: TChain, currency: string, amount: bigint): AssetAmount
   return assetAmount(info, amount.toString(), currency);
 }
 
-export function readEvmTransaction(chain: TChain, tx: NonNullable<ReturnType<typeof parseEvmTransaction>>): EvmReading {
+const TRANSFER_USING_TYPE = toFunctionSelector(XCM_INTERFACE_ABI[0]);
+
+/**
+ * Whether reading the transaction takes the chain's metadata: the XCM-interface call this service
+ * builds carries a SCALE-encoded XCM program (a Substrate chain's own call, so not on Ethereum).
+ */
+export function needsMetadata(chain: TChain, tx: NonNullable<ReturnType<typeof parseEvmTransaction>>): boolean {
+  return chain !== 'Ethereum' && !!tx.to && getAddress(tx.to) === XCM_INTERFACE_PRECOMPILE && (tx.data ?? '0x').slice(0, 10).toLowerCase() === TRANSFER_USING_TYPE;
+}
+
+/** `registry`: the chain's metadata types, for the XCM program an XCM-interface call carries. */
+export function readEvmTransaction(chain: TChain, tx: NonNullable<ReturnType<typeof parseEvmTransaction>>, registry: Registry | null = null): EvmReading {
   const chainId = tx.chainId ?? 0;
   const expected = CHAIN_IDS[chainId];
   const warnings: EvmReading['warnings'] = [];
@@ -101,17 +119,18 @@ export function readEvmTransaction(chain: TChain, tx: NonNullable<ReturnType<typ
   }
   const to = tx.to ? getAddress(tx.to) : null;
   const view: EvmView = { chainId, to, contract: null, function: null, args: null, value: (tx.value ?? 0n).toString() };
-  const transfers: TransferView[] = [];
+  const reading: EvmReading = { evm: view, transfers: [], xcm: [], warnings };
   const data = tx.data ?? '0x';
   try {
-    readContractCall(chain, to, data, view, transfers, warnings);
+    readContractCall(chain, to, data, reading, registry);
   } catch (error) {
     warnings.push({ code: 'UndecodableContractCall', severity: 'danger', message: `The data does not decode with ${view.contract ?? 'the contract'}'s ABI: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
   }
-  return { evm: view, transfers, warnings };
+  return reading;
 }
 
-function readContractCall(chain: TChain, to: string | null, data: Hex, view: EvmView, transfers: TransferView[], warnings: EvmReading['warnings']): void {
+function readContractCall(chain: TChain, to: string | null, data: Hex, reading: EvmReading, registry: Registry | null): void {
+  const { evm: view, transfers, warnings } = reading;
   if (to === XTOKENS_PRECOMPILE) {
     view.contract = 'XTokens precompile';
     const decoded = decodeFunctionData({ abi: XTOKENS_ABI, data });
@@ -149,6 +168,26 @@ function readContractCall(chain: TChain, to: string | null, data: Hex, view: Evm
     transfers.push({ kind: 'bridge', origin: 'Ethereum', destination: destination ?? 'unknown', beneficiary, assets: [xc20Asset('Ethereum', token, amount)] });
   } else if (to === XCM_INTERFACE_PRECOMPILE) {
     view.contract = 'XCM interface precompile';
+    const decoded = decodeFunctionData({ abi: XCM_INTERFACE_ABI, data });
+    view.function = decoded.functionName;
+    view.args = jsonArgs(XCM_INTERFACE_ABI[0].inputs.map((i) => i.name), decoded.args);
+    const [destination, assets, assetsTransferType, remoteFeesIdIndex, feesTransferType, customXcmOnDest] = decoded.args;
+    const read = readXcmInterfaceCall(
+      {
+        origin: chain,
+        destination: place(chain, destination).chain,
+        assets: assets.map((a) => ({ address: a.asset, asset: xc20Asset(chain, a.asset, a.amount) })),
+        assetsTransferType,
+        remoteFeesIdIndex,
+        feesTransferType,
+        customXcmOnDest,
+      },
+      registry,
+    );
+    if (read.customXcm !== undefined) view.customXcmOnDest = read.customXcm;
+    transfers.push(...read.transfers);
+    reading.xcm.push(...read.xcm);
+    warnings.push(...read.warnings);
   } else {
     warnings.push({ code: 'UnknownContract', severity: 'caution', message: `${to ?? 'a contract creation'} is not a contract this explanation reads` });
   }

@@ -9,7 +9,7 @@ import { sdk, utilCrypto } from '../sdk';
 import type { ExplainRequest } from '../schemas/explain';
 import { decodeCallData, hexBytes, viewCall, type CallView } from './call-decoder';
 import { runOnChains, type ChainCall } from './chain-calls';
-import { readEvmTransaction, parseEvmTransaction, requireEvmTransaction, type EvmView } from './evm-reader';
+import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction, type EvmView } from './evm-reader';
 import { readCall, type CallReading, type TransferView } from './transfer-views';
 import type { XcmStep } from './xcm-sentences';
 
@@ -112,9 +112,13 @@ export class ExplainService {
   async explain(req: ExplainRequest): Promise<Explanation> {
     const evmChain = req.chain === 'Ethereum' || sdk.isChainEvm(req.chain);
     const evmTx = evmChain ? (req.chain === 'Ethereum' ? requireEvmTransaction(req.hex) : parseEvmTransaction(req.hex)) : null;
+    if (evmTx && !needsMetadata(req.chain, evmTx)) return { chain: req.chain, ...readEvmTransaction(req.chain, evmTx) };
     if (evmTx) {
-      const { evm, transfers, warnings } = readEvmTransaction(req.chain, evmTx);
-      return { chain: req.chain, evm, transfers, xcm: [], warnings };
+      // The XCM program inside is SCALE: the chain's own metadata reads it, as for call data.
+      return runOnChains(this.pool, this.config, req.options, `Explaining an XCM-interface call on ${req.chain}`, async (call) => {
+        const api = (await call.apiOverrides[req.chain]) as ApiPromise;
+        return { chain: req.chain, ...readEvmTransaction(req.chain, evmTx, api.registry) };
+      });
     }
     return runOnChains(this.pool, this.config, req.options, `Explaining call data on ${req.chain}`, async (call) => {
       const api = (await call.apiOverrides[req.chain]) as ApiPromise;

@@ -39,6 +39,12 @@ export interface TransferView {
   feeLimit?: 'unlimited' | { refTime: string; proofSize: string };
   /** Local transfers: whether the sender is kept above its existential deposit. */
   keepAlive?: boolean;
+  /** The chain the assets pass through on their way (e.g. the asset hub between Moonbeam and Ethereum). */
+  via?: string;
+  /** Where what is left on `via` goes (the program's SetAppendix), in that chain's format. */
+  leftoversTo?: string | { location: unknown };
+  /** The message's SetTopic: the id the hops report it under. */
+  topic?: string;
 }
 
 export interface CallReading {
@@ -233,10 +239,11 @@ const SENDING: Record<string, TransferKind> = {
 };
 
 /**
- * The movements of an `execute` program: assets withdrawn on the origin that a later instruction
- * sends on and a DepositAsset on another chain hands to a beneficiary.
+ * The movements of an `execute` program (or of the program a transfer runs on its destination,
+ * read from there with the assets it brings `held`): assets withdrawn on the origin that a later
+ * instruction sends on and a DepositAsset on another chain hands to a beneficiary.
  */
-function programTransfers(origin: TChain, chain: TChain | null, program: unknown, held: AssetAmount[], kind: TransferKind | null, out: TransferView[]): void {
+export function programTransfers(origin: TChain, chain: TChain | null, program: unknown, held: AssetAmount[], kind: TransferKind | null, out: TransferView[]): void {
   for (const instruction of (unversion(program).value as unknown[]) ?? []) {
     const [name, value] = variant(instruction);
     const o = isObject(value) ? value : {};
@@ -249,7 +256,7 @@ function programTransfers(origin: TChain, chain: TChain | null, program: unknown
       programTransfers(origin, dest, o.remoteXcm, held, moved, out);
     } else if (SENDING[name]) {
       const dest = chain ? resolve(chain, o.reserve ?? o.dest).chain : null;
-      programTransfers(origin, dest, o.xcm, held, kind === null ? SENDING[name]! : 'throughReserve', out);
+      programTransfers(origin, dest, o.xcm, held, dest === 'Ethereum' ? 'toEthereum' : kind === null ? SENDING[name]! : 'throughReserve', out);
     } else if (name === 'DepositAsset' && kind !== null) {
       out.push({
         kind,

@@ -98,7 +98,11 @@ export function resolve(reader: TChain, location: unknown): Place {
   const junctions = junctionsOf(location);
   const base = pathOf(reader);
   const ecosystem = ecosystemOf(reader);
-  if (ecosystem === 'Ethereum') return { chain: null, rest: junctions, global: null };
+  if (ecosystem === 'Ethereum') {
+    // Read on Ethereum (the program a bridge delivers there): only its own locations resolve.
+    if (parents !== 0) return { chain: null, rest: junctions, global: null };
+    return { chain: 'Ethereum', rest: junctions, global: registryLocation(2, [{ type: 'GlobalConsensus', value: { Ethereum: { chainId: 1 } } }, ...junctions]) };
+  }
   if (parents <= base.length) {
     const path = [...base.slice(0, base.length - parents), ...junctions];
     const { chain, rest } = chainBelowRelay(ecosystem, path);

@@ -32,6 +32,10 @@ function filterText(reader: TChain | null, filter: unknown): string {
   const [wild, count] = variant(value);
   if (wild === 'AllCounted') return `everything left (at most ${String(count)} asset kind(s))`;
   if (wild === 'All') return 'everything left';
+  if ((wild === 'AllOf' || wild === 'AllOfCounted') && isObject(count) && reader) {
+    const asset = readAsset(reader, { id: count.id, fun: { fungible: 0 } });
+    return `all the ${asset.symbol ?? JSON.stringify(asset.location)} in the holding`;
+  }
   return `${wild} of the holding`;
 }
 
@@ -113,6 +117,16 @@ export function readProgram(chain: TChain | null, program: unknown): XcmStep[] {
         steps.push(...readProgram(dest.chain, o.remoteXcm));
         break;
       }
+      case 'SetAppendix':
+      case 'SetErrorHandler': {
+        const inner = readProgram(chain, v);
+        step(`${name === 'SetAppendix' ? 'When the program ends, even after an error,' : 'If the program fails,'} run the ${inner.length} instruction(s) below`);
+        steps.push(...inner);
+        break;
+      }
+      case 'SetTopic':
+        step(`Set the message topic (its id for tracking) to ${String(v)}`);
+        break;
       case 'ExportMessage':
         step(`Export a message over the bridge to ${JSON.stringify(o.network ?? v)}`);
         break;

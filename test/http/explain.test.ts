@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { encodeFunctionData, parseAbi, serializeTransaction } from 'viem';
+import { concat, decodeFunctionData, encodeFunctionData, formatUnits, getAddress, hexToBytes, parseAbi, parseTransaction, serializeTransaction, stringToBytes, toHex, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { polkadotApi, utilCrypto, type ApiPromise } from '../../src/sdk';
+import { polkadotApi, sdk, utilCrypto, type ApiPromise } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
-import { startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
+import { refusedUrl, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
 
 // A second, independent reading of what the service builds: every answer is explained and the
 // explanation must say what the request asked for.
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af3020';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama'];
+const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama', 'Moonbeam', 'BridgeHubPolkadot'];
 const chains = {} as Record<TestChainName, TestChain>;
 const overrides: Record<string, string> = {};
 const apis: ApiPromise[] = [];
@@ -34,7 +34,7 @@ const options = { development: true, apiOverrides: overrides };
 interface Explanation {
   chain: string;
   call?: { pallet: string; method: string; args: Record<string, unknown>; calls?: { pallet: string; method: string }[] };
-  evm?: { chainId: number; to: string; contract: string | null; function: string | null; args: Record<string, unknown> | null; value: string };
+  evm?: { chainId: number; to: string; contract: string | null; function: string | null; args: Record<string, unknown> | null; value: string; customXcmOnDest?: { v4: unknown[] } };
   transfers: {
     kind: string;
     origin: string;
@@ -389,5 +389,218 @@ describe('undecodable input is a 400 that names the byte', () => {
       ),
       { numRuns: 150, seed },
     );
+  });
+});
+
+// ---- Moonbeam -> Ethereum: the XCM-interface precompile, read with Moonbeam's metadata --------
+
+describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XCM-interface precompile)', (family) => {
+  const XCM_INTERFACE = parseAbi([
+    'function transferAssetsUsingTypeAndThenAddress((uint8 parents, bytes[] interior) dest, (address asset, uint256 amount)[] assets, uint8 assetsTransferType, uint8 remoteFeesIdIndex, uint8 feesTransferType, bytes customXcmOnDest)',
+  ]);
+  const SENDER = '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326';
+  const RECIPIENT = '0x24d18dbfbced732eadf98ee520853e13909fe258';
+  const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
+  /** The asset hub's BridgeHubEthereumBaseFee, and the builder's fee from it (both fees padded by 10%). */
+  const BRIDGE_FEE_KEY = '0x5fbc5c7ba58845ad1f1a9a7c5bc12fad';
+  const BRIDGE_FEE = 1_234_567_890_123n;
+  const FEE = (BRIDGE_FEE * 110n) / 100n + (2_200_000_000n * 110n) / 100n;
+  const u128le = (n: bigint) => toHex(Uint8Array.from({ length: 16 }, (_, i) => Number((n >> BigInt(8 * i)) & 0xffn)));
+  const xc20 = (id: string) => getAddress(`0xffffffff${BigInt(id).toString(16).padStart(32, '0')}`);
+  const wethE = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'WETH.e' }, null) as { assetId: string; location: unknown };
+  const xcDot = sdk.findAssetInfoOrThrow('Moonbeam', { location: { parents: 1, interior: { Here: null } } }, null) as { assetId: string; location: unknown };
+  /** The id sdk-pjs 11.14.8 puts in SetTopic: blake2-256 over Moonbeam's para id, sender, nonce, token, recipient and amount. */
+  const topicFor = (nonceHex: string, token: string, amount: bigint) =>
+    utilCrypto.blake2AsHex(concat([stringToBytes('2004'), hexToBytes(SENDER), stringToBytes(nonceHex), hexToBytes(token as Hex), stringToBytes(RECIPIENT), stringToBytes(amount.toString())]), 256);
+
+  beforeAll(() => {
+    chains.AssetHubPolkadot.setStorage(BRIDGE_FEE_KEY, u128le(BRIDGE_FEE));
+    chains.Moonbeam.setAccountNextIndex(SENDER, 7);
+  });
+  afterAll(() => {
+    chains.AssetHubPolkadot.setStorage(BRIDGE_FEE_KEY, null);
+    chains.Moonbeam.setAccountNextIndex(SENDER, undefined);
+  });
+
+  /** A real answer of POST /v2/evm-x-transfer. */
+  async function toEthereum(currency: object): Promise<Hex> {
+    const res = await request(app).post('/v2/evm-x-transfer').send({ from: 'Moonbeam', to: 'Ethereum', currency, sender: SENDER, recipient: RECIPIENT, ahAddress: ALICE, options });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body as Hex;
+  }
+
+  /** The same transaction with its arguments changed by hand. */
+  function altered(hex: Hex, change: (args: Mutable) => void): Hex {
+    const tx = parseTransaction(hex);
+    const { args } = decodeFunctionData({ abi: XCM_INTERFACE, data: tx.data! });
+    const copy = [args[0], args[1].map((a) => ({ ...a })), args[2], args[3], args[4], args[5]] as Mutable;
+    change(copy);
+    return serializeTransaction({ type: 'eip1559', chainId: 1284, to: tx.to!, value: 0n, data: encodeFunctionData({ abi: XCM_INTERFACE, functionName: 'transferAssetsUsingTypeAndThenAddress', args: copy }) });
+  }
+  type Mutable = [{ parents: number; interior: readonly Hex[] }, { asset: Hex; amount: bigint }[], number, number, number, Hex];
+
+  /** customXcmOnDest as Moonbeam's own codec reads it, changed and encoded again. */
+  function withProgram(hex: Hex, change: (v4: Record<string, unknown>[]) => Record<string, unknown>[]): Hex {
+    return altered(hex, (args) => {
+      const program = chains.Moonbeam.registry.createType('XcmVersionedXcm', args[5]).toJSON() as { v4: Record<string, unknown>[] };
+      args[5] = chains.Moonbeam.registry.createType('XcmVersionedXcm', { V4: change(program.v4) }).toHex();
+    });
+  }
+
+  it('WETH: function, assets by XC-20, amounts, the asset hub, DestinationReserve, recipient on Ethereum, ahAddress and topic', async () => {
+    const hex = await toEthereum({ symbol: 'WETH', amount: '0.25' });
+    const e = await explain('Moonbeam', hex, {}, family);
+    const topic = topicFor('0x00000007', WETH, 250_000_000_000_000_000n);
+    expect(e.evm).toMatchObject({
+      chainId: 1284,
+      to: '0x000000000000000000000000000000000000081A',
+      contract: 'XCM interface precompile',
+      function: 'transferAssetsUsingTypeAndThenAddress',
+      value: '0',
+      args: {
+        dest: { parents: 1, interior: ['0x00000003e8'] },
+        assets: [
+          { asset: xc20(xcDot.assetId), amount: FEE.toString() },
+          { asset: xc20(wethE.assetId), amount: '250000000000000000' },
+        ],
+        assetsTransferType: 2,
+        remoteFeesIdIndex: 0,
+        feesTransferType: 2,
+      },
+    });
+    expect(e.evm!.customXcmOnDest!.v4.map((i) => Object.keys(i as object)[0])).toEqual(['setAppendix', 'initiateReserveWithdraw', 'setTopic']);
+    expect(e.transfers).toEqual([
+      {
+        kind: 'toEthereum',
+        origin: 'Moonbeam',
+        destination: 'Ethereum',
+        beneficiary: getAddress(RECIPIENT),
+        assets: [{ symbol: 'WETH.e', amount: '250000000000000000', amountWhole: '0.25', decimals: 18, location: wethE.location }],
+        feeAsset: { symbol: 'xcDOT', amount: FEE.toString(), amountWhole: formatUnits(FEE, 10), decimals: 10, location: xcDot.location },
+        feeLimit: 'unlimited',
+        via: 'AssetHubPolkadot',
+        leftoversTo: ALICE,
+        topic,
+      },
+    ]);
+    expect(e.xcm.map((s) => `${s.chain} ${s.instruction}`)).toEqual([
+      'Moonbeam WithdrawAsset',
+      'AssetHubPolkadot BuyExecution',
+      'AssetHubPolkadot SetAppendix',
+      'AssetHubPolkadot DepositAsset',
+      'AssetHubPolkadot InitiateReserveWithdraw',
+      'Ethereum BuyExecution',
+      'Ethereum DepositAsset',
+      'Ethereum SetTopic',
+      'AssetHubPolkadot SetTopic',
+    ]);
+    expect(e.xcm[0]!.text).toBe(`Take ${formatUnits(FEE, 10)} xcDOT, 0.25 WETH.e from the signer's account on Moonbeam and send them to AssetHubPolkadot (DestinationReserve: AssetHubPolkadot holds their reserve, so they are burnt on Moonbeam and withdrawn from Moonbeam's account there)`);
+    expect(e.xcm[3]!.text).toBe('Deposit everything left to 15mYsj…aTEZ on AssetHubPolkadot');
+    expect(e.xcm[4]!.text).toBe('Send back to its reserve all the WETH in the holding — Ethereum — and run the program below there');
+    expect(e.xcm[6]!.text).toBe('Deposit everything left (at most 1 asset kind(s)) to 0x24D1…E258 on Ethereum');
+    expect(e.xcm[8]!.text).toBe(`Set the message topic (its id for tracking) to ${topic}`);
+    expect(e.warnings).toEqual([]);
+  });
+
+  it('DOT: one merged xcDOT entry pays and travels; DepositReserveAsset to Ethereum for the recipient', async () => {
+    const hex = await toEthereum({ location: { parents: 1, interior: { Here: null } }, amount: '12.5' });
+    const e = await explain('Moonbeam', hex, {}, family);
+    const dotOnEthereum = sdk.findAssetInfoOrThrow('Ethereum', { symbol: 'DOT' }, null) as { assetId: string };
+    const both = FEE + 125_000_000_000n;
+    expect(e.transfers).toEqual([
+      {
+        kind: 'toEthereum',
+        origin: 'Moonbeam',
+        destination: 'Ethereum',
+        beneficiary: getAddress(RECIPIENT),
+        assets: [{ symbol: 'xcDOT', amount: '125000000000', amountWhole: '12.5', decimals: 10, location: xcDot.location }],
+        feeAsset: { symbol: 'xcDOT', amount: both.toString(), amountWhole: formatUnits(both, 10), decimals: 10, location: xcDot.location },
+        feeLimit: 'unlimited',
+        via: 'AssetHubPolkadot',
+        leftoversTo: ALICE,
+        topic: topicFor('0x00000007', dotOnEthereum.assetId, 125_000_000_000n),
+      },
+    ]);
+    expect(e.xcm.map((s) => s.instruction)).toContain('DepositReserveAsset');
+    expect(e.warnings).toEqual([]);
+  });
+
+  it('hand-altered: WETH\'s Ethereum address instead of its XC-20, a fee index at WETH.e or past the end', async () => {
+    const hex = await toEthereum({ symbol: 'WETH', amount: '0.25' });
+    const ethereumAddress = await explain('Moonbeam', altered(hex, (a) => void (a[1][1]!.asset = WETH)), {}, family);
+    expect(codes(ethereumAddress)).toEqual(['UnknownAsset']);
+    expect(ethereumAddress.warnings[0]).toMatchObject({ severity: 'danger' });
+    expect(ethereumAddress.warnings[0]!.message).toContain(`is WETH's address on Ethereum, not an XC-20 of Moonbeam (WETH.e's XC-20 is ${xc20(wethE.assetId)})`);
+
+    const nobody = await explain('Moonbeam', altered(hex, (a) => void (a[1][1]!.asset = '0x000000000000000000000000000000000000dead')), {}, family);
+    expect(codes(nobody)).toEqual(['UnknownAsset']);
+    expect(nobody.warnings[0]!.message).toContain('0x000000000000000000000000000000000000dEaD is not an asset of Moonbeam the registry knows');
+
+    // The index counts the assets as pallet-xcm sorts them (DOT, at (1, Here), first), not as written.
+    const swapped = await explain('Moonbeam', altered(hex, (a) => void a[1].reverse()), {}, family);
+    expect(swapped.warnings).toEqual([]);
+    expect(swapped.transfers[0]).toMatchObject({ feeAsset: { symbol: 'xcDOT', amount: FEE.toString() }, assets: [{ symbol: 'WETH.e', amount: '250000000000000000' }] });
+
+    const wethPays = await explain('Moonbeam', altered(hex, (a) => void (a[3] = 1)), {}, family);
+    expect(codes(wethPays)).toEqual(['FeeAssetNotDot']);
+    expect(wethPays.transfers[0]!.feeAsset).toMatchObject({ symbol: 'WETH.e', amount: '250000000000000000' });
+    // The token still travels: the program sends all the WETH on.
+    expect(wethPays.transfers[0]!.assets).toMatchObject([{ symbol: 'WETH.e' }]);
+
+    const swappedWethPays = await explain('Moonbeam', altered(hex, (a) => void (a[1].reverse(), (a[3] = 1))), {}, family);
+    expect(codes(swappedWethPays)).toEqual(['FeeAssetNotDot']);
+
+    const elsewhere = await explain('Moonbeam', altered(hex, (a) => void (a[0] = { parents: 1, interior: ['0x00000f4240'] })), {}, family);
+    expect(codes(elsewhere)).toContain('UnknownDestination');
+
+    const pastTheEnd = await explain('Moonbeam', altered(hex, (a) => void (a[3] = 2)), {}, family);
+    expect(codes(pastTheEnd)).toEqual(['FeeIndexOutOfRange']);
+    expect(pastTheEnd.warnings[0]!.message).toContain('remote_fees_id not found');
+    expect(pastTheEnd.transfers[0]).not.toHaveProperty('feeAsset');
+  });
+
+  it('hand-altered program: no appendix, a second topic, an AccountId32 on Ethereum, bytes that do not decode', async () => {
+    const hex = await toEthereum({ symbol: 'WETH', amount: '0.25' });
+    const noAppendix = await explain('Moonbeam', withProgram(hex, (v4) => v4.slice(1)), {}, family);
+    expect(codes(noAppendix)).toEqual(['LeftoversTrapped']);
+    expect(noAppendix.transfers[0]).not.toHaveProperty('leftoversTo');
+
+    const otherTopic = await explain('Moonbeam', withProgram(hex, (v4) => [...v4.slice(0, 2), { setTopic: `0x${'11'.repeat(32)}` }]), {}, family);
+    expect(codes(otherTopic)).toEqual(['TopicMismatch']);
+
+    const substrateRecipient = await explain(
+      'Moonbeam',
+      withProgram(hex, (v4) => {
+        const irw = v4[1]!.initiateReserveWithdraw as { xcm: Record<string, unknown>[] };
+        irw.xcm[1] = { depositAsset: { assets: { wild: { allCounted: 1 } }, beneficiary: { parents: 0, interior: { x1: [{ accountId32: { network: null, id: ALICE_ID } }] } } } };
+        return v4;
+      }),
+      {},
+      family,
+    );
+    expect(substrateRecipient.transfers[0]!.beneficiary).toBe(ALICE_ID);
+    expect(codes(substrateRecipient)).toEqual(['BeneficiaryNotAnAccount']);
+
+    const truncated = await explain('Moonbeam', altered(hex, (a) => void (a[5] = a[5].slice(0, -8) as Hex)), {}, family);
+    expect(codes(truncated)).toEqual(['UndecodableCustomXcm']);
+    expect(truncated.transfers[0]).toMatchObject({ kind: 'reserveTransfer', destination: 'AssetHubPolkadot', beneficiary: { location: null } });
+    expect(truncated.xcm).toHaveLength(2);
+  });
+
+  it('Moonbeam unreachable: an XCM-interface call is a 503 (its program needs the metadata); an XTokens call is still read offline', async () => {
+    const hex = await toEthereum({ symbol: 'WETH', amount: '0.25' });
+    const down = { ...options, apiOverrides: { ...overrides, Moonbeam: await refusedUrl() } };
+    const res = await request(app).post(`/${family}/explain`).send({ chain: 'Moonbeam', hex, options: down });
+    expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+    expect(res.body.message).toContain('Chain Moonbeam is unreachable');
+    const xtokens = serializeTransaction({ type: 'eip1559', chainId: 1284, to: '0x0000000000000000000000000000000000000804', data: encodeFunctionData({ abi: parseAbi(['function transfer(address currencyAddress, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)']), functionName: 'transfer', args: ['0x0000000000000000000000000000000000000802', 1n, { parents: 1, interior: ['0x00000007f2', `0x01${ALICE_ID.slice(2)}00`] }, 1n] }), value: 0n });
+    const offline = await request(app).post(`/${family}/explain`).send({ chain: 'Moonbeam', hex: xtokens, options: down });
+    expect(offline.status, JSON.stringify(offline.body)).toBe(200);
+    expect(offline.body.evm).toMatchObject({ contract: 'XTokens precompile', function: 'transfer' });
+    // Another function of the precompile carries no program of ours: read offline, said to be unread.
+    const other = serializeTransaction({ type: 'eip1559', chainId: 1284, to: '0x000000000000000000000000000000000000081A', data: '0x12345678', value: 0n });
+    const unread = await request(app).post(`/${family}/explain`).send({ chain: 'Moonbeam', hex: other, options: down });
+    expect(unread.status, JSON.stringify(unread.body)).toBe(200);
+    expect(unread.body.warnings.map((w: { code: string }) => w.code)).toEqual(['UndecodableContractCall']);
   });
 });
