@@ -473,7 +473,11 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     const { xxhashAsHex } = utilCrypto;
     return `${xxhashAsHex('EthereumOutboundQueue', 128)}${xxhashAsHex('OperatingMode', 128).slice(2)}`;
   };
-  const connections = () => moonbeam.connectionsOpened + assetHub.connectionsOpened + bridgeHub.connectionsOpened;
+  /** `send` with every chain of the route at `hole`. */
+  const undialledBy =
+    (hole: { url: string }) =>
+    (fields: Parameters<typeof send>[0]) =>
+      send({ ...fields, options: { apiOverrides: { Moonbeam: hole.url, AssetHubPolkadot: hole.url, BridgeHubPolkadot: hole.url }, ...fields.options } });
 
   /** Parses the answer, checks the envelope, decodes the call and the message for the asset hub. */
   function decodeAnswer(hex: unknown) {
@@ -608,7 +612,9 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
   });
 
   it('ahAddress is required here (400 naming it) and refused elsewhere; both are decided before any chain is dialled', async () => {
-    const before = connections();
+    // Every chain of the route is a socket that never answers: a request that dialled would hang there.
+    const hole = await startBlackHole();
+    const send = undialledBy(hole);
     const missing = await send({ currency: { symbol: 'WETH', amount: '1' }, ahAddress: null }).expect(400);
     expectErrorBody(missing.body, 400, 'MissingParameterError');
     expect(missing.body.details[0]).toMatchObject({ path: 'body.ahAddress', message: expect.stringContaining('Moonbeam -> Ethereum') });
@@ -617,15 +623,18 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     expect(evm.body.details[0].path).toBe('body.ahAddress');
     const elsewhere = await request(ctx.app)
       .post(`/${family}/evm-x-transfer`)
-      .send({ ...body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1' } }), ahAddress: SS58 })
+      .send({ ...body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'GLMR', amount: '1' } }), ahAddress: SS58, options: { development: true, apiOverrides: { Moonbeam: hole.url, Hydration: hole.url } } })
       .expect(400);
     expectErrorBody(elsewhere.body, 400, 'ValidationError');
     expect(elsewhere.body.details[0]).toMatchObject({ path: 'body.ahAddress', message: expect.stringContaining('Moonbeam -> Ethereum only') });
-    expect(connections()).toBe(before);
+    expect(hole.connectionsOpened).toBe(0);
+    await hole.close();
   });
 
   it('assets the bridge does not carry from Moonbeam, and amounts, are 400s before any chain is dialled', async () => {
-    const before = connections();
+    // Every chain of the route is a socket that never answers: a request that dialled would hang there.
+    const hole = await startBlackHole();
+    const send = undialledBy(hole);
     const usdt = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'xcUSDT' }, null) as { assetId: string };
     const polkadotNative = await send({ currency: { id: usdt.assetId, amount: '1' } }).expect(400);
     expectErrorBody(polkadotNative.body, 400, 'UnsupportedOperationError');
@@ -639,10 +648,11 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     expectErrorBody(tooPrecise.body, 400, 'NumberFormatError');
     const substrateRecipient = await send({ currency: { symbol: 'WETH', amount: '1' }, recipient: SS58 }).expect(400);
     expectErrorBody(substrateRecipient.body, 400, 'InvalidAddressError');
-    const development = await send({ currency: { symbol: 'WETH', amount: '1' }, options: { apiOverrides: { Moonbeam: moonbeam.url, AssetHubPolkadot: assetHub.url } } }).expect(400);
+    const development = await send({ currency: { symbol: 'WETH', amount: '1' }, options: { apiOverrides: { Moonbeam: hole.url, AssetHubPolkadot: hole.url } } }).expect(400);
     expectErrorBody(development.body, 400, 'MissingChainApiError');
     expect(development.body.message).toContain('BridgeHubPolkadot');
-    expect(connections()).toBe(before);
+    expect(hole.connectionsOpened).toBe(0);
+    await hole.close();
   });
 
   it('one pooled connection per chain serves every request, and closing the service closes it', async () => {
