@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sdk } from '../sdk';
 import type { ConnectionPool, Lease } from './pool';
 
@@ -147,4 +148,89 @@ export function reportFeeRefusalsAsUnableToCompute(): void {
     }
   };
   feeRefusalsPatched = true;
+}
+
+interface SdkAssetInfo {
+  symbol: string;
+  location?: unknown;
+}
+
+interface DryRunCallOptions {
+  chain: string;
+  feeAsset?: SdkAssetInfo;
+}
+
+type RuntimeCall = (...args: unknown[]) => Promise<{ toJSON(): unknown }>;
+
+interface SdkDryRunApi {
+  api?: { call?: Record<string, Record<string, unknown> | undefined> };
+  getDryRunCall(options: DryRunCallOptions): Promise<{ success: boolean }>;
+  getXcmPaymentApiFee(...args: unknown[]): Promise<unknown>;
+}
+
+/** The SDK's origin dry run in progress: whether XcmPaymentApi priced its fee. */
+const originDryRun = new AsyncLocalStorage<{ priced: boolean }>();
+/** DryRunApi sections already answering the SDK's key (a runtime upgrade decorates new ones). */
+const aliasedSections = new WeakSet<object>();
+
+/** Adds `local_xcm` beside polkadot.js's `localXcm` in the JSON of dry runs made inside the SDK's origin dry run. */
+function aliasLocalXcm(section: Record<string, unknown>): void {
+  if (aliasedSections.has(section)) return;
+  const dryRunCall = section['dryRunCall'] as RuntimeCall | undefined;
+  if (typeof dryRunCall !== 'function') return;
+  const aliased: RuntimeCall = async (...args) => {
+    const response = await dryRunCall.apply(section, args);
+    if (!originDryRun.getStore()) return response;
+    const toJSON = response.toJSON.bind(response);
+    response.toJSON = () => {
+      const json = toJSON() as { ok?: Record<string, unknown> } | null;
+      if (json?.ok?.['localXcm'] != null) json.ok['local_xcm'] = json.ok['localXcm'];
+      return json;
+    };
+    return response;
+  };
+  // The decorated method is a read-only (configurable) property of the section.
+  Object.defineProperty(section, 'dryRunCall', { value: Object.assign(aliased, dryRunCall), configurable: true, enumerable: true });
+  aliasedSections.add(section);
+}
+
+let feeAssetPricingPatched = false;
+
+/**
+ * sdk-pjs 11 prices the origin's fee with XcmPaymentApi (the dry run's local XCM weighed, the
+ * weight priced in the fee asset) only when `dryRunCall(...).toJSON().ok.local_xcm` is set, a key
+ * polkadot.js never produces (it writes `localXcm`). So with a `feeAsset` (e.g. USDt on Asset Hub)
+ * the origin fee was the native payment-info figure (DOT planck) labelled USDt, and on Asset Hub
+ * -> Ethereum the origin was never priced by XcmPaymentApi. Give the SDK's dry runs the key it
+ * reads. Where the chain still cannot price the fee asset (no XcmPaymentApi, no local XCM), a
+ * native figure must not pass for it: that is an UnableToComputeError naming the chain. A chain
+ * refusing the asset is one already (reportFeeRefusalsAsUnableToCompute).
+ */
+export function priceOriginFeesInFeeAsset(): void {
+  if (feeAssetPricingPatched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkDryRunApi }).api) as SdkDryRunApi;
+  const { getDryRunCall, getXcmPaymentApiFee } = proto;
+  proto.getXcmPaymentApiFee = async function (this: SdkDryRunApi, ...args) {
+    const fee = await getXcmPaymentApiFee.apply(this, args);
+    const run = originDryRun.getStore();
+    if (run && typeof fee === 'bigint') run.priced = true;
+    return fee;
+  };
+  proto.getDryRunCall = async function (this: SdkDryRunApi, options) {
+    const section = this.api?.call?.['dryRunApi'];
+    if (section) aliasLocalXcm(section);
+    const run = { priced: false };
+    const result = await originDryRun.run(run, () => getDryRunCall.call(this, options));
+    const { chain, feeAsset } = options;
+    if (result.success && feeAsset && !run.priced) {
+      const native = sdk.findNativeAssetInfoOrThrow(chain as never);
+      if (!sdk.isAssetXcEqual(feeAsset as never, native)) {
+        throw new sdk.UnableToComputeError(
+          `The XCM fee on ${chain} cannot be computed in ${feeAsset.symbol}: its XcmPaymentApi did not price the dry run, and payment info gives fees in ${native.symbol} only`,
+        );
+      }
+    }
+    return result;
+  };
+  feeAssetPricingPatched = true;
 }

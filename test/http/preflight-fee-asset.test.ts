@@ -1,0 +1,184 @@
+// Pre-flight with a `feeAsset`: the origin's XCM fee paid in USDt on Asset Hub, priced by the
+// chain's XcmPaymentApi (the dry run's local XCM weighed, the weight priced in USDt), through the
+// real SDK over local test chains. sdk-pjs 11.14.8 never reached that pricing on its own (it looks
+// for the local XCM under a key polkadot.js does not produce) and answered the DOT payment-info
+// figure labelled USDt; src/chains/sdk-apis.ts makes the local XCM visible to it.
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { USDT_AH } from '../fixtures/sdk-results';
+import { sdk } from '../../src/sdk';
+import {
+  answerAssetFees,
+  answerDryRunCall,
+  answerDryRunXcm,
+  answerQueryInfo,
+  answerXcmPayment,
+  callSuccess,
+  parachain,
+  reserveMessage,
+  xcmComplete,
+} from '../support/runtime-answers';
+import { seedAsset, seedNative, seedTokens } from '../support/seed';
+import { startTestChain, type TestChain } from '../support/test-chain';
+
+const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
+
+const USDT = 1_000_000n; // 1 USDt (6 decimals)
+const amountOf = (family: string, usdt: bigint) => (family === 'v5' ? (usdt * USDT).toString() : usdt.toString());
+const SENDER_USDT = 100n * USDT;
+const USDT_ED = BigInt(USDT_AH.existentialDeposit ?? '0');
+const HYDRATION_FEE = 20_000n; // XcmPaymentApi on Hydration, in USDT
+/** Payment info on Asset Hub (query_info + FeesPaid), in DOT planck: what the SDK fell back to. */
+const DOT_FALLBACK = 15_000_000n + 3_000_000n;
+/** The weight Asset Hub's XcmPaymentApi gives the local XCM, and what that weight costs in USDt. */
+const LOCAL_WEIGHT = { refTime: 2_500_000_000n, proofSize: 60_000n };
+const USDT_EXECUTION_FEE = 41_000n; // 0.041 USDt
+
+/** USDt's location on Asset Hub itself, and as Hydration sees it (Asset Hub is its reserve). */
+const USDT_HERE = { parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
+const USDT_FROM_AH = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
+/** The same location as polkadot.js gives it back in JSON (what the chain decodes from the call). */
+const USDT_HERE_JSON = { parents: 0, interior: { x2: [{ palletInstance: 50 }, { generalIndex: 1984 }] } };
+
+/** What pallet-xcm executes on Asset Hub for a local-reserve transfer of `amount` USDt to Hydration. */
+const localReserveTransfer = (amount: bigint) => [
+  { WithdrawAsset: [{ id: USDT_HERE, fun: { Fungible: amount } }] },
+  { SetFeesMode: { jitWithdraw: true } },
+  {
+    DepositReserveAsset: {
+      assets: { Wild: { AllCounted: 1 } },
+      dest: parachain(2034),
+      xcm: [{ BuyExecution: { fees: { id: USDT_FROM_AH, fun: { Fungible: amount } }, weightLimit: 'Unlimited' } }],
+    },
+  },
+];
+
+describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot to Hydration', (family) => {
+  let ah: TestChain;
+  let hydration: TestChain;
+  let local: ReturnType<typeof testApp>;
+  /** The programs Asset Hub's XcmPaymentApi was asked to weigh. */
+  let weighed: unknown[];
+  /** The local XCM Asset Hub's dry run reports (null: none recorded). */
+  let localXcm: unknown[] | null;
+  /** Asset Hub takes USDt for execution fees (else it refuses every asset but DOT... and DOT is never asked). */
+  let acceptsUsdt: boolean;
+
+  beforeAll(async () => {
+    [ah, hydration] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([ah.close(), hydration.close()]);
+  });
+
+  beforeEach(() => {
+    weighed = [];
+    localXcm = localReserveTransfer(10n * USDT);
+    acceptsUsdt = true;
+    seedNative(ah, SENDER, 5n * 10n ** 10n);
+    seedAsset(ah, 1984, SENDER, SENDER_USDT);
+    seedTokens(hydration, ADDRESS, 10, 5n * USDT);
+    answerQueryInfo(ah, 15_000_000n);
+    answerQueryInfo(hydration, 15_000_000n);
+    answerXcmPayment(ah, { fee: 0n });
+    // Asset Hub prices the weight it gave (and no other) in USDt, asked by USDt's location on Asset
+    // Hub; it refuses any other asset id.
+    answerAssetFees(ah, {
+      weight: LOCAL_WEIGHT,
+      feeIn: (assetId, weight) => {
+        const isLocalWeight = JSON.stringify(weight) === JSON.stringify({ refTime: Number(LOCAL_WEIGHT.refTime), proofSize: Number(LOCAL_WEIGHT.proofSize) });
+        const isUsdt = JSON.stringify(assetId) === JSON.stringify({ v4: USDT_HERE_JSON });
+        return acceptsUsdt && isLocalWeight && isUsdt ? USDT_EXECUTION_FEE : undefined;
+      },
+      weighed,
+    });
+    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+    const ten = 10n * USDT;
+    answerDryRunCall(ah, (r) =>
+      callSuccess(r, {
+        sender: SENDER,
+        amount: ten,
+        deliveryFee: 3_000_000n,
+        localXcm: localXcm === null ? undefined : localXcm,
+        forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, USDT_FROM_AH) },
+      }),
+    );
+    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
+  });
+
+  const body = (usdt: bigint, extra: Record<string, unknown> = {}) => ({
+    from: 'AssetHubPolkadot',
+    to: 'Hydration',
+    currency: { id: 1984, amount: amountOf(family, usdt) },
+    feeAsset: { id: 1984 },
+    [field(family).recipient]: ADDRESS,
+    [field(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url } },
+    ...extra,
+  });
+  const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
+
+  /** The local XCM as the chain decoded what the SDK asked it to weigh (polkadot.js JSON). */
+  const localXcmJson = () => ah.registry.createType('XcmVersionedXcm', { V5: localReserveTransfer(10n * USDT) }).toJSON();
+
+  it('xcm-fee, origin-xcm-fee, dry-run and transfer-info: the origin fee is what XcmPaymentApi charges in USDt for the local XCM', async () => {
+    const usdtFee = { fee: USDT_EXECUTION_FEE.toString(), asset: USDT_AH };
+    const fee = await p('xcm-fee', body(10n)).expect(200);
+    expect(fee.body.origin).toMatchObject({ ...usdtFee, feeType: 'dryRun', sufficient: true });
+    expect(fee.body.destination).toMatchObject({ fee: HYDRATION_FEE.toString() });
+    // What was weighed for the origin is the dry run's local XCM.
+    expect(weighed[0]).toEqual(localXcmJson());
+
+    expect((await p('origin-xcm-fee', body(10n)).expect(200)).body.origin).toMatchObject({ ...usdtFee, feeType: 'dryRun', sufficient: true });
+
+    const dryRun = await p('dry-run', body(10n)).expect(200);
+    expect(dryRun.body).toMatchObject({ success: true, origin: { success: true, ...usdtFee }, destination: { success: true } });
+
+    const info = await p('transfer-info', body(10n)).expect(200);
+    expect(info.body.origin.xcmFee).toMatchObject(usdtFee);
+  });
+
+  it('transferable-amount (Rule 1): the USDt origin fee counts against USDt; against DOT it does not', async () => {
+    // max(balance - ED - originFee, 0), originFee paid in the queried asset (feeAsset = USDt).
+    expect((await p('transferable-amount', body(10n)).expect(200)).body).toBe((SENDER_USDT - USDT_ED - USDT_EXECUTION_FEE).toString());
+    const dotQuery = { ...body(10n), currency: { symbol: { type: 'Native', value: 'DOT' }, amount: family === 'v5' ? '10000000000' : '1' } };
+    const dotBalance = 5n * 10n ** 10n;
+    const dotEd = BigInt(sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot').existentialDeposit ?? '0');
+    expect((await p('transferable-amount', dotQuery).expect(200)).body).toBe((dotBalance - dotEd).toString());
+  });
+
+  it('Asset Hub refuses USDt for fees: every query pricing the origin is a 400 UnableToComputeError naming the chain and the asset', async () => {
+    acceptsUsdt = false;
+    for (const endpoint of ['xcm-fee', 'origin-xcm-fee', 'dry-run', 'transfer-info', 'transferable-amount']) {
+      const res = await p(endpoint, body(10n)).expect(400);
+      expectErrorBody(res.body, 400, 'UnableToComputeError');
+      expect(res.body.message, endpoint).toBe('The XCM fee on AssetHubPolkadot cannot be computed: its XcmPaymentApi does not price fees in USDt');
+    }
+  });
+
+  it('a dry run that records no local XCM cannot be priced in USDt: a 400 naming the chain, not a DOT figure labelled USDt', async () => {
+    localXcm = null;
+    for (const endpoint of ['xcm-fee', 'origin-xcm-fee', 'dry-run', 'transfer-info', 'transferable-amount']) {
+      const res = await p(endpoint, body(10n)).expect(400);
+      expectErrorBody(res.body, 400, 'UnableToComputeError');
+      expect(res.body.message, endpoint).toBe(
+        'The XCM fee on AssetHubPolkadot cannot be computed in USDt: its XcmPaymentApi did not price the dry run, and payment info gives fees in DOT only',
+      );
+    }
+    expect(weighed).toEqual([]);
+  });
+
+  it('without feeAsset the origin pays in DOT as before: payment info and the delivery fee, XcmPaymentApi not asked', async () => {
+    const { feeAsset: _, ...noFeeAsset } = body(10n);
+    const dot = sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot');
+    const fee = await p('xcm-fee', noFeeAsset).expect(200);
+    expect(fee.body.origin).toMatchObject({ fee: DOT_FALLBACK.toString(), asset: { symbol: dot.symbol, decimals: dot.decimals } });
+    expect((await p('transferable-amount', noFeeAsset).expect(200)).body).toBe((SENDER_USDT - USDT_ED).toString());
+    expect(weighed).toEqual([]);
+  });
+});
