@@ -14,6 +14,7 @@ import {
   answerDryRunXcm,
   answerQueryInfo,
   answerXcmPayment,
+  callFailure,
   callSuccess,
   parachain,
   reserveMessage,
@@ -143,9 +144,11 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     expect(info.body.origin.xcmFee).toMatchObject(usdtFee);
   });
 
-  it('transferable-amount (Rule 1): the USDt origin fee counts against USDt; against DOT it does not', async () => {
-    // max(balance - ED - originFee, 0), originFee paid in the queried asset (feeAsset = USDt).
+  it('the amount rules count the USDt origin fee in USDt (Rules 1 and 3); against DOT it does not count', async () => {
+    // Rule 1: max(balance - ED - originFee, 0), originFee paid in the queried asset (feeAsset = USDt).
     expect((await p('transferable-amount', body(10n)).expect(200)).body).toBe((SENDER_USDT - USDT_ED - USDT_EXECUTION_FEE).toString());
+    // Rule 3: destination fee (USDT on Hydration) + origin fee (USDt) + 1; no hops; the recipient holds USDT, no ED.
+    expect((await p('min-transferable-amount', body(10n)).expect(200)).body).toBe((HYDRATION_FEE + USDT_EXECUTION_FEE + 1n).toString());
     const dotQuery = { ...body(10n), currency: { symbol: { type: 'Native', value: 'DOT' }, amount: family === 'v5' ? '10000000000' : '1' } };
     const dotBalance = 5n * 10n ** 10n;
     const dotEd = BigInt(sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot').existentialDeposit ?? '0');
@@ -171,6 +174,15 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
       );
     }
     expect(weighed).toEqual([]);
+  });
+
+  it('a failing dry run is not priced by the DOT payment-info fallback either: the dry-run error, 400', async () => {
+    answerDryRunCall(ah, (r) => callFailure(r, { xcmError: 'FailedToTransactAsset', instruction: 0 }));
+    for (const endpoint of ['origin-xcm-fee', 'transferable-amount']) {
+      const res = await p(endpoint, body(10n)).expect(400);
+      expectErrorBody(res.body, 400, 'DryRunFailedError');
+      expect(res.body.message, endpoint).toBe('Dry run failed: LocalExecutionIncompleteWithError');
+    }
   });
 
   it('without feeAsset the origin pays in DOT as before: payment info and the delivery fee, XcmPaymentApi not asked', async () => {
