@@ -2,7 +2,8 @@
 // chain's XcmPaymentApi (the dry run's local XCM weighed, the weight priced in USDt), through the
 // real SDK over local test chains. sdk-pjs 11.14.8 never reached that pricing on its own (it looks
 // for the local XCM under a key polkadot.js does not produce) and answered the DOT payment-info
-// figure labelled USDt; src/chains/sdk-apis.ts makes the local XCM visible to it.
+// figure labelled USDt; src/chains/sdk-apis.ts makes the local XCM visible to it. The same
+// condition decides the DOT pricing of Asset Hub -> Ethereum (last block).
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
@@ -137,8 +138,10 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
 
     expect((await p('origin-xcm-fee', body(10n)).expect(200)).body.origin).toMatchObject({ ...usdtFee, feeType: 'dryRun', sufficient: true });
 
-    const dryRun = await p('dry-run', body(10n)).expect(200);
-    expect(dryRun.body).toMatchObject({ success: true, origin: { success: true, ...usdtFee }, destination: { success: true } });
+    for (const endpoint of ['dry-run', 'dry-run-preview']) {
+      const dryRun = await p(endpoint, body(10n)).expect(200);
+      expect(dryRun.body, endpoint).toMatchObject({ success: true, origin: { success: true, ...usdtFee }, destination: { success: true } });
+    }
 
     const info = await p('transfer-info', body(10n)).expect(200);
     expect(info.body.origin.xcmFee).toMatchObject(usdtFee);
@@ -157,7 +160,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
 
   it('Asset Hub refuses USDt for fees: every query pricing the origin is a 400 UnableToComputeError naming the chain and the asset', async () => {
     acceptsUsdt = false;
-    for (const endpoint of ['xcm-fee', 'origin-xcm-fee', 'dry-run', 'transfer-info', 'transferable-amount']) {
+    const endpoints = ['xcm-fee', 'origin-xcm-fee', 'dry-run', 'dry-run-preview', 'transfer-info', 'transferable-amount', 'min-transferable-amount', 'receivable-amount', 'verify-ed-on-destination'];
+    for (const endpoint of endpoints) {
       const res = await p(endpoint, body(10n)).expect(400);
       expectErrorBody(res.body, 400, 'UnableToComputeError');
       expect(res.body.message, endpoint).toBe('The XCM fee on AssetHubPolkadot cannot be computed: its XcmPaymentApi does not price fees in USDt');
@@ -192,5 +196,68 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     expect(fee.body.origin).toMatchObject({ fee: DOT_FALLBACK.toString(), asset: { symbol: dot.symbol, decimals: dot.decimals } });
     expect((await p('transferable-amount', noFeeAsset).expect(200)).body).toBe((SENDER_USDT - USDT_ED).toString());
     expect(weighed).toEqual([]);
+  });
+});
+
+// Asset Hub -> Ethereum: the SDK prices the origin with XcmPaymentApi in DOT (no feeAsset needed),
+// under the same condition, which the same missing key kept from ever holding.
+const WETH = { parents: 2, interior: { X2: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }, { AccountKey20: { network: null, key: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' } }] } };
+const ETH_RECIPIENT = '0x24D18dbFBcEd732EAdF98EE520853e13909fE258';
+const DOT_EXECUTION_FEE = 123_456_789n;
+/** DOT as Asset Hub prices it (polkadot.js JSON of the versioned asset id the SDK sends). */
+const DOT_ASSET_ID_JSON = { v4: { parents: 1, interior: { here: null } } };
+
+describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the origin fee priced by XcmPaymentApi in DOT', (family) => {
+  let ah: TestChain;
+  let bridgeHub: TestChain;
+  let local: ReturnType<typeof testApp>;
+  let weighed: unknown[];
+  const wethAmount = 10n ** 15n; // 0.001 WETH
+
+  /** What pallet-xcm executes on Asset Hub to send WETH back over the bridge (its reserve is Ethereum). */
+  const localXcm = [
+    { WithdrawAsset: [{ id: WETH, fun: { Fungible: wethAmount } }] },
+    { InitiateReserveWithdraw: { assets: { Wild: { AllCounted: 1 } }, reserve: { parents: 2, interior: { X1: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }] } }, xcm: [] } },
+  ];
+
+  beforeAll(async () => {
+    [ah, bridgeHub] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('BridgeHubPolkadot')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([ah.close(), bridgeHub.close()]);
+  });
+
+  beforeEach(() => {
+    weighed = [];
+    seedNative(ah, SENDER, 5n * 10n ** 10n);
+    answerQueryInfo(ah, 15_000_000n);
+    answerXcmPayment(ah, { fee: 0n });
+    answerAssetFees(ah, {
+      weight: LOCAL_WEIGHT,
+      feeIn: (assetId) => (JSON.stringify(assetId) === JSON.stringify(DOT_ASSET_ID_JSON) ? DOT_EXECUTION_FEE : undefined),
+      weighed,
+    });
+    answerDryRunCall(ah, (r) => callSuccess(r, { sender: SENDER, amount: wethAmount, deliveryFee: 3_000_000n, localXcm }));
+  });
+
+  const body = () => ({
+    from: 'AssetHubPolkadot',
+    to: 'Ethereum',
+    currency: { location: WETH, amount: family === 'v5' ? wethAmount.toString() : '0.001' },
+    [field(family).recipient]: ETH_RECIPIENT,
+    [field(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, BridgeHubPolkadot: bridgeHub.url } },
+  });
+  const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());
+
+  it('origin-xcm-fee, xcm-fee and dry-run: the DOT price of the local XCM, not payment info', async () => {
+    const dot = sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot');
+    const dotFee = { fee: DOT_EXECUTION_FEE.toString(), asset: { symbol: dot.symbol, decimals: dot.decimals } };
+    expect((await p('origin-xcm-fee').expect(200)).body.origin).toMatchObject({ ...dotFee, feeType: 'dryRun' });
+    expect(weighed[0]).toEqual(ah.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
+    expect((await p('xcm-fee').expect(200)).body.origin).toMatchObject({ ...dotFee, feeType: 'dryRun' });
+    expect((await p('dry-run').expect(200)).body.origin).toMatchObject({ success: true, ...dotFee });
   });
 });
