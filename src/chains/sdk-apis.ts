@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../sdk';
 import type { ConnectionPool, Lease } from './pool';
 
@@ -150,14 +151,11 @@ export function reportFeeRefusalsAsUnableToCompute(): void {
   feeRefusalsPatched = true;
 }
 
-interface SdkAssetInfo {
-  symbol: string;
-  location?: unknown;
-}
-
 interface DryRunCallOptions {
-  chain: string;
-  feeAsset?: SdkAssetInfo;
+  chain: TChain;
+  feeAsset?: TAssetInfo;
+  /** `sentAssetMintMode: 'bypass'` marks the dry run of the builder's `xcmFormatCheck`. */
+  bypassOptions?: { sentAssetMintMode?: string };
 }
 
 type RuntimeCall = (...args: unknown[]) => Promise<{ toJSON(): unknown }>;
@@ -200,11 +198,13 @@ let feeAssetPricingPatched = false;
  * sdk-pjs 11 prices the origin's fee with XcmPaymentApi (the dry run's local XCM weighed, the
  * weight priced in the fee asset) only when `dryRunCall(...).toJSON().ok.local_xcm` is set, a key
  * polkadot.js never produces (it writes `localXcm`). So with a `feeAsset` (e.g. USDt on Asset Hub)
- * the origin fee was the native payment-info figure (DOT planck) labelled USDt, and on Asset Hub
- * -> Ethereum the origin was never priced by XcmPaymentApi. Give the SDK's dry runs the key it
- * reads. Where the chain still cannot price the fee asset (no XcmPaymentApi, no local XCM), a
- * native figure must not pass for it: that is an UnableToComputeError naming the chain. A chain
- * refusing the asset is one already (reportFeeRefusalsAsUnableToCompute).
+ * the origin fee was the native payment-info figure (DOT planck) labelled USDt, in pre-flight
+ * answers and in the execute XCM the builder makes for Asset Hub and Hydration with a feeAsset
+ * (10 USDt was "too low" for an 18 USDt fee); and Asset Hub -> Ethereum was never priced by
+ * XcmPaymentApi. Give the SDK's dry runs the key it reads (only inside its origin dry run, tracked
+ * with AsyncLocalStorage). Where the chain still cannot price the fee asset (no XcmPaymentApi, no
+ * local XCM), a native figure must not pass for it: that is an UnableToComputeError naming the
+ * chain. A chain refusing the asset is one already (reportFeeRefusalsAsUnableToCompute).
  */
 export function priceOriginFeesInFeeAsset(): void {
   if (feeAssetPricingPatched) return;
@@ -217,14 +217,17 @@ export function priceOriginFeesInFeeAsset(): void {
     return fee;
   };
   proto.getDryRunCall = async function (this: SdkDryRunApi, options) {
+    // xcmFormatCheck reads only whether the message passes: its fee is never shown, so a transfer
+    // is not refused for a fee asset the chain cannot price.
+    if (options.bypassOptions?.sentAssetMintMode === 'bypass') return getDryRunCall.call(this, options);
     const section = this.api?.call?.['dryRunApi'];
     if (section) aliasLocalXcm(section);
     const run = { priced: false };
     const result = await originDryRun.run(run, () => getDryRunCall.call(this, options));
     const { chain, feeAsset } = options;
     if (result.success && feeAsset && !run.priced) {
-      const native = sdk.findNativeAssetInfoOrThrow(chain as never);
-      if (!sdk.isAssetXcEqual(feeAsset as never, native)) {
+      const native = sdk.findNativeAssetInfoOrThrow(chain);
+      if (!sdk.isAssetXcEqual(feeAsset, native)) {
         throw new sdk.UnableToComputeError(
           `The XCM fee on ${chain} cannot be computed in ${feeAsset.symbol}: its XcmPaymentApi did not price the dry run, and payment info gives fees in ${native.symbol} only`,
         );

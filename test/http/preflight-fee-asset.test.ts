@@ -2,8 +2,9 @@
 // chain's XcmPaymentApi (the dry run's local XCM weighed, the weight priced in USDt), through the
 // real SDK over local test chains. sdk-pjs 11.14.8 never reached that pricing on its own (it looks
 // for the local XCM under a key polkadot.js does not produce) and answered the DOT payment-info
-// figure labelled USDt; src/chains/sdk-apis.ts makes the local XCM visible to it. The same
-// condition decides the DOT pricing of Asset Hub -> Ethereum (last block).
+// figure labelled USDt (also inside the execute XCM x-transfer builds); src/chains/sdk-apis.ts
+// makes the local XCM visible to it. The same condition decides the DOT pricing of Asset Hub ->
+// Ethereum (last block).
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
@@ -64,6 +65,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   let local: ReturnType<typeof testApp>;
   /** The programs Asset Hub's XcmPaymentApi was asked to weigh. */
   let weighed: unknown[];
+  /** The calls Asset Hub was asked to dry-run. */
+  let dryRunCalls: unknown[];
   /** The local XCM Asset Hub's dry run reports (null: none recorded). */
   let localXcm: unknown[] | null;
   /** Asset Hub takes USDt for execution fees (else it refuses every asset but DOT... and DOT is never asked). */
@@ -80,6 +83,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
 
   beforeEach(() => {
     weighed = [];
+    dryRunCalls = [];
     localXcm = localReserveTransfer(10n * USDT);
     acceptsUsdt = true;
     seedNative(ah, SENDER, 5n * 10n ** 10n);
@@ -109,6 +113,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
         localXcm: localXcm === null ? undefined : localXcm,
         forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, USDT_FROM_AH) },
       }),
+      dryRunCalls,
     );
     answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
   });
@@ -187,6 +192,33 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
       expectErrorBody(res.body, 400, 'DryRunFailedError');
       expect(res.body.message, endpoint).toBe('Dry run failed: LocalExecutionIncompleteWithError');
     }
+  });
+
+  it('x-transfer: the execute XCM Asset Hub builds keeps back the USDt fee XcmPaymentApi charges (padded 40%), not a DOT figure; xcmFormatCheck does not price again', async () => {
+    const { [field(family).sender]: sender, ...rest } = body(10n);
+    const res = await request(local.app).post(`/${family}/x-transfer`).send({ ...rest, [field(family).sender]: sender }).expect(200);
+    const call = ah.registry.createType('Call', res.body);
+    expect(`${call.section}.${call.method}`).toBe('polkadotXcm.execute');
+    // The SDK sends on what is left after the origin fee and its minimal reserve fee (1000 base units), each padded by 40%.
+    type Instruction = Record<string, { xcm?: Instruction[]; fees?: { fun: { fungible: number } } } | undefined>;
+    const message = call.args[0]!.toJSON() as { v4: Instruction[] };
+    const deposit = message.v4.find((i) => i['depositReserveAsset'])?.['depositReserveAsset'];
+    const onward = deposit?.xcm?.[0]?.['buyExecution']?.fees?.fun.fungible;
+    expect(BigInt(onward ?? 0)).toBe(10n * USDT - sdk.padValueBy(USDT_EXECUTION_FEE, 40) - sdk.padValueBy(1000n, 40));
+    // Weighed: the dry run's local XCM (the fee estimate), then the built message (execute's max_weight).
+    expect(weighed).toHaveLength(2);
+    expect(weighed[0]).toEqual(localXcmJson());
+
+    // xcmFormatCheck dry-runs the built call once more, only to see that it passes: that run is not priced.
+    weighed.length = 0;
+    dryRunCalls.length = 0;
+    const checked = await request(local.app)
+      .post(`/${family}/x-transfer`)
+      .send({ ...rest, [field(family).sender]: sender, options: { ...(rest.options as object), xcmFormatCheck: true } })
+      .expect(200);
+    expect(checked.body).toBe(res.body);
+    expect(dryRunCalls).toHaveLength(2);
+    expect(weighed).toHaveLength(2);
   });
 
   it('without feeAsset the origin pays in DOT as before: payment info and the delivery fee, XcmPaymentApi not asked', async () => {
