@@ -168,28 +168,29 @@ interface SdkDryRunApi {
 
 /** The SDK's origin dry run in progress: whether XcmPaymentApi priced its fee. */
 const originDryRun = new AsyncLocalStorage<{ priced: boolean }>();
-/** DryRunApi sections already answering the SDK's key (a runtime upgrade decorates new ones). */
-const aliasedSections = new WeakSet<object>();
+const amended = Symbol('amended for the SDK');
 
-/** Adds `local_xcm` beside polkadot.js's `localXcm` in the JSON of dry runs made inside the SDK's origin dry run. */
-function aliasLocalXcm(section: Record<string, unknown>): void {
-  if (aliasedSections.has(section)) return;
-  const dryRunCall = section['dryRunCall'] as RuntimeCall | undefined;
-  if (typeof dryRunCall !== 'function') return;
-  const aliased: RuntimeCall = async (...args) => {
-    const response = await dryRunCall.apply(section, args);
+/**
+ * Inside the SDK's origin dry run, `section[method]` answers a Codec whose `toJSON().ok` has been
+ * passed through `amend` (the pooled connection's decorated runtime call is wrapped once; a runtime
+ * upgrade decorates new sections, wrapped again on their first use).
+ */
+function amendJson(section: Record<string, unknown> | undefined, method: string, amend: (ok: Record<string, unknown>) => void): void {
+  const original = section?.[method] as (RuntimeCall & { [amended]?: true }) | undefined;
+  if (!section || typeof original !== 'function' || original[amended]) return;
+  const wrapped: RuntimeCall = async (...args) => {
+    const response = await original.apply(section, args);
     if (!originDryRun.getStore()) return response;
     const toJSON = response.toJSON.bind(response);
     response.toJSON = () => {
       const json = toJSON() as { ok?: Record<string, unknown> } | null;
-      if (json?.ok?.['localXcm'] != null) json.ok['local_xcm'] = json.ok['localXcm'];
+      if (json?.ok) amend(json.ok);
       return json;
     };
     return response;
   };
-  // The decorated method is a read-only (configurable) property of the section.
-  Object.defineProperty(section, 'dryRunCall', { value: Object.assign(aliased, dryRunCall), configurable: true, enumerable: true });
-  aliasedSections.add(section);
+  // The decorated method is a read-only (configurable) property; keep its `meta` and friends.
+  Object.defineProperty(section, method, { value: Object.assign(wrapped, original, { [amended]: true }), configurable: true, enumerable: true });
 }
 
 let feeAssetPricingPatched = false;
@@ -201,10 +202,12 @@ let feeAssetPricingPatched = false;
  * the origin fee was the native payment-info figure (DOT planck) labelled USDt, in pre-flight
  * answers and in the execute XCM the builder makes for Asset Hub and Hydration with a feeAsset
  * (10 USDt was "too low" for an 18 USDt fee); and Asset Hub -> Ethereum was never priced by
- * XcmPaymentApi. Give the SDK's dry runs the key it reads (only inside its origin dry run, tracked
- * with AsyncLocalStorage). Where the chain still cannot price the fee asset (no XcmPaymentApi, no
- * local XCM), a native figure must not pass for it: that is an UnableToComputeError naming the
- * chain. A chain refusing the asset is one already (reportFeeRefusalsAsUnableToCompute).
+ * XcmPaymentApi. Give the SDK's dry runs the key it reads, and its delivery-fee query the version
+ * key it reads (only inside its origin dry run, tracked with AsyncLocalStorage; hops and the
+ * destination are left as the SDK prices them). Where the chain still cannot price the fee asset
+ * (no XcmPaymentApi, no local XCM), a native figure must not pass for it: that is an
+ * UnableToComputeError naming the chain. A chain refusing the asset is one already
+ * (reportFeeRefusalsAsUnableToCompute).
  */
 export function priceOriginFeesInFeeAsset(): void {
   if (feeAssetPricingPatched) return;
@@ -220,8 +223,15 @@ export function priceOriginFeesInFeeAsset(): void {
     // xcmFormatCheck reads only whether the message passes: its fee is never shown, so a transfer
     // is not refused for a fee asset the chain cannot price.
     if (options.bypassOptions?.sentAssetMintMode === 'bypass') return getDryRunCall.call(this, options);
-    const section = this.api?.call?.['dryRunApi'];
-    if (section) aliasLocalXcm(section);
+    const calls = this.api?.call;
+    amendJson(calls?.['dryRunApi'], 'dryRunCall', (ok) => {
+      if (ok['localXcm'] != null) ok['local_xcm'] = ok['localXcm'];
+    });
+    // The SDK reads delivery fees as `ok.v4 ?? ok.v3`; a chain answers in the version it was asked
+    // in, V5 for the XCM a V5 runtime forwards, and the fee counted 0.
+    amendJson(calls?.['xcmPaymentApi'], 'queryDeliveryFees', (ok) => {
+      if (ok['v5'] !== undefined && ok['v4'] === undefined) ok['v4'] = ok['v5'];
+    });
     const run = { priced: false };
     const result = await originDryRun.run(run, () => getDryRunCall.call(this, options));
     const { chain, feeAsset } = options;

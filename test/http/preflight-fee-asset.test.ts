@@ -14,6 +14,7 @@ import {
   answerAssetFees,
   answerDryRunCall,
   answerDryRunXcm,
+  answerPoolQuote,
   answerQueryInfo,
   answerXcmPayment,
   callFailure,
@@ -39,6 +40,12 @@ const DOT_FALLBACK = 15_000_000n + 3_000_000n;
 /** The weight Asset Hub's XcmPaymentApi gives the local XCM, and what that weight costs in USDt. */
 const LOCAL_WEIGHT = { refTime: 2_500_000_000n, proofSize: 60_000n };
 const USDT_EXECUTION_FEE = 41_000n; // 0.041 USDt
+/** Delivering the forwarded XCM to Hydration costs this in DOT (answered in XCM V5), which Asset Hub's pools quote in USDt. */
+const DELIVERY_DOT = 2_000_000n;
+const usdtForDot = (planck: bigint) => (planck * 7n) / 10_000n; // 1 DOT = 7 USDt
+const DELIVERY_USDT = usdtForDot(DELIVERY_DOT);
+/** The origin fee in USDt: execution of the local XCM plus delivery. */
+const ORIGIN_FEE_USDT = USDT_EXECUTION_FEE + DELIVERY_USDT;
 
 /** USDt's location on Asset Hub itself, and as Hydration sees it (Asset Hub is its reserve). */
 const USDT_HERE = { parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
@@ -91,7 +98,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     seedTokens(hydration, ADDRESS, 10, 5n * USDT);
     answerQueryInfo(ah, 15_000_000n);
     answerQueryInfo(hydration, 15_000_000n);
-    answerXcmPayment(ah, { fee: 0n });
+    answerXcmPayment(ah, { fee: 0n, deliveryFee: DELIVERY_DOT });
+    answerPoolQuote(ah, usdtForDot);
     // Asset Hub prices the weight it gave (and no other) in USDt, asked by USDt's location on Asset
     // Hub; it refuses any other asset id.
     answerAssetFees(ah, {
@@ -133,8 +141,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   /** The local XCM as the chain decoded what the SDK asked it to weigh (polkadot.js JSON). */
   const localXcmJson = () => ah.registry.createType('XcmVersionedXcm', { V5: localReserveTransfer(10n * USDT) }).toJSON();
 
-  it('xcm-fee, origin-xcm-fee, dry-run and transfer-info: the origin fee is what XcmPaymentApi charges in USDt for the local XCM', async () => {
-    const usdtFee = { fee: USDT_EXECUTION_FEE.toString(), asset: USDT_AH };
+  it('xcm-fee, origin-xcm-fee, dry-run and transfer-info: the origin fee is what XcmPaymentApi charges in USDt for the local XCM, plus the delivery fee quoted in USDt', async () => {
+    const usdtFee = { fee: ORIGIN_FEE_USDT.toString(), asset: USDT_AH };
     const fee = await p('xcm-fee', body(10n)).expect(200);
     expect(fee.body.origin).toMatchObject({ ...usdtFee, feeType: 'dryRun', sufficient: true });
     expect(fee.body.destination).toMatchObject({ fee: HYDRATION_FEE.toString() });
@@ -154,9 +162,9 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
 
   it('the amount rules count the USDt origin fee in USDt (Rules 1 and 3); against DOT it does not count', async () => {
     // Rule 1: max(balance - ED - originFee, 0), originFee paid in the queried asset (feeAsset = USDt).
-    expect((await p('transferable-amount', body(10n)).expect(200)).body).toBe((SENDER_USDT - USDT_ED - USDT_EXECUTION_FEE).toString());
+    expect((await p('transferable-amount', body(10n)).expect(200)).body).toBe((SENDER_USDT - USDT_ED - ORIGIN_FEE_USDT).toString());
     // Rule 3: destination fee (USDT on Hydration) + origin fee (USDt) + 1; no hops; the recipient holds USDT, no ED.
-    expect((await p('min-transferable-amount', body(10n)).expect(200)).body).toBe((HYDRATION_FEE + USDT_EXECUTION_FEE + 1n).toString());
+    expect((await p('min-transferable-amount', body(10n)).expect(200)).body).toBe((HYDRATION_FEE + ORIGIN_FEE_USDT + 1n).toString());
     const dotQuery = { ...body(10n), currency: { symbol: { type: 'Native', value: 'DOT' }, amount: family === 'v5' ? '10000000000' : '1' } };
     const dotBalance = 5n * 10n ** 10n;
     const dotEd = BigInt(sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot').existentialDeposit ?? '0');
@@ -204,7 +212,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     const message = call.args[0]!.toJSON() as { v4: Instruction[] };
     const deposit = message.v4.find((i) => i['depositReserveAsset'])?.['depositReserveAsset'];
     const onward = deposit?.xcm?.[0]?.['buyExecution']?.fees?.fun.fungible;
-    expect(BigInt(onward ?? 0)).toBe(10n * USDT - sdk.padValueBy(USDT_EXECUTION_FEE, 40) - sdk.padValueBy(1000n, 40));
+    expect(BigInt(onward ?? 0)).toBe(10n * USDT - sdk.padValueBy(ORIGIN_FEE_USDT, 40) - sdk.padValueBy(1000n, 40));
     // Weighed: the dry run's local XCM (the fee estimate), then the built message (execute's max_weight).
     expect(weighed).toHaveLength(2);
     expect(weighed[0]).toEqual(localXcmJson());
@@ -236,6 +244,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
 const WETH = { parents: 2, interior: { X2: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }, { AccountKey20: { network: null, key: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2' } }] } };
 const ETH_RECIPIENT = '0x24D18dbFBcEd732EAdF98EE520853e13909fE258';
 const DOT_EXECUTION_FEE = 123_456_789n;
+/** Delivering the export to BridgeHubPolkadot (the bridge's fee included), in DOT, answered in XCM V5. */
+const BRIDGE_DELIVERY_DOT = 4_000_000_000n;
 /** DOT as Asset Hub prices it (polkadot.js JSON of the versioned asset id the SDK sends). */
 const DOT_ASSET_ID_JSON = { v4: { parents: 1, interior: { here: null } } };
 
@@ -252,6 +262,13 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     { InitiateReserveWithdraw: { assets: { Wild: { AllCounted: 1 } }, reserve: { parents: 2, interior: { X1: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }] } }, xcm: [] } },
   ];
 
+  /** What Asset Hub forwards to BridgeHubPolkadot to export over the bridge (shape only; BridgeHub is not dry-run here). */
+  const toBridgeHub = [
+    { WithdrawAsset: [{ id: { parents: 1, interior: 'Here' }, fun: { Fungible: BRIDGE_DELIVERY_DOT } }] },
+    { BuyExecution: { fees: { id: { parents: 1, interior: 'Here' }, fun: { Fungible: BRIDGE_DELIVERY_DOT } }, weightLimit: 'Unlimited' } },
+    { ExportMessage: { network: { Ethereum: { chainId: 1 } }, destination: 'Here', xcm: [{ ClearOrigin: null }] } },
+  ];
+
   beforeAll(async () => {
     [ah, bridgeHub] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('BridgeHubPolkadot')]);
     local = testApp();
@@ -265,13 +282,15 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     weighed = [];
     seedNative(ah, SENDER, 5n * 10n ** 10n);
     answerQueryInfo(ah, 15_000_000n);
-    answerXcmPayment(ah, { fee: 0n });
+    answerXcmPayment(ah, { fee: 0n, deliveryFee: BRIDGE_DELIVERY_DOT });
     answerAssetFees(ah, {
       weight: LOCAL_WEIGHT,
       feeIn: (assetId) => (JSON.stringify(assetId) === JSON.stringify(DOT_ASSET_ID_JSON) ? DOT_EXECUTION_FEE : undefined),
       weighed,
     });
-    answerDryRunCall(ah, (r) => callSuccess(r, { sender: SENDER, amount: wethAmount, deliveryFee: 3_000_000n, localXcm }));
+    answerDryRunCall(ah, (r) =>
+      callSuccess(r, { sender: SENDER, amount: wethAmount, deliveryFee: BRIDGE_DELIVERY_DOT, localXcm, forwarded: { destination: parachain(1002), message: toBridgeHub } }),
+    );
   });
 
   const body = () => ({
@@ -284,12 +303,10 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
   });
   const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());
 
-  it('origin-xcm-fee, xcm-fee and dry-run: the DOT price of the local XCM, not payment info', async () => {
+  it('origin-xcm-fee: the DOT price of the local XCM plus the delivery to BridgeHub, not payment info', async () => {
     const dot = sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot');
-    const dotFee = { fee: DOT_EXECUTION_FEE.toString(), asset: { symbol: dot.symbol, decimals: dot.decimals } };
-    expect((await p('origin-xcm-fee').expect(200)).body.origin).toMatchObject({ ...dotFee, feeType: 'dryRun' });
+    const res = await p('origin-xcm-fee').expect(200);
+    expect(res.body.origin).toMatchObject({ fee: (DOT_EXECUTION_FEE + BRIDGE_DELIVERY_DOT).toString(), feeType: 'dryRun', asset: { symbol: dot.symbol, decimals: dot.decimals } });
     expect(weighed[0]).toEqual(ah.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
-    expect((await p('xcm-fee').expect(200)).body.origin).toMatchObject({ ...dotFee, feeType: 'dryRun' });
-    expect((await p('dry-run').expect(200)).body.origin).toMatchObject({ success: true, ...dotFee });
   });
 });

@@ -262,3 +262,14 @@ export function answerAssetFees(chain: TestChain, p: { weight: { refTime: bigint
     return fee === undefined ? { Err: 'AssetNotFound' } : { Ok: fee };
   });
 }
+
+/**
+ * AssetConversionApi_quote_price_exact_tokens_for_tokens (Asset Hub's pools): `quote(amountIn)` of
+ * the asset out for `amountIn` of the asset in, answered as the runtime's `Some`.
+ */
+export function answerPoolQuote(chain: TestChain, quote: (amountIn: bigint) => bigint): void {
+  chain.setRuntimeCall('AssetConversionApi_quote_price_exact_tokens_for_tokens', (args, registry) => {
+    const amountIn = runtimeArgs(registry, 'AssetConversionApi', 'quote_price_exact_tokens_for_tokens', args)[2];
+    return quote(BigInt(amountIn as number | string));
+  });
+}
