@@ -3,8 +3,8 @@
 // real SDK over local test chains. sdk-pjs 11.14.8 never reached that pricing on its own (it looks
 // for the local XCM under a key polkadot.js does not produce) and answered the DOT payment-info
 // figure labelled USDt (also inside the execute XCM x-transfer builds); src/chains/sdk-apis.ts
-// makes the local XCM visible to it. The same condition decides the DOT pricing of Asset Hub ->
-// Ethereum (last block).
+// makes the local XCM visible to it. Hydration with feeAsset DOT had the same fault (its HDX
+// payment info as DOT); the same condition decides the DOT pricing of Asset Hub -> Ethereum.
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
@@ -308,5 +308,68 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     const res = await p('origin-xcm-fee').expect(200);
     expect(res.body.origin).toMatchObject({ fee: (DOT_EXECUTION_FEE + BRIDGE_DELIVERY_DOT).toString(), feeType: 'dryRun', asset: { symbol: dot.symbol, decimals: dot.decimals } });
     expect(weighed[0]).toEqual(ah.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
+  });
+});
+
+// Hydration, the other chain that builds an execute with a feeAsset: DOT (Tokens id 5) to Asset Hub,
+// its fee paid in DOT rather than HDX.
+describe.each(FAMILIES)('/%s pre-flight with feeAsset DOT from Hydration to AssetHubPolkadot', (family) => {
+  let hydration: TestChain;
+  let ah: TestChain;
+  let local: ReturnType<typeof testApp>;
+  let weighed: unknown[];
+  const DOT = 10n ** 10n;
+  const HYDRATION_DOT_FEE = 3_210_000n; // Hydration's XcmPaymentApi price of the local XCM, in DOT planck
+  const localXcm = [
+    { WithdrawAsset: [{ id: { parents: 1, interior: 'Here' }, fun: { Fungible: DOT } }] },
+    { InitiateReserveWithdraw: { assets: { Wild: { AllCounted: 1 } }, reserve: parachain(1000), xcm: [] } },
+  ];
+
+  beforeAll(async () => {
+    [hydration, ah] = await Promise.all([startTestChain('Hydration'), startTestChain('AssetHubPolkadot')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([hydration.close(), ah.close()]);
+  });
+
+  beforeEach(() => {
+    weighed = [];
+    seedNative(hydration, SENDER, 10n ** 14n);
+    seedTokens(hydration, SENDER, 5, 20n * DOT);
+    answerQueryInfo(hydration, 1_000_000n);
+    answerXcmPayment(hydration, { fee: 0n });
+    answerAssetFees(hydration, {
+      weight: LOCAL_WEIGHT,
+      feeIn: (assetId) => (JSON.stringify(assetId) === JSON.stringify({ v4: { parents: 1, interior: { here: null } } }) ? HYDRATION_DOT_FEE : undefined),
+      weighed,
+    });
+    answerDryRunCall(hydration, (r) =>
+      callSuccess(r, { sender: SENDER, amount: DOT, localXcm, forwarded: { destination: parachain(1000), message: reserveMessage(r, DOT, ADDRESS) } }),
+    );
+    answerQueryInfo(ah, 15_000_000n);
+    answerXcmPayment(ah, { fee: 1_500_000n });
+    answerDryRunXcm(ah, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: DOT - 1_500_000n }));
+  });
+
+  const body = () => ({
+    from: 'Hydration',
+    to: 'AssetHubPolkadot',
+    currency: { id: 5, amount: family === 'v5' ? DOT.toString() : '1' },
+    feeAsset: { id: 5 },
+    [field(family).recipient]: ADDRESS,
+    [field(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { Hydration: hydration.url, AssetHubPolkadot: ah.url } },
+  });
+  const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());
+
+  it('origin-xcm-fee is what Hydration charges in DOT for the local XCM; Rule 1 subtracts it from DOT', async () => {
+    const dot = sdk.findAssetInfoOrThrow('Hydration', { id: 5 }, null);
+    const res = await p('origin-xcm-fee').expect(200);
+    expect(res.body.origin).toMatchObject({ fee: HYDRATION_DOT_FEE.toString(), feeType: 'dryRun', asset: { symbol: 'DOT', assetId: '5' } });
+    expect(weighed[0]).toEqual(hydration.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
+    // Rule 1: max(balance - ED - originFee, 0), the fee paid in the queried asset (feeAsset = DOT).
+    expect((await p('transferable-amount').expect(200)).body).toBe((20n * DOT - BigInt(dot.existentialDeposit ?? '0') - HYDRATION_DOT_FEE).toString());
   });
 });
