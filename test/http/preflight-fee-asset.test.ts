@@ -35,8 +35,6 @@ const amountOf = (family: string, usdt: bigint) => (family === 'v5' ? (usdt * US
 const SENDER_USDT = 100n * USDT;
 const USDT_ED = BigInt(USDT_AH.existentialDeposit ?? '0');
 const HYDRATION_FEE = 20_000n; // XcmPaymentApi on Hydration, in USDT
-/** Payment info on Asset Hub (query_info + FeesPaid), in DOT planck: what the SDK fell back to. */
-const DOT_FALLBACK = 15_000_000n + 3_000_000n;
 /** The weight Asset Hub's XcmPaymentApi gives the local XCM, and what that weight costs in USDt. */
 const LOCAL_WEIGHT = { refTime: 2_500_000_000n, proofSize: 60_000n };
 const USDT_EXECUTION_FEE = 41_000n; // 0.041 USDt
@@ -46,6 +44,8 @@ const usdtForDot = (planck: bigint) => (planck * 7n) / 10_000n; // 1 DOT = 7 USD
 const DELIVERY_USDT = usdtForDot(DELIVERY_DOT);
 /** The origin fee in USDt: execution of the local XCM plus delivery. */
 const ORIGIN_FEE_USDT = USDT_EXECUTION_FEE + DELIVERY_USDT;
+/** Payment info on Asset Hub (query_info) plus the delivery fee paid (FeesPaid), in DOT planck: what the SDK fell back to. */
+const DOT_FALLBACK = 15_000_000n + DELIVERY_DOT;
 
 /** USDt's location on Asset Hub itself, and as Hydration sees it (Asset Hub is its reserve). */
 const USDT_HERE = { parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
@@ -76,7 +76,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   let dryRunCalls: unknown[];
   /** The local XCM Asset Hub's dry run reports (null: none recorded). */
   let localXcm: unknown[] | null;
-  /** Asset Hub takes USDt for execution fees (else it refuses every asset but DOT... and DOT is never asked). */
+  /** Asset Hub's XcmPaymentApi takes USDt for fees (false: it refuses it, AssetNotFound). */
   let acceptsUsdt: boolean;
 
   beforeAll(async () => {
@@ -117,8 +117,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
       callSuccess(r, {
         sender: SENDER,
         amount: ten,
-        deliveryFee: 3_000_000n,
-        localXcm: localXcm === null ? undefined : localXcm,
+        deliveryFee: DELIVERY_DOT,
+        localXcm: localXcm ?? undefined,
         forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, USDT_FROM_AH) },
       }),
       dryRunCalls,
@@ -126,7 +126,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
   });
 
-  const body = (usdt: bigint, extra: Record<string, unknown> = {}) => ({
+  const body = (usdt: bigint) => ({
     from: 'AssetHubPolkadot',
     to: 'Hydration',
     currency: { id: 1984, amount: amountOf(family, usdt) },
@@ -134,7 +134,6 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     [field(family).recipient]: ADDRESS,
     [field(family).sender]: SENDER,
     options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url } },
-    ...extra,
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
 
@@ -203,8 +202,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   });
 
   it('x-transfer: the execute XCM Asset Hub builds keeps back the USDt fee XcmPaymentApi charges (padded 40%), not a DOT figure; xcmFormatCheck does not price again', async () => {
-    const { [field(family).sender]: sender, ...rest } = body(10n);
-    const res = await request(local.app).post(`/${family}/x-transfer`).send({ ...rest, [field(family).sender]: sender }).expect(200);
+    const b = body(10n);
+    const res = await p('x-transfer', b).expect(200);
     const call = ah.registry.createType('Call', res.body);
     expect(`${call.section}.${call.method}`).toBe('polkadotXcm.execute');
     // The SDK sends on what is left after the origin fee and its minimal reserve fee (1000 base units), each padded by 40%.
@@ -220,10 +219,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     // xcmFormatCheck dry-runs the built call once more, only to see that it passes: that run is not priced.
     weighed.length = 0;
     dryRunCalls.length = 0;
-    const checked = await request(local.app)
-      .post(`/${family}/x-transfer`)
-      .send({ ...rest, [field(family).sender]: sender, options: { ...(rest.options as object), xcmFormatCheck: true } })
-      .expect(200);
+    const checked = await p('x-transfer', { ...b, options: { ...b.options, xcmFormatCheck: true } }).expect(200);
     expect(checked.body).toBe(res.body);
     expect(dryRunCalls).toHaveLength(2);
     expect(weighed).toHaveLength(2);
