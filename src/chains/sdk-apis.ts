@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../sdk';
 import type { ConnectionPool, Lease } from './pool';
 
@@ -147,4 +149,101 @@ export function reportFeeRefusalsAsUnableToCompute(): void {
     }
   };
   feeRefusalsPatched = true;
+}
+
+interface DryRunCallOptions {
+  chain: TChain;
+  feeAsset?: TAssetInfo;
+  /** `sentAssetMintMode: 'bypass'` marks the dry run of the builder's `xcmFormatCheck`. */
+  bypassOptions?: { sentAssetMintMode?: string };
+}
+
+type RuntimeCall = (...args: unknown[]) => Promise<{ toJSON(): unknown }>;
+
+interface SdkDryRunApi {
+  api?: { call?: Record<string, Record<string, unknown> | undefined> };
+  getDryRunCall(options: DryRunCallOptions): Promise<{ success: boolean }>;
+  getXcmPaymentApiFee(...args: unknown[]): Promise<unknown>;
+}
+
+/** The SDK's origin dry run in progress: whether XcmPaymentApi priced its fee. */
+const originDryRun = new AsyncLocalStorage<{ priced: boolean }>();
+const amended = Symbol('amended for the SDK');
+
+/**
+ * Inside the SDK's origin dry run, `section[method]` answers a Codec whose `toJSON().ok` has been
+ * passed through `amend` (the pooled connection's decorated runtime call is wrapped once; a runtime
+ * upgrade decorates new sections, wrapped again on their first use).
+ */
+function amendJson(section: Record<string, unknown> | undefined, method: string, amend: (ok: Record<string, unknown>) => void): void {
+  const original = section?.[method] as (RuntimeCall & { [amended]?: true }) | undefined;
+  if (!section || typeof original !== 'function' || original[amended]) return;
+  const wrapped: RuntimeCall = async (...args) => {
+    const response = await original.apply(section, args);
+    if (!originDryRun.getStore()) return response;
+    const toJSON = response.toJSON.bind(response);
+    response.toJSON = () => {
+      const json = toJSON() as { ok?: Record<string, unknown> } | null;
+      if (json?.ok) amend(json.ok);
+      return json;
+    };
+    return response;
+  };
+  // The decorated method is a read-only (configurable) property; keep its `meta` and friends.
+  Object.defineProperty(section, method, { value: Object.assign(wrapped, original, { [amended]: true }), configurable: true, enumerable: true });
+}
+
+let feeAssetPricingPatched = false;
+
+/**
+ * sdk-pjs 11 prices the origin's fee with XcmPaymentApi (the dry run's local XCM weighed, the
+ * weight priced in the fee asset) only when `dryRunCall(...).toJSON().ok.local_xcm` is set, a key
+ * polkadot.js never produces (it writes `localXcm`). So with a `feeAsset` (e.g. USDt on Asset Hub)
+ * the origin fee was the native payment-info figure (DOT planck) labelled USDt, in pre-flight
+ * answers and in the execute XCM the builder makes for Asset Hub and Hydration with a feeAsset
+ * (10 USDt was "too low" for an 18 USDt fee); and Asset Hub -> Ethereum was never priced by
+ * XcmPaymentApi. Give the SDK's dry runs the key it reads, and its delivery-fee query the version
+ * key it reads (only inside its origin dry run, tracked with AsyncLocalStorage; hops and the
+ * destination are left as the SDK prices them). Where the chain still cannot price the fee asset
+ * (no XcmPaymentApi, no local XCM), a native figure must not pass for it: that is an
+ * UnableToComputeError naming the chain. A chain refusing the asset is one already
+ * (reportFeeRefusalsAsUnableToCompute).
+ */
+export function priceOriginFeesInFeeAsset(): void {
+  if (feeAssetPricingPatched) return;
+  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkDryRunApi }).api) as SdkDryRunApi;
+  const { getDryRunCall, getXcmPaymentApiFee } = proto;
+  proto.getXcmPaymentApiFee = async function (this: SdkDryRunApi, ...args) {
+    const fee = await getXcmPaymentApiFee.apply(this, args);
+    const run = originDryRun.getStore();
+    if (run && typeof fee === 'bigint') run.priced = true;
+    return fee;
+  };
+  proto.getDryRunCall = async function (this: SdkDryRunApi, options) {
+    // xcmFormatCheck reads only whether the message passes: its fee is never shown, so a transfer
+    // is not refused for a fee asset the chain cannot price.
+    if (options.bypassOptions?.sentAssetMintMode === 'bypass') return getDryRunCall.call(this, options);
+    const calls = this.api?.call;
+    amendJson(calls?.['dryRunApi'], 'dryRunCall', (ok) => {
+      if (ok['localXcm'] != null) ok['local_xcm'] = ok['localXcm'];
+    });
+    // The SDK reads delivery fees as `ok.v4 ?? ok.v3`; a chain answers in the version it was asked
+    // in, V5 for the XCM a V5 runtime forwards, and the fee counted 0.
+    amendJson(calls?.['xcmPaymentApi'], 'queryDeliveryFees', (ok) => {
+      if (ok['v5'] !== undefined && ok['v4'] === undefined) ok['v4'] = ok['v5'];
+    });
+    const run = { priced: false };
+    const result = await originDryRun.run(run, () => getDryRunCall.call(this, options));
+    const { chain, feeAsset } = options;
+    if (result.success && feeAsset && !run.priced) {
+      const native = sdk.findNativeAssetInfoOrThrow(chain);
+      if (!sdk.isAssetXcEqual(feeAsset, native)) {
+        throw new sdk.UnableToComputeError(
+          `The XCM fee on ${chain} cannot be computed in ${feeAsset.symbol}: its XcmPaymentApi did not price the dry run, and payment info gives fees in ${native.symbol} only`,
+        );
+      }
+    }
+    return result;
+  };
+  feeAssetPricingPatched = true;
 }

@@ -106,6 +106,8 @@ export interface CallSuccess {
   actualWeight?: { refTime: bigint; proofSize: bigint };
   /** pallet-xcm's section name on this chain. */
   xcmPallet?: 'PolkadotXcm' | 'XcmPallet';
+  /** The XCM program pallet-xcm executed locally (V5 instructions), what XcmPaymentApi weighs; none by default. */
+  localXcm?: unknown[];
 }
 
 /** A dispatched call that succeeded, with the events a transfer emits and the XCM it forwards. */
@@ -121,7 +123,7 @@ export function callSuccess(registry: TypeRegistry, s: CallSuccess) {
     Ok: {
       executionResult: { Ok: { actualWeight: s.actualWeight ?? null, paysFee: 'Yes' } },
       emittedEvents: events,
-      localXcm: null,
+      localXcm: s.localXcm ? { V5: s.localXcm } : null,
       forwardedXcms: s.forwarded ? [[{ V5: s.forwarded.destination }, [{ V5: s.forwarded.message }]]] : [],
     },
   };
@@ -228,4 +230,46 @@ export function answerXcmPayment(chain: TestChain, p: { weight?: { refTime: bigi
 /** TransactionPaymentApi_query_info: what `tx.paymentInfo()` reads (the SDK's execution fee). */
 export function answerQueryInfo(chain: TestChain, partialFee: bigint): void {
   chain.setRuntimeCall('TransactionPaymentApi_query_info', () => ({ weight: weight(200_000_000n, 4_000n), class: 'Normal', partialFee }));
+}
+
+/** The arguments of runtime call `api.method`, decoded in order with the input types the chain's metadata declares. */
+function runtimeArgs(registry: TypeRegistry, api: string, method: string, args: Uint8Array): unknown[] {
+  const inputs = registry.metadata.apis.find((a) => a.name.eq(api))?.methods.find((m) => m.name.eq(method))?.inputs;
+  if (!inputs) throw new Error(`runtime-answers: no ${api}.${method} in this metadata`);
+  let rest = args;
+  return inputs.map((input) => {
+    const value = registry.createType(registry.createLookupType(input.type), rest);
+    rest = rest.subarray(value.encodedLength);
+    return value.toJSON();
+  });
+}
+
+/**
+ * XcmPaymentApi priced per asset, as a chain that accepts several fee assets answers:
+ * `query_xcm_weight` weighs every program `weight` (each program asked about, as JSON, goes to
+ * `weighed`), and `query_weight_to_asset_fee` answers `feeIn(assetId, weight)` for the asset id (a
+ * versioned location as JSON, e.g. `{ v4: { parents, interior } }`) and the weight asked about, or `AssetNotFound` where it
+ * gives undefined (the chain refuses the asset).
+ */
+export function answerAssetFees(chain: TestChain, p: { weight: { refTime: bigint; proofSize: bigint }; feeIn: (assetId: unknown, weight: unknown) => bigint | undefined; weighed?: unknown[] }): void {
+  chain.setRuntimeCall('XcmPaymentApi_query_xcm_weight', (args, registry) => {
+    p.weighed?.push(runtimeArgs(registry, 'XcmPaymentApi', 'query_xcm_weight', args)[0]);
+    return { Ok: p.weight };
+  });
+  chain.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', (args, registry) => {
+    const [weighed, assetId] = runtimeArgs(registry, 'XcmPaymentApi', 'query_weight_to_asset_fee', args);
+    const fee = p.feeIn(assetId, weighed);
+    return fee === undefined ? { Err: 'AssetNotFound' } : { Ok: fee };
+  });
+}
+
+/**
+ * AssetConversionApi_quote_price_exact_tokens_for_tokens (Asset Hub's pools): `quote(amountIn)` of
+ * the asset out for `amountIn` of the asset in, answered as the runtime's `Some`.
+ */
+export function answerPoolQuote(chain: TestChain, quote: (amountIn: bigint) => bigint): void {
+  chain.setRuntimeCall('AssetConversionApi_quote_price_exact_tokens_for_tokens', (args, registry) => {
+    const amountIn = runtimeArgs(registry, 'AssetConversionApi', 'quote_price_exact_tokens_for_tokens', args)[2];
+    return quote(BigInt(amountIn as number | string));
+  });
 }

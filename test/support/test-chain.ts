@@ -654,7 +654,9 @@ class Node {
     const api = registry.metadata.apis.find((a) => a.name.eq(apiName));
     const method = api?.methods.find((m) => m.name.eq(methodName));
     if (!method) throw new RpcError(-32000, `Client error: no runtime call ${fn} in metadata`);
-    return registry.createType(registry.createLookupType(method.output), value).toHex();
+    // toU8a, not toHex: an Option's toHex() leaves out its Some byte.
+    const encoded = registry.createType(registry.createLookupType(method.output), value).toU8a();
+    return `0x${Buffer.from(encoded).toString('hex')}`;
   }
 }
 
