@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { ConnectionPool } from '../chains/pool';
 import { badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
+import { scaleAmount } from '../schemas/amount-scale';
 import type { BalanceRequest, PreflightRequest } from '../schemas/preflight';
 import type { TransferOptions } from '../schemas/transfer';
 import { minTransferableAmount, originFeeCountsInAsset, transferableAmount, verifyEdOnDestination } from './amount-rules';
@@ -232,7 +233,7 @@ export class PreflightService {
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
     const destNative = sdkCall(() => sdk.findNativeAssetInfo(req.to));
-    const base = req.options.abstractDecimals ? sdk.parseUnits(amount, asset.decimals) : BigInt(amount);
+    const base = req.options.abstractDecimals ? scaleAmount(amount, asset.decimals) : BigInt(amount);
     const { balance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Verifying the existential deposit for');
     // Past a hop without dry-run support the SDK follows nothing: its destination fee (0, `noFeeRequired`) is a placeholder.
     const blind = fees.hops.find((h) => !sdk.hasDryRunSupport(h.chain as TChain));
