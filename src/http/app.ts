@@ -11,7 +11,7 @@ import { addCachedLane } from './cached-lane';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
 import { JsonBodies } from './json-body';
-import { rateLimits, rateLimitsApply } from './rate-limit';
+import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
 import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
 import { docsRoutes } from './routes/docs';
@@ -69,7 +69,8 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   app.use(requestLog(logger));
   app.use(ops.metrics.middleware(app));
   app.use(cors(config.CORS_ORIGIN));
-  app.use(rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys }));
+  const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
+  app.use(limits.middleware);
   app.use(requireJson);
   const bodies = new JsonBodies(config.BODY_LIMIT);
   app.use(bodies.middleware);
@@ -101,6 +102,6 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  if (!rateLimitsApply(config, ops.apiKeys)) addCachedLane(app, { cache, bodies, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN });
+  addCachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN });
   return app;
 }

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit, type AugmentedRequest } from 'express-rate-limit';
+import proxyaddr from 'proxy-addr';
 import type { Config } from '../config';
 import { InvalidApiKeyError, RateLimitExceededError } from '../errors';
 import type { ApiKey, ApiKeys } from '../ops/api-keys';
@@ -15,7 +18,7 @@ const EXEMPT = new Set(['/health', '/ready', '/metrics']);
 const REGISTRY_POSTS = [/^\/assets\/[^/]+\/[^/]+$/, /^\/balance\/[^/]+\/existential-deposit$/, /^\/router\/pairs$/];
 
 /** Whether a request runs chain work (a transfer, a pre-flight query, a balance, a swap). */
-export function dialsChains(req: Request): boolean {
+export function dialsChains(req: Pick<Request, 'method' | 'path'>): boolean {
   const m = /^\/(?:v5|v2)(\/.*)$/.exec(req.path);
   if (!m) return false;
   const path = m[1].replace(/\/+$/, '');
@@ -41,12 +44,42 @@ export interface RateLimitDeps {
   apiKeys?: ApiKeys;
 }
 
+/** Express's compiled TRUST_PROXY (`app.get('trust proxy fn')`): which hops' X-Forwarded-For count. */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+export interface RateLimits {
+  /** Counts every request (and chain-dialling ones again); answers 401 and 429. */
+  middleware: RequestHandler;
+  /** Whether any request can be limited (else `countCached` has nothing to do). */
+  readonly apply: boolean;
+  /**
+   * Counts a cached registry lookup answered before Express, exactly as the middleware would (same
+   * store, key and limit), and gives the RateLimit headers it would set, as [name, value, ...].
+   * Undefined when the request must go through Express instead: an API key to check, or a client
+   * at its limit (the count is given back, and Express counts it again and answers 429).
+   */
+  countCached(req: IncomingMessage, trust: TrustProxy): Promise<string[] | undefined>;
+}
+
+/** express-rate-limit's draft-8 partition key, `base64(hex(sha256(key))[0..12])`; memoised (bounded). */
+const partitionKeys = new Map<string, string>();
+function partitionKey(key: string): string {
+  let found = partitionKeys.get(key);
+  if (found === undefined) {
+    found = Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+    if (partitionKeys.size >= 10_000) partitionKeys.clear();
+    partitionKeys.set(key, found);
+  }
+  return found;
+}
+
 /**
  * Per-client limits over a one-minute window: one for every request, a lower one for requests
  * that dial chains. Clients are told apart by address (X-Forwarded-For only from TRUST_PROXY)
  * or, with an X-API-Key, by key; keyed clients get the key's limits.
  */
-export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps): RequestHandler {
+export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps): RateLimits {
+  const stores = { all: counters.store('xcm-gateway:rl:all:'), chain: counters.store('xcm-gateway:rl:chain:') };
   const limiter = (name: 'all' | 'chain', anonymous: number, keyed: (key: ApiKey) => number, scope: string) =>
     rateLimit({
       windowMs: WINDOW_MS,
@@ -56,7 +89,7 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       identifier: name,
-      store: counters.store(`xcm-gateway:rl:${name}:`),
+      store: stores[name],
       // Forwarded headers from untrusted hops are ignored on purpose (TRUST_PROXY says whose count).
       validate: { xForwardedForHeader: false },
       handler: (req: Request, _res: Response, next: NextFunction) => {
@@ -73,7 +106,7 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
   const allLimited = config.RATE_LIMIT_PER_MINUTE > 0 || apiKeys !== undefined;
   const chainLimited = config.RATE_LIMIT_CHAIN_PER_MINUTE > 0 || apiKeys !== undefined;
 
-  return (req, res, next) => {
+  const middleware: RequestHandler = (req, res, next) => {
     if (EXEMPT.has(req.path)) {
       next();
       return;
@@ -93,4 +126,27 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
     if (allLimited) void all(req, res, afterAll);
     else afterAll();
   };
+
+  const countCached = async (req: IncomingMessage, trust: TrustProxy): Promise<string[] | undefined> => {
+    let apiKey: ApiKey | undefined;
+    const sent = req.headers['x-api-key'];
+    if (sent !== undefined && apiKeys) {
+      apiKey = typeof sent === 'string' ? apiKeys.find(sent) : undefined;
+      if (!apiKey) return undefined;
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    if (chainLimited && dialsChains({ method: req.method ?? 'GET', path })) return undefined;
+    const limit = apiKey ? apiKey.perMinute : config.RATE_LIMIT_PER_MINUTE;
+    if (!allLimited || limit === 0) return [];
+    const key = apiKey ? `key:${apiKey.name}` : `ip:${ipKeyGenerator(proxyaddr(req, trust))}`;
+    const { totalHits, resetTime } = await stores.all.increment(key);
+    if (totalHits > limit) {
+      await stores.all.decrement(key);
+      return undefined;
+    }
+    const reset = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : WINDOW_MS / 1000;
+    return ['RateLimit', `"all"; r=${limit - totalHits}; t=${reset}`, 'RateLimit-Policy', `"all"; q=${limit}; w=${WINDOW_MS / 1000}; pk=:${partitionKey(key)}:`];
+  };
+
+  return { middleware, apply: rateLimitsApply(config, apiKeys), countCached };
 }

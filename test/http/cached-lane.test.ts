@@ -1,11 +1,15 @@
 // Repeated registry lookups are answered before Express (src/http/cached-lane.ts). What a client
 // sees must not change: the same status, headers and bytes as the first (routed) answer, one log
 // line and one metrics count per request, and bodies read as body-parser reads them.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
+import { hashApiKey } from '../../src/ops/api-keys';
 import { createServices } from '../../src/service';
 import { expectErrorBody, testConfig } from '../helpers/app';
 
@@ -114,11 +118,48 @@ describe('repeated lookups answered before routing', () => {
     expectErrorBody(large.body, 413, 'PayloadTooLargeError');
   });
 
-  it('while a rate limit applies, repeated lookups are counted by it like any other request', async () => {
-    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '2' });
-    await request(app).get('/v2/chains').expect(200);
-    await request(app).get('/v2/chains').expect(200);
+  it('while a rate limit applies, repeated lookups are counted in the same window, with the RateLimit headers of the routed path', async () => {
+    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '3' });
+    const first = await request(app).get('/v2/chains').expect(200);
+    const second = await request(app).get('/v2/chains').expect(200);
+    const post = await request(app).post(ASSET_INFO).send({ currency: { symbol: 'DOT' } }).expect(200);
+    expect([first, second, post].map((r) => r.headers['ratelimit'])).toEqual([
+      expect.stringMatching(/^"all"; r=2; t=\d+$/),
+      expect.stringMatching(/^"all"; r=1; t=\d+$/),
+      expect.stringMatching(/^"all"; r=0; t=\d+$/),
+    ]);
+    expect(second.headers['ratelimit-policy']).toBe(first.headers['ratelimit-policy']);
+    expect(first.headers['ratelimit-policy']).toMatch(/^"all"; q=3; w=60; pk=:[A-Za-z0-9+/=]+:$/);
+    const { ratelimit: _a, ...firstRest } = comparable(first.headers);
+    const { ratelimit: _b, ...secondRest } = comparable(second.headers);
+    expect(secondRest).toEqual(firstRest);
     const limited = await request(app).get('/v2/chains').expect(429);
     expectErrorBody(limited.body, 429, 'RateLimitExceededError');
+    // Refused requests are counted once: the routed path, not the lane, answered the 429.
+    expect(limited.headers['ratelimit']).toMatch(/^"all"; r=0; t=\d+$/);
+  });
+
+  it('behind a trusted proxy, each forwarded client has its own window on both paths', async () => {
+    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: 'loopback' });
+    const from = (client: string) => request(app).get('/v2/chains').set('X-Forwarded-For', client);
+    await from('203.0.113.5').expect(200);
+    await from('203.0.113.5').expect(429);
+    await from('203.0.113.6').expect(200);
+    await from('203.0.113.6').expect(429);
+  });
+
+  it('an API key is checked by the routed path (401 for an unknown one), and a known key counts against its own limit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lane-keys-'));
+    const file = join(dir, 'keys.json');
+    writeFileSync(file, JSON.stringify([{ name: 'wallet-backend', sha256: hashApiKey('s3cret-key'), perMinute: 2, chainPerMinute: 0 }]));
+    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '100', API_KEYS_FILE: file });
+    await request(app).get('/v2/chains').expect(200);
+    expectErrorBody((await request(app).get('/v2/chains').set('X-API-Key', 'wrong').expect(401)).body, 401, 'InvalidApiKeyError');
+    const keyed = await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(200);
+    expect(keyed.headers['ratelimit-policy']).toMatch(/^"all"; q=2; /);
+    await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(200);
+    await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(429);
+    // The anonymous client (the same address) has its own window.
+    expect((await request(app).get('/v2/chains').expect(200)).headers['ratelimit']).toMatch(/^"all"; r=98; /);
   });
 });
