@@ -1,6 +1,6 @@
 // Lookup throughput as a ratio to the limit, measured in one run: our service (request logging on),
-// the same service with a rate limit on (set too high to refuse: it measures the limiter's cost,
-// and cached answers then take the routed path), a bare node:http server and a bare Express 5 app
+// the same service with a rate limit on (set too high to refuse: it measures what counting costs),
+// a bare node:http server and a bare Express 5 app
 // answering the same bytes on the same runtime, each in its own process. 50 connections; after a warm-up the three servers are loaded in turn
 // for short rounds (the first server rotating), and a ratio is the median of the rounds' ratios:
 // load from elsewhere on a shared machine changes by the second, and falls on neighbours alike.
