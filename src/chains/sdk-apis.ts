@@ -168,19 +168,21 @@ interface SdkDryRunApi {
 
 /** The SDK's origin dry run in progress: whether XcmPaymentApi priced its fee. */
 const originDryRun = new AsyncLocalStorage<{ priced: boolean }>();
+/** The SDK pricing a dry-run leg (origin, hop or destination) with XcmPaymentApi. */
+const xcmPaymentPricing = new AsyncLocalStorage<true>();
 const amended = Symbol('amended for the SDK');
 
 /**
- * Inside the SDK's origin dry run, `section[method]` answers a Codec whose `toJSON().ok` has been
- * passed through `amend` (the pooled connection's decorated runtime call is wrapped once; a runtime
- * upgrade decorates new sections, wrapped again on their first use).
+ * Inside `scope` (the SDK's own use of the runtime call), `section[method]` answers a Codec whose
+ * `toJSON().ok` has been passed through `amend` (the pooled connection's decorated runtime call is
+ * wrapped once; a runtime upgrade decorates new sections, wrapped again on their first use).
  */
-function amendJson(section: Record<string, unknown> | undefined, method: string, amend: (ok: Record<string, unknown>) => void): void {
+function amendJson(section: Record<string, unknown> | undefined, method: string, scope: AsyncLocalStorage<unknown>, amend: (ok: Record<string, unknown>) => void): void {
   const original = section?.[method] as (RuntimeCall & { [amended]?: true }) | undefined;
   if (!section || typeof original !== 'function' || original[amended]) return;
   const wrapped: RuntimeCall = async (...args) => {
     const response = await original.apply(section, args);
-    if (!originDryRun.getStore()) return response;
+    if (!scope.getStore()) return response;
     const toJSON = response.toJSON.bind(response);
     response.toJSON = () => {
       const json = toJSON() as { ok?: Record<string, unknown> } | null;
@@ -202,19 +204,27 @@ let feeAssetPricingPatched = false;
  * the origin fee was the native payment-info figure (DOT planck) labelled USDt, in pre-flight
  * answers and in the execute XCM the builder makes for Asset Hub and Hydration with a feeAsset
  * (10 USDt was "too low" for an 18 USDt fee); and Asset Hub -> Ethereum was never priced by
- * XcmPaymentApi. Give the SDK's dry runs the key it reads, and its delivery-fee query the version
- * key it reads (only inside its origin dry run, tracked with AsyncLocalStorage; hops and the
- * destination are left as the SDK prices them). Where the chain still cannot price the fee asset
- * (no XcmPaymentApi, no local XCM), a native figure must not pass for it: that is an
- * UnableToComputeError naming the chain. A chain refusing the asset is one already
- * (reportFeeRefusalsAsUnableToCompute).
+ * XcmPaymentApi. Give the SDK's origin dry run the key it reads (tracked with AsyncLocalStorage),
+ * and its XcmPaymentApi pricing (origin, hops and destination) the delivery-fee version key it
+ * reads (below). Where the chain still cannot price the fee asset (no XcmPaymentApi, no local
+ * XCM), a native figure must not pass for it: that is an UnableToComputeError naming the chain. A
+ * chain refusing the asset is one already (reportFeeRefusalsAsUnableToCompute).
  */
 export function priceOriginFeesInFeeAsset(): void {
   if (feeAssetPricingPatched) return;
   const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkDryRunApi }).api) as SdkDryRunApi;
   const { getDryRunCall, getXcmPaymentApiFee } = proto;
   proto.getXcmPaymentApiFee = async function (this: SdkDryRunApi, ...args) {
-    const fee = await getXcmPaymentApiFee.apply(this, args);
+    // The SDK reads delivery fees as `ok.v4 ?? ok.v3`, for the origin and for every hop and the
+    // destination it prices. A chain answers in the version it was asked in, V5 for the XCM a V5
+    // runtime forwards: the delivery onward from a hop (Asset Hub to Hydration) counted 0. Give a
+    // V5 answer under `v4` too. A versioned answer holds one version, and a V4/V3 one is left as it
+    // is, so nothing counts twice (the dry run's FeesPaid events are read only for a leg
+    // XcmPaymentApi did not price).
+    amendJson(this.api?.call?.['xcmPaymentApi'], 'queryDeliveryFees', xcmPaymentPricing, (ok) => {
+      if (ok['v5'] !== undefined && ok['v4'] === undefined) ok['v4'] = ok['v5'];
+    });
+    const fee = await xcmPaymentPricing.run(true, () => getXcmPaymentApiFee.apply(this, args));
     const run = originDryRun.getStore();
     if (run && typeof fee === 'bigint') run.priced = true;
     return fee;
@@ -223,14 +233,8 @@ export function priceOriginFeesInFeeAsset(): void {
     // xcmFormatCheck reads only whether the message passes: its fee is never shown, so a transfer
     // is not refused for a fee asset the chain cannot price.
     if (options.bypassOptions?.sentAssetMintMode === 'bypass') return getDryRunCall.call(this, options);
-    const calls = this.api?.call;
-    amendJson(calls?.['dryRunApi'], 'dryRunCall', (ok) => {
+    amendJson(this.api?.call?.['dryRunApi'], 'dryRunCall', originDryRun, (ok) => {
       if (ok['localXcm'] != null) ok['local_xcm'] = ok['localXcm'];
-    });
-    // The SDK reads delivery fees as `ok.v4 ?? ok.v3`; a chain answers in the version it was asked
-    // in, V5 for the XCM a V5 runtime forwards, and the fee counted 0.
-    amendJson(calls?.['xcmPaymentApi'], 'queryDeliveryFees', (ok) => {
-      if (ok['v5'] !== undefined && ok['v4'] === undefined) ok['v4'] = ok['v5'];
     });
     const run = { priced: false };
     const result = await originDryRun.run(run, () => getDryRunCall.call(this, options));

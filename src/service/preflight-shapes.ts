@@ -216,6 +216,8 @@ export interface TransferInfoResult {
       balance?: string;
       balanceAfter: Computed<string>;
       asset: ContractAsset;
+      /** The destination could not be dry-run (the XCM passes a hop without dry-run support): `fee` is the SDK's placeholder. */
+      dryRunError?: LegDryRunError;
     };
   };
   hops: { chain: string; result: TransferInfoHopResult }[];

@@ -63,6 +63,21 @@ function requireDryRun(chain: TChain, what: string): void {
   }
 }
 
+/**
+ * The first hop the SDK cannot dry-run. Past it the SDK follows nothing: its destination (fee 0,
+ * `noFeeRequired`, sufficient) is a placeholder, not an answer from the destination.
+ */
+const blindHop = (hops: readonly { chain: string }[]): string | undefined => hops.find((h) => !sdk.hasDryRunSupport(h.chain as TChain))?.chain;
+const unreachedReason = (hop: string): string => `The XCM passes ${hop}, which has no dry-run support: the destination could not be dry-run`;
+
+/** xcm-fee past a hop without dry-run support: the placeholder destination says so, and the query did not succeed. */
+function markUnreachedDestination(fees: XcmFeeResult, destination: string): XcmFeeResult {
+  const hop = blindHop(fees.hops);
+  if (!hop || !fees.destination || fees.destination.dryRunError) return fees;
+  const error = { reason: unreachedReason(hop) };
+  return { ...fees, success: false, dryRunError: fees.dryRunError ?? { ...error, chain: destination, chainKind: 'destination' }, destination: { ...fees.destination, dryRunError: error } };
+}
+
 /** One asset and its amount: the amount queries price a single asset. */
 function single(req: PreflightRequest): { core: TCurrencyCore; amount: string } {
   if (Array.isArray(req.currency)) throw badRequest('ValidationError', 'Amount queries take one currency, not a multi-asset array');
@@ -155,7 +170,7 @@ export class PreflightService {
   async getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
     checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Pricing', (b) => b.getXcmFee({ disableFallback }));
-    return toXcmFeeResult(r, this.translate(req));
+    return markUnreachedDestination(toXcmFeeResult(r, this.translate(req)), req.to);
   }
 
   async getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
@@ -167,7 +182,10 @@ export class PreflightService {
   async getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
     checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Transfer info for', (b) => b.getTransferInfo());
-    return toTransferInfoResult(r, { resolveAsset: registryAssetResolver });
+    const info = toTransferInfoResult(r, { resolveAsset: registryAssetResolver });
+    const hop = blindHop(info.hops);
+    if (hop && info.destination) info.destination.xcmFee.dryRunError = { reason: unreachedReason(hop) };
+    return info;
   }
 
   /** Rule 1: max(balance - ED - originFee, 0), the fee counted only when paid in the queried asset. */
@@ -235,10 +253,9 @@ export class PreflightService {
     const destNative = sdkCall(() => sdk.findNativeAssetInfo(req.to));
     const base = req.options.abstractDecimals ? scaleAmount(amount, asset.decimals) : BigInt(amount);
     const { balance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Verifying the existential deposit for');
-    // Past a hop without dry-run support the SDK follows nothing: its destination fee (0, `noFeeRequired`) is a placeholder.
-    const blind = fees.hops.find((h) => !sdk.hasDryRunSupport(h.chain as TChain));
+    const blind = blindHop(fees.hops);
     if (blind) {
-      throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}: the XCM passes ${blind.chain}, which has no dry-run support, so the SDK cannot follow it to ${req.to}`);
+      throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}: the XCM passes ${blind}, which has no dry-run support, so the SDK cannot follow it to ${req.to}`);
     }
     const dest = fees.destination;
     // Unreachable with sdk-pjs 11.14.8 (with fallback on it always prices the destination); kept for the type.

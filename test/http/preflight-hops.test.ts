@@ -36,6 +36,7 @@ const KILT_PARTIAL_FEE = 3_000_000n; // query_info on KiltSpiritnet, for the rev
 const KILT_HOP_FEE = (KILT_PARTIAL_FEE * 130n) / 100n; // padded +30% by the SDK (padFee, parachain to parachain)
 const SENDER_KILT = 5n * ONE_KILT;
 const UNSUPPORTED = 'DryRunApi is not available on chain KiltSpiritnet';
+const UNREACHED = 'The XCM passes KiltSpiritnet, which has no dry-run support: the destination could not be dry-run';
 const KILT_HYDRATION = registryAsset('Hydration', { symbol: 'KILT' });
 const KILT_NATIVE = registryAsset('KiltSpiritnet', 'native');
 const KILT_ASSET_ID = Number('assetId' in KILT_HYDRATION ? KILT_HYDRATION.assetId : NaN); // Hydration's Tokens id (28)
@@ -102,21 +103,23 @@ describe.each(FAMILIES)('/%s pre-flight over a hop without dry-run support (Hydr
     expect(missing.body.message).toContain('KiltSpiritnet');
   });
 
-  it('xcm-fee: the hop is priced with payment info (also with disableFallback); the destination is never reached', async () => {
+  it('xcm-fee: the hop is priced with payment info (also with disableFallback); the destination is never reached, and the answer says so', async () => {
     const fee = await p('xcm-fee').expect(200);
     expect(fee.body).toEqual({
-      // No leg reports a dry-run error: the SDK prices a chain without DryRunApi with payment info silently.
-      success: true,
+      // The SDK prices a chain without DryRunApi with payment info silently; its destination is a
+      // placeholder, which does not pass for a success.
+      success: false,
+      dryRunError: { reason: UNREACHED, chain: 'AssetHubPolkadot', chainKind: 'destination' },
       origin: { fee: HYDRATION_PARTIAL_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: HDX },
       hops: [{ chain: 'KiltSpiritnet', result: { fee: KILT_HOP_FEE.toString(), feeType: 'paymentInfo', sufficient: true, asset: KILT_NATIVE } }],
-      // The SDK's placeholder for a destination its traversal did not reach (sdk-core getXcmFeeOnce).
-      destination: { fee: '0', feeType: 'noFeeRequired', sufficient: true, asset: { ...DOT_AH, amount: '0' } },
+      // The SDK's placeholder for a destination its traversal did not reach (sdk-core getXcmFeeOnce), marked as such.
+      destination: { fee: '0', feeType: 'noFeeRequired', sufficient: true, asset: { ...DOT_AH, amount: '0' }, dryRunError: { reason: UNREACHED } },
     });
     // A chain without DryRunApi is priced with payment info whatever disableFallback says.
     expect((await p('xcm-fee', body({ disableFallback: true })).expect(200)).body).toEqual(fee.body);
   });
 
-  it('transfer-info: the hop with its payment-info fee; the destination counts that fee only', async () => {
+  it('transfer-info: the hop with its payment-info fee; the destination counts that fee only, its placeholder fee marked', async () => {
     const res = await p('transfer-info').expect(200);
     expect(res.body.hops).toEqual([
       {
@@ -141,7 +144,7 @@ describe.each(FAMILIES)('/%s pre-flight over a hop without dry-run support (Hydr
         asset: KILT_AH,
         existentialDeposit: KILT_AH.existentialDeposit,
       },
-      xcmFee: { fee: '0', balance: '0', balanceAfter: '0', asset: DOT_AH },
+      xcmFee: { fee: '0', balance: '0', balanceAfter: '0', asset: DOT_AH, dryRunError: { reason: UNREACHED } },
     });
   });
 

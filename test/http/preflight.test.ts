@@ -526,6 +526,8 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkado
   let local: ReturnType<typeof testApp>;
   const HOP_FEE = 2_000_000n;
   const HOP_DELIVERY = 500_000n;
+  /** What the hop charges: executing the XCM on Asset Hub plus delivering it on to Hydration. */
+  const HOP_TOTAL = HOP_FEE + HOP_DELIVERY;
   const HYDRATION_FEE = 700_000n;
 
   beforeAll(async () => {
@@ -544,9 +546,9 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkado
     answerDryRunCall(relay, (r) =>
       callSuccess(r, { sender: SENDER, amount: ONE_DOT, deliveryFee: DELIVERY_FEE, xcmPallet: 'XcmPallet', forwarded: { destination: parachain(1000), message: teleportMessage(r, ONE_DOT, ADDRESS) } }),
     );
-    answerDryRunXcm(ah, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_FEE, forwarded: { destination: parachain(2034), message: reserveMessage(r, ONE_DOT - HOP_FEE, ADDRESS) } }));
+    answerDryRunXcm(ah, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_TOTAL, forwarded: { destination: parachain(2034), message: reserveMessage(r, ONE_DOT - HOP_TOTAL, ADDRESS) } }));
     answerXcmPayment(ah, { fee: HOP_FEE, deliveryFee: HOP_DELIVERY });
-    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_FEE - HYDRATION_FEE }));
+    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ONE_DOT - HOP_TOTAL - HYDRATION_FEE }));
     answerXcmPayment(hydration, { fee: HYDRATION_FEE });
   });
 
@@ -566,17 +568,17 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkado
     expect(dry.body).toMatchObject({
       success: true,
       origin: { success: true, fee: ORIGIN_FEE.toString(), asset: DOT_POLKADOT, destParaId: 1000 },
-      hops: [{ chain: 'AssetHubPolkadot', result: { success: true, fee: HOP_FEE.toString(), asset: DOT_AH, destParaId: 2034 } }],
+      hops: [{ chain: 'AssetHubPolkadot', result: { success: true, fee: HOP_TOTAL.toString(), asset: DOT_AH, destParaId: 2034 } }],
       destination: { success: true, fee: HYDRATION_FEE.toString(), asset: DOT_HYDRATION },
     });
     expect(dry.body).not.toHaveProperty('assetHub');
-    // The hop's delivery fee (500 000, answered as XCM v5) is not added: sdk-pjs 11.14.8 reads
-    // query_delivery_fees answers only in v4/v3.
+    // The hop's fee is XcmPaymentApi's execution fee plus its delivery fee, answered as XCM v5
+    // (sdk-pjs 11.14.8 reads only v4/v3 answers: priceOriginFeesInFeeAsset gives it the v5 one).
     const fee = await p('xcm-fee').expect(200);
     expect(fee.body).toEqual({
       success: true,
       origin: { fee: ORIGIN_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_POLKADOT },
-      hops: [{ chain: 'AssetHubPolkadot', result: { fee: HOP_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_AH } }],
+      hops: [{ chain: 'AssetHubPolkadot', result: { fee: HOP_TOTAL.toString(), feeType: 'dryRun', sufficient: true, asset: DOT_AH } }],
       destination: { fee: HYDRATION_FEE.toString(), feeType: 'dryRun', sufficient: true, asset: { ...DOT_HYDRATION, amount: HYDRATION_FEE.toString() } },
     });
   });
@@ -584,14 +586,24 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkado
   it('the amount rules count the hop: transferable, min-transferable, receivable, transfer-info', async () => {
     // Rule 1: 50 000 000 000 - the relay's ED 10 000 000 000 - 18 000 000.
     expect((await p('transferable-amount').expect(200)).body).toBe('39982000000');
-    // Rule 3: hop 2 000 000 + destination 700 000 + origin 18 000 000 + 1 (the recipient holds DOT on Hydration: Tokens.Accounts).
-    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_FEE + HYDRATION_FEE + ORIGIN_FEE + 1n).toString());
+    // Rule 3: hop 2 500 000 (2 000 000 + delivery 500 000) + destination 700 000 + origin 18 000 000 + 1 (the recipient holds DOT on Hydration: Tokens.Accounts).
+    expect((await p('min-transferable-amount').expect(200)).body).toBe('21200001');
+    expect(HOP_TOTAL + HYDRATION_FEE + ORIGIN_FEE + 1n).toBe(21_200_001n);
     seedTokens(hydration, ADDRESS, 5, 0n);
-    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_FEE + HYDRATION_FEE + ORIGIN_FEE + BigInt(DOT_HYDRATION.existentialDeposit ?? '0') + 1n).toString());
-    expect((await p('receivable-amount').expect(200)).body).toBe((ONE_DOT - HOP_FEE - HYDRATION_FEE).toString());
+    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_TOTAL + HYDRATION_FEE + ORIGIN_FEE + BigInt(DOT_HYDRATION.existentialDeposit ?? '0') + 1n).toString());
+    expect((await p('receivable-amount').expect(200)).body).toBe((ONE_DOT - HOP_TOTAL - HYDRATION_FEE).toString());
     const info = await p('transfer-info').expect(200);
-    expect(info.body.hops).toEqual([{ chain: 'AssetHubPolkadot', result: { xcmFee: { fee: HOP_FEE.toString(), asset: DOT_AH }, asset: DOT_AH, existentialDeposit: DOT_AH.existentialDeposit } }]);
-    expect(info.body.destination.receivedCurrency).toMatchObject({ receivedAmount: '9997300000', balance: '0', balanceAfter: '9997300000' });
+    expect(info.body.hops).toEqual([{ chain: 'AssetHubPolkadot', result: { xcmFee: { fee: HOP_TOTAL.toString(), asset: DOT_AH }, asset: DOT_AH, existentialDeposit: DOT_AH.existentialDeposit } }]);
+    expect(info.body.destination.receivedCurrency).toMatchObject({ receivedAmount: '9996800000', balance: '0', balanceAfter: '9996800000' });
+  });
+
+  it.each(['V5', 'V4'] as const)('the hop\'s delivery fee answered in XCM %s counts once: dry-run, xcm-fee, transfer-info and Rule 3', async (deliveryVersion) => {
+    answerXcmPayment(ah, { fee: HOP_FEE, deliveryFee: HOP_DELIVERY, deliveryVersion });
+    const hopFee = (await p('xcm-fee').expect(200)).body.hops[0].result.fee;
+    expect(hopFee).toBe('2500000');
+    expect((await p('dry-run').expect(200)).body.hops[0].result.fee).toBe(hopFee);
+    expect((await p('transfer-info').expect(200)).body.hops[0].result.xcmFee.fee).toBe(hopFee);
+    expect((await p('min-transferable-amount').expect(200)).body).toBe((HOP_TOTAL + HYDRATION_FEE + ORIGIN_FEE + 1n).toString());
   });
 
   it('a destination whose XcmPaymentApi refuses the asset: each query is a 400 UnableToComputeError naming it and the asset', async () => {

@@ -218,12 +218,13 @@ export function answerDryRunXcm(chain: TestChain, result: (registry: TypeRegistr
 
 /**
  * XcmPaymentApi: every message weighs `weight`, which costs `fee` in any accepted asset (DOT);
- * delivering onward costs `deliveryFee` DOT.
+ * delivering onward costs `deliveryFee` DOT, answered in XCM `deliveryVersion` (a chain answers in
+ * the version it is asked in: V5 for what these runtimes forward, the default).
  */
-export function answerXcmPayment(chain: TestChain, p: { weight?: { refTime: bigint; proofSize: bigint }; fee: bigint; deliveryFee?: bigint }): void {
+export function answerXcmPayment(chain: TestChain, p: { weight?: { refTime: bigint; proofSize: bigint }; fee: bigint; deliveryFee?: bigint; deliveryVersion?: 'V4' | 'V5' }): void {
   chain.setRuntimeCall('XcmPaymentApi_query_xcm_weight', () => ({ Ok: p.weight ?? weight(1_000_000_000n, 20_000n) }));
   chain.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', () => ({ Ok: p.fee }));
-  chain.setRuntimeCall('XcmPaymentApi_query_delivery_fees', () => ({ Ok: { V5: p.deliveryFee ? [dot(p.deliveryFee)] : [] } }));
+  chain.setRuntimeCall('XcmPaymentApi_query_delivery_fees', () => ({ Ok: { [p.deliveryVersion ?? 'V5']: p.deliveryFee ? [dot(p.deliveryFee)] : [] } }));
   chain.setRuntimeCall('XcmPaymentApi_query_acceptable_payment_assets', () => ({ Ok: [{ V5: RELAY }] }));
 }
 
