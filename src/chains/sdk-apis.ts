@@ -195,7 +195,7 @@ function amendJson(section: Record<string, unknown> | undefined, method: string,
   Object.defineProperty(section, method, { value: Object.assign(wrapped, original, { [amended]: true }), configurable: true, enumerable: true });
 }
 
-let feeAssetPricingPatched = false;
+let xcmPaymentPricingPatched = false;
 
 /**
  * sdk-pjs 11 prices the origin's fee with XcmPaymentApi (the dry run's local XCM weighed, the
@@ -210,8 +210,8 @@ let feeAssetPricingPatched = false;
  * XCM), a native figure must not pass for it: that is an UnableToComputeError naming the chain. A
  * chain refusing the asset is one already (reportFeeRefusalsAsUnableToCompute).
  */
-export function priceOriginFeesInFeeAsset(): void {
-  if (feeAssetPricingPatched) return;
+export function priceFeesWithXcmPaymentApi(): void {
+  if (xcmPaymentPricingPatched) return;
   const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkDryRunApi }).api) as SdkDryRunApi;
   const { getDryRunCall, getXcmPaymentApiFee } = proto;
   proto.getXcmPaymentApiFee = async function (this: SdkDryRunApi, ...args) {
@@ -249,5 +249,5 @@ export function priceOriginFeesInFeeAsset(): void {
     }
     return result;
   };
-  feeAssetPricingPatched = true;
+  xcmPaymentPricingPatched = true;
 }

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { AddressGuard, type Resolve } from '../chains/address-guard';
 import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
-import { priceOriginFeesInFeeAsset, readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
+import { priceFeesWithXcmPaymentApi, readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
@@ -40,7 +40,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   routeAllSdkChainsThroughOverrides();
   readAccountBalancesAsBigInt();
   reportFeeRefusalsAsUnableToCompute();
-  priceOriginFeesInFeeAsset();
+  priceFeesWithXcmPaymentApi();
   const chainActivity = new ChainActivity();
   const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
   // Sockets the engines open on their own (outside the pool) obey the same policy.

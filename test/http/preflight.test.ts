@@ -573,7 +573,7 @@ describe.each(FAMILIES)('/%s pre-flight through the real SDK over a hop (Polkado
     });
     expect(dry.body).not.toHaveProperty('assetHub');
     // The hop's fee is XcmPaymentApi's execution fee plus its delivery fee, answered as XCM v5
-    // (sdk-pjs 11.14.8 reads only v4/v3 answers: priceOriginFeesInFeeAsset gives it the v5 one).
+    // (sdk-pjs 11.14.8 reads only v4/v3 answers: priceFeesWithXcmPaymentApi gives it the v5 one).
     const fee = await p('xcm-fee').expect(200);
     expect(fee.body).toEqual({
       success: true,
