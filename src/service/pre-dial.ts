@@ -201,6 +201,16 @@ function checkDestinationSupport(from: TChain, to: TChain, selector: TCurrencyCo
  * check the recipient too, naming the family's field; this keeps the rule for every caller.)
  */
 function checkAddresses(req: TransferRequest): void {
+  // The SDK's message for the asset hub returns what the bridge does not spend to the sender there;
+  // from an EVM chain that account is not the sender's, so the caller names it (else the SDK
+  // refuses, after dialling three chains).
+  if (req.to === 'Ethereum' && sdk.isChainEvm(req.from) && req.ahAddress === undefined) {
+    throw refuse(
+      'MissingParameterError',
+      'body.ahAddress',
+      `is required from ${req.from} to Ethereum: the sender's asset hub account (SS58), where what the asset hub does not spend goes (POST /x-transfer takes it)`,
+    );
+  }
   if (typeof req.recipient === 'string' && !isLocation(req.to)) {
     const mismatch = addressMismatch(req.recipient, req.to, sdk.isChainEvm(req.to));
     if (mismatch) throw badRequest('InvalidAddressError', `The recipient address ${mismatch}`);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toHex } from 'viem';
 import { utilCrypto } from '../../src/sdk';
 import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
-import { decodeCall, startTestChain, type TestChain } from '../support/test-chain';
+import { decodeCall, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const SENDER = '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326';
 const RECIPIENT = '0x24d18dbfbced732eadf98ee520853e13909fe258';
@@ -65,9 +65,22 @@ describe.each(FAMILIES)('/%s/x-transfer Moonbeam -> Ethereum: ahAddress', (famil
     expect(alice.hex).not.toBe(bob.hex);
   });
 
-  it('without it the SDK refuses the route with a 400', async () => {
-    const res = await send().expect(400);
-    expectErrorBody(res.body, 400, 'ValidationError');
-    expect(res.body.message).toContain('ahAddress');
+  it('without it the route is a 400 naming ahAddress, before any chain is dialled', async () => {
+    const hole = await startBlackHole();
+    const undialled = { development: true, apiOverrides: { Moonbeam: hole.url, AssetHubPolkadot: hole.url, BridgeHubPolkadot: hole.url } };
+    const res = await request(app)
+      .post(`/${family}/x-transfer`)
+      .send({ from: 'Moonbeam', to: 'Ethereum', currency: { symbol: 'WETH.e', amount: '1000000000000000000' }, [names.sender]: SENDER, [names.recipient]: RECIPIENT, options: undialled })
+      .expect(400);
+    expectErrorBody(res.body, 400, 'MissingParameterError');
+    expect(res.body.details[0].path).toBe('body.ahAddress');
+    // Pre-flight takes no ahAddress, so it says the same instead of failing inside the SDK.
+    const dryRun = await request(app)
+      .post(`/${family}/dry-run`)
+      .send({ from: 'Moonbeam', to: 'Ethereum', currency: { symbol: 'WETH.e', amount: '1000000000000000000' }, [names.sender]: SENDER, [names.recipient]: RECIPIENT, options: undialled })
+      .expect(400);
+    expectErrorBody(dryRun.body, 400, 'MissingParameterError');
+    expect(hole.connectionsOpened).toBe(0);
+    await hole.close();
   });
 });
