@@ -39,7 +39,7 @@ function isAddressOrRange(token: string): boolean {
 }
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 /** `64mb` -> bytes (a bare number is bytes). */
-const bytesOf = (size: string) => {
+export const bytesOf = (size: string): number => {
   const [, digits, unit = 'b'] = /^(\d+)([a-z]*)$/i.exec(size) ?? [];
   return Number(digits) * (UNITS[unit.toLowerCase()] ?? 1);
 };

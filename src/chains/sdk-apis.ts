@@ -77,6 +77,11 @@ interface SdkChainApi {
 
 let patched = false;
 
+/** The prototype of sdk-pjs's chain API class (what its builders call), where the patches below go. */
+function sdkApiPrototype<T>(): T {
+  return Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: object }).api) as T;
+}
+
 /**
  * sdk-pjs 11 opens some chains (AssetHubPolkadot for transfers to Ethereum from Hydration,
  * Bifrost and Moonbeam) with `createApiForChain`, which drops the caller's config and dials the
@@ -85,7 +90,7 @@ let patched = false;
  */
 export function routeAllSdkChainsThroughOverrides(): void {
   if (patched) return;
-  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkChainApi }).api) as SdkChainApi;
+  const proto = sdkApiPrototype<SdkChainApi>();
   proto.createApiForChain = async function createApiForChain(this: SdkChainApi, chain: string) {
     const api = this.clone();
     await api.init(chain);
@@ -109,7 +114,7 @@ let balancesPatched = false;
  */
 export function readAccountBalancesAsBigInt(): void {
   if (balancesPatched) return;
-  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkStateApi }).api) as SdkStateApi;
+  const proto = sdkApiPrototype<SdkStateApi>();
   const queryState = proto.queryState;
   proto.queryState = async function (this: SdkStateApi, serialized) {
     const value = await queryState.call(this, serialized);
@@ -138,7 +143,7 @@ let feeRefusalsPatched = false;
  */
 export function reportFeeRefusalsAsUnableToCompute(): void {
   if (feeRefusalsPatched) return;
-  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkFeeApi }).api) as SdkFeeApi;
+  const proto = sdkApiPrototype<SdkFeeApi>();
   const getXcmPaymentApiFee = proto.getXcmPaymentApiFee;
   proto.getXcmPaymentApiFee = async function (this: SdkFeeApi, chain, localXcm, forwardedXcm, asset) {
     try {
@@ -212,7 +217,7 @@ let xcmPaymentPricingPatched = false;
  */
 export function priceFeesWithXcmPaymentApi(): void {
   if (xcmPaymentPricingPatched) return;
-  const proto = Object.getPrototypeOf((sdk.Builder({}) as unknown as { api: SdkDryRunApi }).api) as SdkDryRunApi;
+  const proto = sdkApiPrototype<SdkDryRunApi>();
   const { getDryRunCall, getXcmPaymentApiFee } = proto;
   proto.getXcmPaymentApiFee = async function (this: SdkDryRunApi, ...args) {
     // The SDK reads delivery fees as `ok.v4 ?? ok.v3`, for the origin and for every hop and the

@@ -1,20 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { bytesOf } from '../config';
 
 /** `application/json`, optionally with a UTF-8 charset: the Content-Type of nearly every client. */
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset="?utf-8"?\s*)?$/i;
 
 /** Bodies up to this size, declared by Content-Length, are read here (larger ones go to body-parser). */
 const SMALL_BODY = 16 * 1024;
-
-const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
-
-/** Bytes of a size such as `100kb` (the form BODY_LIMIT takes). */
-function sizeInBytes(size: string): number {
-  const [, digits, unit = 'b'] = /^(\d+)(b|kb|mb)?$/i.exec(size) ?? [];
-  if (digits === undefined) throw new Error(`not a size: ${size}`);
-  return Number(digits) * UNITS[unit.toLowerCase()];
-}
 
 /** A body-parser-shaped error, so that the error handler answers it as it answers body-parser's. */
 function bodyError(message: string, status: number, type: string): Error {
@@ -39,7 +31,7 @@ export class JsonBodies {
 
   constructor(limit: string) {
     this.general = express.json({ limit, strict: false });
-    this.smallest = Math.min(SMALL_BODY, sizeInBytes(limit));
+    this.smallest = Math.min(SMALL_BODY, bytesOf(limit));
   }
 
   /** Whether `read` takes this request: a POST with a small plain JSON body. */

@@ -32,11 +32,6 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Whether any request can be limited: a limit is on, or API keys may set their own. */
-export function rateLimitsApply(config: Config, apiKeys: ApiKeys | undefined): boolean {
-  return config.RATE_LIMIT_PER_MINUTE > 0 || config.RATE_LIMIT_CHAIN_PER_MINUTE > 0 || apiKeys !== undefined;
-}
-
 export interface RateLimitDeps {
   config: Config;
   counters: SharedCounters;
@@ -79,13 +74,20 @@ function partitionKey(key: string): string {
  * or, with an X-API-Key, by key; keyed clients get the key's limits.
  */
 export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps): RateLimits {
+  /** The key a request sent: none, a known one, or `invalid` (answered 401). */
+  const apiKeyOf = (sent: string | string[] | undefined): ApiKey | 'invalid' | undefined => {
+    if (sent === undefined || !apiKeys) return undefined;
+    return (typeof sent === 'string' ? apiKeys.find(sent) : undefined) ?? 'invalid';
+  };
+  /** Whom a count is for: the key, else the client address (an IPv6 client by its /56). */
+  const clientKey = (apiKey: ApiKey | undefined, ip: string): string => (apiKey ? `key:${apiKey.name}` : `ip:${ipKeyGenerator(ip)}`);
   const stores = { all: counters.store('xcm-gateway:rl:all:'), chain: counters.store('xcm-gateway:rl:chain:') };
   const limiter = (name: 'all' | 'chain', anonymous: number, keyed: (key: ApiKey) => number, scope: string) =>
     rateLimit({
       windowMs: WINDOW_MS,
       limit: (req: Request) => (req.apiKey ? keyed(req.apiKey) : anonymous),
       skip: (req: Request) => (req.apiKey ? keyed(req.apiKey) : anonymous) === 0,
-      keyGenerator: (req: Request) => (req.apiKey ? `key:${req.apiKey.name}` : `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`),
+      keyGenerator: (req: Request) => clientKey(req.apiKey, req.ip ?? 'unknown'),
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       identifier: name,
@@ -111,14 +113,12 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
       next();
       return;
     }
-    const key = req.headers['x-api-key'];
-    if (key !== undefined && apiKeys) {
-      req.apiKey = typeof key === 'string' ? apiKeys.find(key) : undefined;
-      if (!req.apiKey) {
-        next(new InvalidApiKeyError());
-        return;
-      }
+    const apiKey = apiKeyOf(req.headers['x-api-key']);
+    if (apiKey === 'invalid') {
+      next(new InvalidApiKeyError());
+      return;
     }
+    req.apiKey = apiKey;
     const afterAll = (error?: unknown) => {
       if (error !== undefined || !dialsChains(req) || !chainLimited) next(error);
       else void chain(req, res, next);
@@ -128,17 +128,13 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
   };
 
   const countCached = async (req: IncomingMessage, trust: TrustProxy): Promise<string[] | undefined> => {
-    let apiKey: ApiKey | undefined;
-    const sent = req.headers['x-api-key'];
-    if (sent !== undefined && apiKeys) {
-      apiKey = typeof sent === 'string' ? apiKeys.find(sent) : undefined;
-      if (!apiKey) return undefined;
-    }
+    const apiKey = apiKeyOf(req.headers['x-api-key']);
+    if (apiKey === 'invalid') return undefined;
     const path = (req.url ?? '/').split('?')[0];
     if (chainLimited && dialsChains({ method: req.method ?? 'GET', path })) return undefined;
     const limit = apiKey ? apiKey.perMinute : config.RATE_LIMIT_PER_MINUTE;
     if (!allLimited || limit === 0) return [];
-    const key = apiKey ? `key:${apiKey.name}` : `ip:${ipKeyGenerator(proxyaddr(req, trust))}`;
+    const key = clientKey(apiKey, proxyaddr(req, trust));
     const { totalHits, resetTime } = await stores.all.increment(key);
     if (totalHits > limit) {
       await stores.all.decrement(key);
@@ -148,5 +144,5 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
     return ['RateLimit', `"all"; r=${limit - totalHits}; t=${reset}`, 'RateLimit-Policy', `"all"; q=${limit}; w=${WINDOW_MS / 1000}; pk=:${partitionKey(key)}:`];
   };
 
-  return { middleware, apply: rateLimitsApply(config, apiKeys), countCached };
+  return { middleware, apply: allLimited || chainLimited, countCached };
 }

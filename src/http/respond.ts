@@ -102,11 +102,15 @@ export function cacheKey(key: string): string {
   return key.length <= MAX_KEY_LENGTH ? key : `#${createHash('sha256').update(key).digest('base64url')}`;
 }
 
+/** Request lines: a GET (or HEAD) by its URL, a POST by its URL and parsed body. */
+const getLine = (url: string): string => cacheKey(`GET ${url}`);
+const postLine = (url: string, body: unknown): string => cacheKey(`POST ${url} ${JSON.stringify(body)}`);
+
 /** The request line of a cacheable request: method, URL and (for a small POST) its parsed body. */
 function requestLine(req: Request): string | undefined {
-  if (req.method === 'GET' || req.method === 'HEAD') return cacheKey(`GET ${req.originalUrl}`);
+  if (req.method === 'GET' || req.method === 'HEAD') return getLine(req.originalUrl);
   if (req.method !== 'POST' || Number(req.headers['content-length'] ?? Infinity) > MAX_ALIAS_BODY) return undefined;
-  return cacheKey(`POST ${req.originalUrl} ${JSON.stringify(req.body)}`);
+  return postLine(req.originalUrl, req.body);
 }
 
 /**
@@ -161,7 +165,7 @@ export class ResponseCache {
   knownGet(req: IncomingMessage): Entry | undefined {
     if (this.byLine.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
     if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return undefined;
-    return this.byLine.get(cacheKey(`GET ${req.url}`));
+    return this.byLine.get(getLine(req.url ?? ''));
   }
 
   /** Whether a POST may reach an entry by its request line: its URL led to one, and its body is small. */
@@ -171,7 +175,7 @@ export class ResponseCache {
 
   /** The entry a POST with this (parsed) body reached before, if any. */
   knownPost(req: IncomingMessage, body: unknown): Entry | undefined {
-    return this.byLine.get(cacheKey(`POST ${req.url} ${JSON.stringify(body)}`));
+    return this.byLine.get(postLine(req.url ?? '', body));
   }
 
   /** Sends a known entry: the bytes (or a compressed variant) with ETag, or 304; `head` as for sendVariant. */

@@ -6,6 +6,7 @@ import { withDeadline } from '../chains/deadline';
 import { badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import { scaleAmount } from '../schemas/amount-scale';
+import { U128_MAX } from '../schemas/limits';
 import type { EvmTransferRequest } from '../schemas/evm';
 import { runOnChains } from './chain-calls';
 import { endpointResolver } from './endpoints';
@@ -18,7 +19,8 @@ import { buildXTokensTransfer, checkXTokensDestination, XTOKENS_ORIGINS } from '
 
 const SERVED_ORIGINS = 'Moonbeam and Moonriver (XTokens precompile; Moonbeam -> Ethereum through the XCM precompile) and Ethereum (Snowbridge gateway)';
 
-const U128_MAX = (1n << 128n) - 1n;
+/** ETHEREUM_RPC_URL is the operator's, not a caller's: any address it names may be dialled. */
+const OPERATOR_ENDPOINT = new AddressGuard(true);
 
 /** The amount in base units (the schema has refused zero): whole units scaled by the asset's decimals when abstractDecimals is on. */
 export function toBaseUnits(amount: string, asset: TAssetInfo, abstractDecimals: boolean): bigint {
@@ -102,7 +104,7 @@ export class EvmTransferService {
     const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
     const url = this.ethereumEndpoint(req.options.development);
     // The operator's own endpoint may be a node on a private network; the public default is checked.
-    const guard = url === this.config.ETHEREUM_RPC_URL ? new AddressGuard(true) : this.pool.guard;
+    const guard = url === this.config.ETHEREUM_RPC_URL ? OPERATOR_ENDPOINT : this.pool.guard;
     return withDeadline(
       (signal) => {
         const rpc = new EthRpc(url, { answerTimeoutMs: this.config.CONNECT_TIMEOUT_MS, signal, guard, maxBytes: this.config.CHAIN_MAX_FRAME_BYTES });

@@ -9,7 +9,7 @@ import { ApiError, badRequest, ChainResponseError } from '../errors';
 import { sdk, utilCrypto, type ApiPromise } from '../sdk';
 import { parachainJunction, xc20Address } from './evm-locations';
 import type { EvmCall } from './snowbridge';
-import { accountJunction, location, normalize, type Location } from './xcm-program';
+import { accountJunction, junctionsOf, location, normalize, type Location } from './xcm-program';
 import { XTOKENS_ORIGINS } from './xtokens-precompile';
 
 export const XCM_INTERFACE_PRECOMPILE: Address = getAddress('0x000000000000000000000000000000000000081A');
@@ -54,11 +54,6 @@ export interface MoonbeamToEthereum {
   /** xcDOT, which pays the asset hub and the bridge. */
   feeAsset: Address;
 }
-
-const junctionsOf = (loc: TLocation): Record<string, unknown>[] => {
-  const { interior } = normalize(loc);
-  return interior === 'Here' ? [] : (Object.values(interior)[0] ?? []);
-};
 
 /** Under Ethereum's global consensus: a token whose reserve is Ethereum. */
 const isEthereumNative = (loc: TLocation): boolean =>

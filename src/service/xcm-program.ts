@@ -26,7 +26,8 @@ export interface Location {
   interior: 'Here' | Record<string, Junction[]>;
 }
 
-const junctionsOf = (loc: Location | TLocation): Junction[] => {
+/** The junctions of any registry location, as a list (none for `Here`). */
+export const junctionsOf = (loc: Location | TLocation): Junction[] => {
   const interior = loc.interior as unknown;
   if (interior === 'Here' || interior === null || typeof interior !== 'object' || 'Here' in interior) return [];
   const [list] = Object.values(interior as Record<string, Junction | Junction[]>);
