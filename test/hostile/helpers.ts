@@ -3,6 +3,20 @@ import { startTestChain, type TestChain, type TestChainName } from '../support/t
 
 export const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 
+/** A /v5/router body: DOT from Polkadot swapped to HDX on Hydration, with these chain overrides. */
+export const swapBody = (apiOverrides: Record<string, string>, senderAddress = ADDRESS) => ({
+  from: 'Polkadot',
+  to: 'Hydration',
+  exchange: 'HydrationDex',
+  currencyFrom: { symbol: 'DOT' },
+  currencyTo: { symbol: 'HDX' },
+  amount: '10000000000',
+  slippagePct: '1',
+  recipientAddress: ADDRESS,
+  senderAddress,
+  options: { development: true, apiOverrides },
+});
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Bounded wait for a condition seen from a node's side (a state, not a speed). */

@@ -14,7 +14,7 @@ import { createServices } from '../../src/service';
 import type { HostileNode } from '../support/hostile-node';
 import type { TestChain } from '../support/test-chain';
 import { expectErrorBody } from '../helpers/app';
-import { ADDRESS, serverSet } from './helpers';
+import { ADDRESS, serverSet, swapBody } from './helpers';
 
 const servers = serverSet();
 let upstream: TestChain;
@@ -208,24 +208,11 @@ describe('classification (ipaddr.js after normalising)', () => {
 });
 
 describe("the router's exchange clients obey the same guard", () => {
-  const swap = (apiOverrides: Record<string, string>) => ({
-    from: 'Polkadot',
-    to: 'Hydration',
-    exchange: 'HydrationDex',
-    currencyFrom: { symbol: 'DOT' },
-    currencyTo: { symbol: 'HDX' },
-    amount: '10000000000',
-    slippagePct: '1',
-    recipientAddress: ADDRESS,
-    senderAddress: ADDRESS,
-    options: { development: true, apiOverrides },
-  });
-
   it('a mapped loopback override: 400 before anything is dialled', async () => {
     const before = node.connectionsOpened;
     const res = await request(app)
       .post('/v5/router')
-      .send(swap({ Polkadot: `ws://[::ffff:127.0.0.1]:${port}`, Hydration: `ws://[::ffff:127.0.0.1]:${port}` }));
+      .send(swapBody({ Polkadot: `ws://[::ffff:127.0.0.1]:${port}`, Hydration: `ws://[::ffff:127.0.0.1]:${port}` }));
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expectErrorBody(res.body, 400, 'ValidationError');
     expect(node.connectionsOpened).toBe(before);
@@ -237,7 +224,7 @@ describe("the router's exchange clients obey the same guard", () => {
     dns.set('exchange.example', [['93.184.216.34'], ['127.0.0.1']]);
     const res = await request(app)
       .post('/v5/router')
-      .send(swap({ Polkadot: `ws://origin.example:${port}`, Hydration: `ws://exchange.example:${port}` }));
+      .send(swapBody({ Polkadot: `ws://origin.example:${port}`, Hydration: `ws://exchange.example:${port}` }));
     expect(res.status, JSON.stringify(res.body)).toBe(503);
     expectErrorBody(res.body, 503, 'ProviderUnavailableError');
     expect(res.body.message).toContain('EADDRNOTPUBLIC');

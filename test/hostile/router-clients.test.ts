@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refusedUrl, type TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
-import { ADDRESS, serverSet, sleep, until } from './helpers';
+import { serverSet, sleep, swapBody, until } from './helpers';
 
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
 const servers = serverSet();
@@ -19,18 +19,7 @@ beforeAll(async () => {
 afterAll(() => servers.closeAll());
 
 /** DOT from Polkadot swapped to HDX on Hydration, every chain overridden. */
-const swap = (apiOverrides: Record<string, string>) => ({
-  from: 'Polkadot',
-  to: 'Hydration',
-  exchange: 'HydrationDex',
-  currencyFrom: { symbol: 'DOT' },
-  currencyTo: { symbol: 'HDX' },
-  amount: '10000000000',
-  slippagePct: '1',
-  recipientAddress: ADDRESS,
-  senderAddress: BOB,
-  options: { development: true, apiOverrides },
-});
+const swap = (apiOverrides: Record<string, string>) => swapBody(apiOverrides, BOB);
 
 describe('router chain clients', () => {
   it('N router calls: one pooled connection to the exchange chain, none left to the origin; 0 once the pool closes', async () => {

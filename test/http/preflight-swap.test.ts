@@ -5,11 +5,11 @@
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
-import type { TGetBestAmountOutResult, TRouterDryRunResult, TRouterPlan, TRouterXcmFeeResult } from '@paraspell/xcm-router';
+import type { TRouterDryRunResult, TRouterXcmFeeResult } from '@paraspell/xcm-router';
 import { sdk } from '../../src/sdk';
 import { RouterService } from '../../src/service/router';
-import { realEngine, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { fakeRouterEngine } from '../support/fake-router-engine';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
@@ -18,26 +18,8 @@ const EVM = '0x1501C1413e4178c38567Ada8945A80351F7B8496';
 const { app, services, config } = testApp({ REQUEST_TIMEOUT_MS: '300' });
 afterAll(() => services.close());
 
-type Op = Exclude<keyof RouterEngine, 'exchanges' | 'pairs'>;
-const calls: { op: Op; call: EngineCall }[] = [];
-const results: Partial<Record<Op, (call: EngineCall) => Promise<unknown>>> = {};
-function answer(op: Op, call: EngineCall): Promise<unknown> {
-  calls.push({ op, call });
-  const r = results[op];
-  return r ? r(call) : Promise.reject(new Error(`no fixture for ${op}`));
-}
-const fake: RouterEngine = {
-  exchanges: () => realEngine.exchanges(),
-  pairs: (e) => realEngine.pairs(e),
-  buildTransactions: (c) => answer('buildTransactions', c) as Promise<TRouterPlan>,
-  dryRun: (c) => answer('dryRun', c) as Promise<TRouterDryRunResult>,
-  getXcmFees: (c) => answer('getXcmFees', c) as Promise<TRouterXcmFeeResult>,
-  getTransferableAmount: (c) => answer('getTransferableAmount', c) as Promise<bigint>,
-  getMinTransferableAmount: (c) => answer('getMinTransferableAmount', c) as Promise<bigint>,
-  getBestAmountOut: (c) => answer('getBestAmountOut', c) as Promise<TGetBestAmountOutResult>,
-};
+const { engine: fake, calls, results, last } = fakeRouterEngine();
 services.router = new RouterService(config, fake);
-const last = (): EngineCall => calls[calls.length - 1].call;
 
 const asset = (chain: TChain, symbol: string): TAssetInfo => {
   const native = sdk.findNativeAssetInfo(chain);

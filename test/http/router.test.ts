@@ -7,7 +7,6 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
 import type {
-  TGetBestAmountOutResult,
   TRouterDryRunResult,
   TRouterPlan,
   TRouterXcmFeeResult,
@@ -15,9 +14,10 @@ import type {
 import { sdk } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
-import { loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
+import { loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../src/service/router-engine';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
+import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
 import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -32,24 +32,12 @@ afterAll(() => services.close());
 
 // ---- the injected engine -------------------------------------------------------------------
 
-type Op = Exclude<keyof RouterEngine, 'exchanges' | 'pairs'>;
-const calls: { op: Op; call: EngineCall }[] = [];
-const results: Partial<Record<Op, (call: EngineCall) => Promise<unknown>>> = {};
+const { engine: fake, calls, results, last: lastCall } = fakeRouterEngine();
 
-const fake: RouterEngine = {
-  exchanges: () => realEngine.exchanges(),
-  pairs: (e) => realEngine.pairs(e),
-  buildTransactions: (c) => answer('buildTransactions', c) as Promise<TRouterPlan>,
-  dryRun: (c) => answer('dryRun', c) as Promise<TRouterDryRunResult>,
-  getXcmFees: (c) => answer('getXcmFees', c) as Promise<TRouterXcmFeeResult>,
-  getTransferableAmount: (c) => answer('getTransferableAmount', c) as Promise<bigint>,
-  getMinTransferableAmount: (c) => answer('getMinTransferableAmount', c) as Promise<bigint>,
-  getBestAmountOut: (c) => answer('getBestAmountOut', c) as Promise<TGetBestAmountOutResult>,
-};
 /** Every test starts from these answers and no recorded calls; a test replaces what it needs. */
 function resetEngine(): void {
   calls.length = 0;
-  for (const op of Object.keys(results) as Op[]) delete results[op];
+  for (const op of Object.keys(results) as EngineOp[]) delete results[op];
   Object.assign(results, {
     buildTransactions: async () => twoClickPlan,
     dryRun: async () => dryRunOk,
@@ -60,13 +48,6 @@ function resetEngine(): void {
   } satisfies typeof results);
 }
 beforeEach(resetEngine);
-
-function answer(op: Op, call: EngineCall): Promise<unknown> {
-  calls.push({ op, call });
-  const r = results[op];
-  return r ? r(call) : Promise.reject(new Error(`no fixture for ${op}`));
-}
-const lastCall = (): EngineCall => calls[calls.length - 1].call;
 
 // Every router request of this file's app is served by the fixture engine (pairs are the real data).
 services.router = new RouterService(config, fake);
