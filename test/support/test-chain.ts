@@ -839,12 +839,23 @@ export async function startBlackHole(): Promise<BlackHole> {
   };
 }
 
-/** `ws://127.0.0.1:<port>` of a port on which nothing listens (it was free a moment ago). */
+/**
+ * `ws://127.0.0.1:<port>` of a port on which nothing listens. It is drawn below the ephemeral
+ * range (32768 and up on Linux), which every test server binds from (port 0): a port freed from
+ * that range could be handed to another test's server before this one dials it.
+ */
 export async function refusedUrl(): Promise<string> {
-  const server = net.createServer();
-  const port = await listen(server);
-  await closeServer(server);
-  return `ws://127.0.0.1:${port}`;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!free) continue;
+    await closeServer(server);
+    return `ws://127.0.0.1:${port}`;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
