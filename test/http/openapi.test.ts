@@ -168,6 +168,11 @@ describe('openapi.yaml', () => {
         expect(responses['413'], `${where} documents 413`).toBeDefined();
         expect(responses['415'], `${where} documents 415`).toBeDefined();
       }
+      // Every family route passes the rate limiter (and its API-key check).
+      if (/^\/v[25]\//.test(path)) {
+        expect(responses['401'], `${where} documents 401`).toBeDefined();
+        expect(responses['429'], `${where} documents 429`).toBeDefined();
+      }
     }
   });
 
