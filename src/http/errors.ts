@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, type ErrorDetail } from '../errors';
-import { fromSdkError } from '../service/sdk-errors';
+import { fromSdkError } from '../service/sdk-calls';
 import { toJson } from './respond';
 
 export interface ErrorBody {

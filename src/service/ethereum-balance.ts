@@ -10,9 +10,9 @@ import { withDeadline } from '../chains/deadline';
 import { ApiError, badRequest, ProviderUnavailableError } from '../errors';
 import { sdk } from '../sdk';
 import { isEvmAddress } from '../schemas/address';
-import { checkOverrideHosts } from './endpoints';
+import { checkOverrideHosts } from './sdk-calls';
 import { EthCallRevertedError, EthRpc, redactUrl } from './eth-rpc';
-import { sdkCall } from './sdk-errors';
+import { sdkCall } from './sdk-calls';
 
 /** sdk-core's ETHEREUM_RPC_URL (not exported). */
 export const ETHEREUM_PUBLIC_RPC = 'https://ethereum.publicnode.com/';

@@ -8,12 +8,12 @@ import { sdk, type ApiPromise } from '../sdk';
 import { scaleAmount } from '../schemas/amount-scale';
 import { U128_MAX } from '../schemas/limits';
 import type { EvmTransferRequest } from '../schemas/evm';
-import { runOnChains } from './chain-calls';
-import { endpointResolver } from './endpoints';
+import { runOnChains } from './sdk-calls';
+import { endpointResolver } from './sdk-calls';
 import { EthRpc } from './eth-rpc';
 import { AddressGuard } from '../chains/address-guard';
 import { buildMoonbeamToEthereum, planMoonbeamToEthereum, ROUTE_CHAINS } from './moonbeam-ethereum';
-import { sdkCall } from './sdk-errors';
+import { sdkCall } from './sdk-calls';
 import { buildSendToken, DEFAULT_ETHEREUM_RPC, snowbridgeDestination, type EvmCall } from './snowbridge';
 import { buildXTokensTransfer, checkXTokensDestination, XTOKENS_ORIGINS } from './xtokens-precompile';
 

@@ -8,7 +8,7 @@ import type { ApiPromise } from '../sdk';
 import { sdk, utilCrypto } from '../sdk';
 import type { ExplainRequest } from '../schemas/explain';
 import { decodeCallData, hexBytes, viewCall, type CallView } from './call-decoder';
-import { runOnChains, type ChainCall } from './chain-calls';
+import { runOnChains, type ChainCall } from './sdk-calls';
 import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction, type EvmView } from './evm-reader';
 import { readCall, type CallReading, type TransferView } from './transfer-views';
 import type { XcmStep } from './xcm-sentences';

@@ -1,7 +1,7 @@
 import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TPallet, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { ApiError, badRequest, notFound } from '../errors';
 import { sdk } from '../sdk';
-import { sdkCall } from './sdk-errors';
+import { sdkCall } from './sdk-calls';
 
 /** The contract's Asset object: the registry record, with native assets flagged. */
 export type Asset = Omit<TAssetInfo, 'isFeeAsset'> & { isFeeAsset?: boolean; isNative?: boolean };

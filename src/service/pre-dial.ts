@@ -16,9 +16,9 @@ import { addressMismatch } from '../schemas/address';
 import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../schemas/router';
 import type { TransferCurrency, TransferOptions, TransferRequest } from '../schemas/transfer';
 import { AddressGuard } from '../chains/address-guard';
-import { checkOverrideUrls } from './endpoints';
+import { checkOverrideUrls } from './sdk-calls';
 import { checkTransactRequest, type TransactCandidate } from './transact';
-import { fromSdkError } from './sdk-errors';
+import { fromSdkError } from './sdk-calls';
 
 /** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
 export const MIN_AMOUNT = 2n;

@@ -7,7 +7,7 @@ import { scaleAmount } from '../schemas/amount-scale';
 import type { BalanceRequest, PreflightRequest } from '../schemas/preflight';
 import type { TransferOptions } from '../schemas/transfer';
 import { minTransferableAmount, originFeeCountsInAsset, transferableAmount, verifyEdOnDestination } from './amount-rules';
-import { runOnChains, type ChainCall } from './chain-calls';
+import { runOnChains, type ChainCall } from './sdk-calls';
 import {
   registryAssetResolver,
   toDryRunResult,
@@ -21,7 +21,7 @@ import {
 } from './preflight-shapes';
 import { ethereumBalance } from './ethereum-balance';
 import { checkBeforeDial } from './pre-dial';
-import { sdkCall } from './sdk-errors';
+import { sdkCall } from './sdk-calls';
 import { configure } from './transfers';
 
 type Builder = ReturnType<typeof sdk.Builder>;

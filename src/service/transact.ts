@@ -9,8 +9,8 @@ import { ApiError, badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import { scaleAmount } from '../schemas/amount-scale';
 import type { TransferRequest } from '../schemas/transfer';
-import { runOnChains } from './chain-calls';
-import { sdkCall } from './sdk-errors';
+import { runOnChains } from './sdk-calls';
+import { sdkCall } from './sdk-calls';
 import {
   accountJunction,
   executeProgram,

@@ -4,7 +4,7 @@ import type { ConnectionPool } from '../chains/pool';
 import { ApiError, badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import type { TransferRequest } from '../schemas/transfer';
-import { runOnChains, type ChainCall } from './chain-calls';
+import { runOnChains, type ChainCall } from './sdk-calls';
 import { checkBeforeDial } from './pre-dial';
 import { applyKeepAlive } from './keep-alive';
 import { buildTransact, type TransactPayload } from './transact';

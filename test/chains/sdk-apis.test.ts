@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConnectionPool } from '../../src/chains/pool';
 import { createChainScope, routeAllSdkChainsThroughOverrides } from '../../src/chains/sdk-apis';
 import { sdk } from '../../src/sdk';
-import { endpointResolver } from '../../src/service/endpoints';
+import { endpointResolver } from '../../src/service/sdk-calls/override-endpoints';
 import { startTestChain } from '../support/test-chain';
 
 interface SdkChainApi {

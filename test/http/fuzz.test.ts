@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { sdk } from '../../src/sdk';
-import { MAX_OVERRIDE_ENDPOINTS } from '../../src/service/endpoints';
+import { MAX_OVERRIDE_ENDPOINTS } from '../../src/service/sdk-calls/override-endpoints';
 import { testApp } from '../helpers/app';
 
 /**

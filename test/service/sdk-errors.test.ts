@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors';
 import { sdk } from '../../src/sdk';
-import { fromSdkError } from '../../src/service/sdk-errors';
+import { fromSdkError } from '../../src/service/sdk-calls/sdk-errors';
 
 describe('fromSdkError', () => {
   it("the SDK's BridgeHaltedError is a 503 FeatureTemporarilyDisabledError with the SDK's message", () => {

@@ -1,9 +1,9 @@
-import type { Config } from '../config';
-import type { ConnectionPool } from '../chains/pool';
-import { createChainScope } from '../chains/sdk-apis';
-import { withDeadline } from '../chains/deadline';
-import type { TransferOptions } from '../schemas/transfer';
-import { checkOverrideHosts, endpointResolver } from './endpoints';
+import type { Config } from '../../config';
+import type { ConnectionPool } from '../../chains/pool';
+import { createChainScope } from '../../chains/sdk-apis';
+import { withDeadline } from '../../chains/deadline';
+import type { TransferOptions } from '../../schemas/transfer';
+import { checkOverrideHosts, endpointResolver } from './override-endpoints';
 import { fromChainFailure, fromSdkError, type ChainUsed } from './sdk-errors';
 
 export interface ChainCall {

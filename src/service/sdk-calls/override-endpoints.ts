@@ -1,9 +1,9 @@
 import type { TChain } from '@paraspell/sdk-pjs';
-import { AddressRefusedError, quote, type AddressGuard } from '../chains/address-guard';
-import { distinctEndpoints } from '../chains/endpoint';
-import { ApiError, badRequest } from '../errors';
-import { sdk } from '../sdk';
-import type { TransferOptions } from '../schemas/transfer';
+import { AddressRefusedError, quote, type AddressGuard } from '../../chains/address-guard';
+import { distinctEndpoints } from '../../chains/endpoint';
+import { ApiError, badRequest } from '../../errors';
+import { sdk } from '../../sdk';
+import type { TransferOptions } from '../../schemas/transfer';
 
 /** Distinct endpoints (after normalisation) one request may name for one chain. */
 export const MAX_OVERRIDE_ENDPOINTS = 4;

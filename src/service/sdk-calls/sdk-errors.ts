@@ -1,7 +1,7 @@
-import { quote } from '../chains/address-guard';
-import { FRAME_TOO_BIG_CODE, MALFORMED_FRAME_CODE, type SocketContext } from '../chains/chain-socket';
-import { normaliseEndpoint } from '../chains/endpoint';
-import { ApiError, ChainResponseError, ProviderUnavailableError } from '../errors';
+import { quote } from '../../chains/address-guard';
+import { FRAME_TOO_BIG_CODE, MALFORMED_FRAME_CODE, type SocketContext } from '../../chains/chain-socket';
+import { normaliseEndpoint } from '../../chains/endpoint';
+import { ApiError, ChainResponseError, ProviderUnavailableError } from '../../errors';
 
 interface Mapping {
   status: number;

@@ -1,0 +1,6 @@
+// How every capability calls the SDK: chain work runs through the pool under the request deadline
+// (run-on-chains.ts), endpoints a caller names are checked before anything is dialled
+// (override-endpoints.ts), and whatever the SDK throws becomes the error a caller sees (sdk-errors.ts).
+export { runOnChains, type ChainCall } from './run-on-chains';
+export { checkOverrideHosts, checkOverrideUrls, endpointResolver, MAX_OVERRIDE_ENDPOINTS } from './override-endpoints';
+export { fromChainFailure, fromSdkError, sdkCall } from './sdk-errors';
