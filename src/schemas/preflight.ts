@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { FAMILY_FIELDS, type Family } from './family';
-import { chainOfLocation } from '../service/pre-dial';
+import { chainOfLocation } from '../service/offline-checks';
 import { chainName, lookupCurrency } from './common';
 import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
 import { apiOverridesSchema, transferBody, type TransferRequest } from './transfer';

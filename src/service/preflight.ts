@@ -20,7 +20,7 @@ import {
   type XcmFeeResult,
 } from './preflight-shapes';
 import { ethereumBalance } from './ethereum-balance';
-import { checkBeforeDial } from './pre-dial';
+import { checkBeforeDial } from './offline-checks';
 import { sdkCall } from './sdk-calls';
 import { configure } from './transfers';
 

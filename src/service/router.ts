@@ -14,7 +14,7 @@ import {
   type RouterRequest,
 } from '../schemas/router';
 import { checkOverrideHosts } from './sdk-calls';
-import { checkSwapBeforeDial, type SwapPaths } from './pre-dial';
+import { checkSwapBeforeDial, type SwapPaths } from './offline-checks';
 import {
   registryAssetResolver,
   toDryRunResult,

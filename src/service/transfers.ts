@@ -5,7 +5,7 @@ import { ApiError, badRequest } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
 import type { TransferRequest } from '../schemas/transfer';
 import { runOnChains, type ChainCall } from './sdk-calls';
-import { checkBeforeDial } from './pre-dial';
+import { checkBeforeDial } from './offline-checks';
 import { applyKeepAlive } from './keep-alive';
 import { buildTransact, type TransactPayload } from './transact';
 

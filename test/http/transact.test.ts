@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
-import { checkTransactRequest, type TransactCandidate } from '../../src/service/transact';
+import { checkTransactRequest, type TransactCandidate } from '../../src/service/offline-checks';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCall, refusedUrl, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
 

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { preflightSchemas, type PreflightBody } from '../../schemas/preflight';
 import type { RouterRequest } from '../../schemas/router';
 import type { Services } from '../../service';
-import { SWAP_TRANSFER_PATHS } from '../../service/pre-dial';
+import { SWAP_TRANSFER_PATHS } from '../../service/offline-checks';
 import { postJson } from '../post-json';
 import { sendJson } from '../respond';
 import type { RouteContext } from '../context';

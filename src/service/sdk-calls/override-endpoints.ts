@@ -38,8 +38,8 @@ export async function checkOverrideHosts(overrides: TransferOptions['apiOverride
 
 /**
  * What can be judged from the URLs alone, with no DNS: credentials, the number of distinct
- * endpoints, local names and non-public IP literals. The pre-dial checks run this; the names
- * are resolved and checked when the request dials (`checkOverrideHosts`).
+ * endpoints, local names and non-public IP literals. The offline checks (service/offline-checks)
+ * run this; the names are resolved and checked when the request dials (`checkOverrideHosts`).
  */
 export function checkOverrideUrls(overrides: TransferOptions['apiOverrides'], guard: AddressGuard): void {
   for (const [chain, urls = []] of Object.entries(overrides)) {

@@ -8,17 +8,16 @@
 // the origin and, where the registry knows, on the destination) -> addresses -> amount -> options.
 import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { formatUnits } from 'viem';
-import type { Config } from '../config';
-import { ApiError, badRequest } from '../errors';
-import { sdk } from '../sdk';
-import { scaleAmount } from '../schemas/amount-scale';
-import { addressMismatch } from '../schemas/address';
-import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../schemas/router';
-import type { TransferCurrency, TransferOptions, TransferRequest } from '../schemas/transfer';
-import { AddressGuard } from '../chains/address-guard';
-import { checkOverrideUrls } from './sdk-calls';
-import { checkTransactRequest, type TransactCandidate } from './transact';
-import { fromSdkError } from './sdk-calls';
+import type { Config } from '../../config';
+import { ApiError, badRequest } from '../../errors';
+import { sdk } from '../../sdk';
+import { scaleAmount } from '../../schemas/amount-scale';
+import { addressMismatch } from '../../schemas/address';
+import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../../schemas/router';
+import type { TransferCurrency, TransferOptions, TransferRequest } from '../../schemas/transfer';
+import { AddressGuard } from '../../chains/address-guard';
+import { checkOverrideUrls, fromSdkError } from '../sdk-calls';
+import { checkTransactRequest, type TransactCandidate } from './transact-checks';
 
 /** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
 export const MIN_AMOUNT = 2n;
