@@ -9,7 +9,7 @@ import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
-import { TransferService } from './transfers';
+import { TransferService } from './transfer';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
 export interface Services {

@@ -9,7 +9,7 @@ import { ApiError, badRequest, ChainResponseError } from '../errors';
 import { sdk, utilCrypto, type ApiPromise } from '../sdk';
 import { parachainJunction, xc20Address } from './evm-locations';
 import type { EvmCall } from './snowbridge';
-import { accountJunction, junctionsOf, location, normalize, type Location } from './xcm-program';
+import { accountJunction, junctionsOf, location, normalize, type Location } from './transfer';
 import { XTOKENS_ORIGINS } from './xtokens-precompile';
 
 export const XCM_INTERFACE_PRECOMPILE: Address = getAddress('0x000000000000000000000000000000000000081A');

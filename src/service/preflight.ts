@@ -22,7 +22,7 @@ import {
 import { ethereumBalance } from './ethereum-balance';
 import { checkBeforeDial } from './offline-checks';
 import { sdkCall } from './sdk-calls';
-import { configure } from './transfers';
+import { configure } from './transfer';
 
 type Builder = ReturnType<typeof sdk.Builder>;
 type ApiOverrides = ChainCall['apiOverrides'];

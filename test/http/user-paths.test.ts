@@ -5,7 +5,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiPromise } from '../../src/sdk';
 import { polkadotApi } from '../../src/sdk';
-import { applyKeepAlive } from '../../src/service/keep-alive';
+import { applyKeepAlive } from '../../src/service/transfer';
 import { expectErrorBody, testApp } from '../helpers/app';
 import { decodeCall, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 

@@ -3,14 +3,14 @@
 // InitiateTransfer; see README "Transact" for what each asks of the caller.
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Codec } from '@polkadot/types-codec/types';
-import type { Config } from '../config';
-import type { ConnectionPool } from '../chains/pool';
-import { ApiError, badRequest } from '../errors';
-import { sdk, type ApiPromise } from '../sdk';
-import { scaleAmount } from '../schemas/amount-scale';
-import type { TransferRequest } from '../schemas/transfer';
-import { runOnChains, sdkCall } from './sdk-calls';
-import { checkTransactRequest, transactVersion } from './offline-checks';
+import type { Config } from '../../config';
+import type { ConnectionPool } from '../../chains/pool';
+import { ApiError, badRequest } from '../../errors';
+import { sdk, type ApiPromise } from '../../sdk';
+import { scaleAmount } from '../../schemas/amount-scale';
+import type { TransferRequest } from '../../schemas/transfer';
+import { runOnChains, sdkCall } from '../sdk-calls';
+import { checkTransactRequest, transactVersion } from '../offline-checks';
 import {
   accountJunction,
   executeProgram,
@@ -24,7 +24,7 @@ import {
   type TransactStep,
   type TransferKind,
   type Weight,
-} from './xcm-program';
+} from './xcm-programs';
 
 /** The validated payload (`transact` in /v5, `transactOptions` in /v2). */
 export interface TransactPayload {

@@ -1,7 +1,7 @@
 // The XCM programs of a transact, as plain objects that @polkadot/api encodes with the origin's
 // metadata (enum variants by name, struct fields camelCase). Nothing here talks to a chain.
 import type { TLocation } from '@paraspell/sdk-pjs';
-import { utilCrypto } from '../sdk';
+import { utilCrypto } from '../../sdk';
 
 export type XcmVersion = 'V3' | 'V4' | 'V5';
 

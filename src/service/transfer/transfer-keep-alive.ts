@@ -1,5 +1,5 @@
-import type { ApiPromise } from '../sdk';
-import { badRequest } from '../errors';
+import type { ApiPromise } from '../../sdk';
+import { badRequest } from '../../errors';
 
 type Extrinsic = ReturnType<ApiPromise['tx']>;
 

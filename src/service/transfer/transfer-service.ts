@@ -1,12 +1,12 @@
 import type { TCurrencyInputWithAmount, TSubstrateChain } from '@paraspell/sdk-pjs';
-import type { Config } from '../config';
-import type { ConnectionPool } from '../chains/pool';
-import { ApiError, badRequest } from '../errors';
-import { sdk, type ApiPromise } from '../sdk';
-import type { TransferRequest } from '../schemas/transfer';
-import { runOnChains, type ChainCall } from './sdk-calls';
-import { checkBeforeDial } from './offline-checks';
-import { applyKeepAlive } from './keep-alive';
+import type { Config } from '../../config';
+import type { ConnectionPool } from '../../chains/pool';
+import { ApiError, badRequest } from '../../errors';
+import { sdk, type ApiPromise } from '../../sdk';
+import type { TransferRequest } from '../../schemas/transfer';
+import { runOnChains, type ChainCall } from '../sdk-calls';
+import { checkBeforeDial } from '../offline-checks';
+import { applyKeepAlive } from './transfer-keep-alive';
 import { buildTransact, type TransactPayload } from './transact';
 
 export type BatchMode = 'BATCH' | 'BATCH_ALL';
