@@ -6,13 +6,11 @@ import type { Registry } from '@polkadot/types/types';
 import { decodeFunctionData, getAddress, maxUint64, parseTransaction, toFunctionSelector, type Hex } from 'viem';
 import { badRequest } from '../errors';
 import { sdk, utilCrypto } from '../sdk';
-import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE } from './moonbeam-ethereum';
-import { ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI } from './snowbridge';
+import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE, ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI, NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from './evm';
 import { assetAmount, ecosystemOf, type AssetAmount } from './xcm-reader';
 import type { TransferView } from './transfer-views';
 import { readXcmInterfaceCall } from './xcm-interface-reader';
 import type { XcmStep } from './xcm-sentences';
-import { NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from './xtokens-precompile';
 
 /** EVM chain ids of the chains this reader knows (Darwinia's is in the notes; it has no XTokens here). */
 const CHAIN_IDS: Record<number, TChain> = {

@@ -5,7 +5,7 @@ import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
 import { priceFeesWithXcmPaymentApi, readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
-import { EvmTransferService } from './evm-transfer';
+import { EvmTransferService } from './evm';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';

@@ -7,7 +7,7 @@ import { scaleAmount } from '../schemas/amount-scale';
 import type { BalanceRequest, PreflightRequest } from '../schemas/preflight';
 import type { TransferOptions } from '../schemas/transfer';
 import { minTransferableAmount, originFeeCountsInAsset, transferableAmount, verifyEdOnDestination } from './amount-rules';
-import { runOnChains, type ChainCall } from './sdk-calls';
+import { runOnChains, type ChainCall, sdkCall } from './sdk-calls';
 import {
   registryAssetResolver,
   toDryRunResult,
@@ -19,9 +19,8 @@ import {
   type TransferInfoResult,
   type XcmFeeResult,
 } from './preflight-shapes';
-import { ethereumBalance } from './ethereum-balance';
+import { ethereumBalance } from './evm';
 import { checkBeforeDial } from './offline-checks';
-import { sdkCall } from './sdk-calls';
 import { configure } from './transfer';
 
 type Builder = ReturnType<typeof sdk.Builder>;

@@ -13,7 +13,7 @@ import {
   type ExchangeName,
   type RouterRequest,
 } from '../schemas/router';
-import { checkOverrideHosts } from './sdk-calls';
+import { checkOverrideHosts, fromChainFailure, fromSdkError } from './sdk-calls';
 import { checkSwapBeforeDial, type SwapPaths } from './offline-checks';
 import {
   registryAssetResolver,
@@ -27,7 +27,6 @@ import {
   type XcmFeeResult,
 } from './preflight-shapes';
 import { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './router-engine';
-import { fromChainFailure, fromSdkError } from './sdk-calls';
 
 // ---- contract shapes --------------------------------------------------------------------
 

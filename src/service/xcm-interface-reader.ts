@@ -7,7 +7,7 @@ import type { Registry } from '@polkadot/types/types';
 import { formatUnits, getAddress } from 'viem';
 import { sdk } from '../sdk';
 import { hexBytes, plain } from './call-decoder';
-import { xc20Address } from './evm-locations';
+import { xc20Address } from './evm';
 import type { EvmReading } from './evm-reader';
 import { programTransfers, type TransferKind, type TransferView } from './transfer-views';
 import { amountText, beneficiaryAddress, isObject, unversion, variant, type AssetAmount } from './xcm-reader';

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeFunctionData, parseAbi, parseTransaction, type Hex } from 'viem';
-import { DEFAULT_ETHEREUM_RPC } from '../../src/service/snowbridge';
+import { DEFAULT_ETHEREUM_RPC } from '../../src/service/evm/snowbridge';
 import { testApp } from '../helpers/app';
 import { PROBE_MS } from './support';
 

@@ -2,7 +2,7 @@
 // (selector byte, then the value at its fixed width) and through an ABI round trip.
 import { describe, expect, it } from 'vitest';
 import { decodeFunctionData, encodeFunctionData, parseAbi, toHex } from 'viem';
-import { accountJunction, beneficiaryLocation, parachainJunction, xc20Address } from '../../src/service/evm-locations';
+import { accountJunction, beneficiaryLocation, parachainJunction, xc20Address } from '../../src/service/evm/precompile-locations';
 import { utilCrypto } from '../../src/sdk';
 
 const XTOKENS = parseAbi(['function transfer(address currency_address, uint256 amount, (uint8 parents, bytes[] interior) destination, uint64 weight)']);

@@ -1,8 +1,8 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Hex } from 'viem';
-import { quote, type AddressGuard } from '../chains/address-guard';
-import { ApiError, ProviderUnavailableError } from '../errors';
+import { quote, type AddressGuard } from '../../chains/address-guard';
+import { ApiError, ProviderUnavailableError } from '../../errors';
 
 /** A call the node executed and the contract reverted: the request, not the node, is at fault. */
 export class EthCallRevertedError extends Error {}

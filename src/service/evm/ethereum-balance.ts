@@ -4,15 +4,14 @@
 // mode, the same public endpoint the SDK uses; every endpoint under the connect deadline.
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, type Hex } from 'viem';
 import type { TCurrencyCore } from '@paraspell/sdk-pjs';
-import type { Config } from '../config';
-import type { AddressGuard } from '../chains/address-guard';
-import { withDeadline } from '../chains/deadline';
-import { ApiError, badRequest, ProviderUnavailableError } from '../errors';
-import { sdk } from '../sdk';
-import { isEvmAddress } from '../schemas/address';
-import { checkOverrideHosts } from './sdk-calls';
-import { EthCallRevertedError, EthRpc, redactUrl } from './eth-rpc';
-import { sdkCall } from './sdk-calls';
+import type { Config } from '../../config';
+import type { AddressGuard } from '../../chains/address-guard';
+import { withDeadline } from '../../chains/deadline';
+import { ApiError, badRequest, ProviderUnavailableError } from '../../errors';
+import { sdk } from '../../sdk';
+import { isEvmAddress } from '../../schemas/address';
+import { checkOverrideHosts, sdkCall } from '../sdk-calls';
+import { EthCallRevertedError, EthRpc, redactUrl } from './ethereum-rpc';
 
 /** sdk-core's ETHEREUM_RPC_URL (not exported). */
 export const ETHEREUM_PUBLIC_RPC = 'https://ethereum.publicnode.com/';

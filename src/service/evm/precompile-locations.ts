@@ -3,8 +3,8 @@
 // `xcm-primitives` junction encoding). Upstream ParaSpell wrote the para id with too few bytes
 // outside 256..4095 and mangled hex recipients; here every value has its fixed width.
 import { concat, getAddress, numberToHex, toHex, type Address, type Hex } from 'viem';
-import { badRequest } from '../errors';
-import { utilCrypto } from '../sdk';
+import { badRequest } from '../../errors';
+import { utilCrypto } from '../../sdk';
 
 export interface PrecompileLocation {
   parents: number;

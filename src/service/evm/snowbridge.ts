@@ -3,10 +3,10 @@
 // per-destination fees come from Snowbridge's environment, the one the SDK ships with.
 import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi, zeroAddress, type Address, type Hex } from 'viem';
 import type { TChain } from '@paraspell/sdk-pjs';
-import { ApiError, badRequest } from '../errors';
-import { sdk, snowbridgeMainnet } from '../sdk';
-import { accountId32 } from './evm-locations';
-import { EthCallRevertedError, type EthRpc } from './eth-rpc';
+import { ApiError, badRequest } from '../../errors';
+import { sdk, snowbridgeMainnet } from '../../sdk';
+import { accountId32 } from './precompile-locations';
+import { EthCallRevertedError, type EthRpc } from './ethereum-rpc';
 
 export const GATEWAY_ABI = parseAbi([
   'function sendToken(address token, uint32 destinationChain, (uint8 kind, bytes data) destinationAddress, uint128 destinationFee, uint128 amount) payable',

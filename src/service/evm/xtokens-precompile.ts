@@ -2,9 +2,9 @@
 // call is built without dialling any chain.
 import { encodeFunctionData, getAddress, maxUint64, parseAbi, type Address, type Hex } from 'viem';
 import type { TAssetInfo, TChain, TSubstrateChain } from '@paraspell/sdk-pjs';
-import { badRequest } from '../errors';
-import { sdk } from '../sdk';
-import { accountJunction, beneficiaryLocation, xc20Address } from './evm-locations';
+import { badRequest } from '../../errors';
+import { sdk } from '../../sdk';
+import { accountJunction, beneficiaryLocation, xc20Address } from './precompile-locations';
 import type { EvmCall } from './snowbridge';
 
 export const XTOKENS_PRECOMPILE: Address = getAddress('0x0000000000000000000000000000000000000804');

@@ -5,11 +5,11 @@
 // on Moonbeam (for the message id); the message itself is encoded with Moonbeam's metadata.
 import { bytesToHex, concat, encodeFunctionData, getAddress, hexToBytes, parseAbi, stringToBytes, zeroAddress, type Address, type Hex } from 'viem';
 import type { TAssetInfo, TLocation } from '@paraspell/sdk-pjs';
-import { ApiError, badRequest, ChainResponseError } from '../errors';
-import { sdk, utilCrypto, type ApiPromise } from '../sdk';
-import { parachainJunction, xc20Address } from './evm-locations';
+import { ApiError, badRequest, ChainResponseError } from '../../errors';
+import { sdk, utilCrypto, type ApiPromise } from '../../sdk';
+import { parachainJunction, xc20Address } from './precompile-locations';
 import type { EvmCall } from './snowbridge';
-import { accountJunction, junctionsOf, location, normalize, type Location } from './transfer';
+import { accountJunction, junctionsOf, location, normalize, type Location } from '../transfer';
 import { XTOKENS_ORIGINS } from './xtokens-precompile';
 
 export const XCM_INTERFACE_PRECOMPILE: Address = getAddress('0x000000000000000000000000000000000000081A');
