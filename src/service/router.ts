@@ -25,7 +25,7 @@ import {
   type XcmFeeHop,
   type XcmFeeLeg,
   type XcmFeeResult,
-} from './preflight-shapes';
+} from './preflight';
 import { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './router-engine';
 
 // ---- contract shapes --------------------------------------------------------------------

@@ -5,7 +5,7 @@ import {
   originFeeCountsInAsset,
   transferableAmount,
   verifyEdOnDestination,
-} from '../../src/service/amount-rules';
+} from '../../src/service/preflight/amount-rules';
 
 const DOT = 10_000_000_000n; // 1 DOT in planck (10 decimals)
 

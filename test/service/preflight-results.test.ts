@@ -10,16 +10,10 @@ import type {
   TDryRunChainSuccess,
 } from '@paraspell/sdk-pjs';
 import { sdk } from '../../src/sdk';
-import {
-  registryAssetResolver,
-  toContractAsset,
-  toDryRunResult,
-  toTransferInfoResult,
-  toXcmFeeResult,
-  type AssetResolver,
-  type ContractAsset,
-  type SdkOriginXcmFee,
-} from '../../src/service/preflight-shapes';
+import { registryAssetResolver, toContractAsset, type AssetResolver, type ContractAsset } from '../../src/service/preflight/contract-asset';
+import { toDryRunResult } from '../../src/service/preflight/dry-run-result';
+import { toTransferInfoResult } from '../../src/service/preflight/transfer-info-result';
+import { toXcmFeeResult, type SdkOriginXcmFee } from '../../src/service/preflight/xcm-fee-result';
 import { ApiError } from '../../src/errors';
 import {
   AH_HOP_FEE,

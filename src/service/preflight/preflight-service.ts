@@ -1,27 +1,20 @@
 import type { TAssetInfo, TBridgeStatus, TChain, TCurrencyCore, TPjsApiOrUrl } from '@paraspell/sdk-pjs';
-import type { Config } from '../config';
-import type { ConnectionPool } from '../chains/pool';
-import { badRequest } from '../errors';
-import { sdk, type ApiPromise } from '../sdk';
-import { scaleAmount } from '../schemas/amount-scale';
-import type { BalanceRequest, PreflightRequest } from '../schemas/preflight';
-import type { TransferOptions } from '../schemas/transfer';
+import type { Config } from '../../config';
+import type { ConnectionPool } from '../../chains/pool';
+import { badRequest } from '../../errors';
+import { sdk, type ApiPromise } from '../../sdk';
+import { scaleAmount } from '../../schemas/amount-scale';
+import type { BalanceRequest, PreflightRequest } from '../../schemas/preflight';
+import type { TransferOptions } from '../../schemas/transfer';
 import { minTransferableAmount, originFeeCountsInAsset, transferableAmount, verifyEdOnDestination } from './amount-rules';
-import { runOnChains, type ChainCall, sdkCall } from './sdk-calls';
-import {
-  registryAssetResolver,
-  toDryRunResult,
-  toTransferInfoResult,
-  toXcmFeeResult,
-  type ContractAsset,
-  type DryRunResult,
-  type OriginXcmFeeResult,
-  type TransferInfoResult,
-  type XcmFeeResult,
-} from './preflight-shapes';
-import { ethereumBalance } from './evm';
-import { checkBeforeDial } from './offline-checks';
-import { configure } from './transfer';
+import { runOnChains, type ChainCall, sdkCall } from '../sdk-calls';
+import { registryAssetResolver, type ContractAsset } from './contract-asset';
+import { toDryRunResult, type DryRunResult } from './dry-run-result';
+import { toTransferInfoResult, type TransferInfoResult } from './transfer-info-result';
+import { toXcmFeeResult, type OriginXcmFeeResult, type XcmFeeResult } from './xcm-fee-result';
+import { ethereumBalance } from '../evm';
+import { checkBeforeDial } from '../offline-checks';
+import { configure } from '../transfer';
 
 type Builder = ReturnType<typeof sdk.Builder>;
 type ApiOverrides = ChainCall['apiOverrides'];

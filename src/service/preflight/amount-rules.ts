@@ -1,6 +1,6 @@
 // The contract's /v2 amount formulas (spec/api-contract.md, "Pre-flight queries", Rules 1, 3, 6),
 // as pure bigint functions. The service gets balances and fees from the SDK (fee results via
-// preflight-shapes.ts) and applies THESE formulas; it does not use the SDK's own
+// xcm-fee-result.ts) and applies THESE formulas; it does not use the SDK's own
 // getTransferableAmount / getMinTransferableAmount / verifyEdOnDestination results.
 //
 // How @paraspell/sdk-core 11.14.8 computes them (read from dist/index.cjs), against the contract:
@@ -51,7 +51,7 @@
 //     InvalidParameterError; origin or hop dry-run error -> DryRunFailedError; destination dry-run
 //     error -> UnableToComputeError (even though a fallback fee exists).
 
-import { ApiError, badRequest } from '../errors';
+import { ApiError, badRequest } from '../../errors';
 
 const max0 = (v: bigint): bigint => (v > 0n ? v : 0n);
 
