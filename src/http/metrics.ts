@@ -2,7 +2,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CounterState, SharedCounters } from '../ops/shared-counters';
 import type { Services } from '../service';
-import { isRouterLoaded } from '../service/router-engine';
+import { isRouterLoaded } from '../service/router';
 import type { ResponseCache } from './respond';
 
 const PREFIX = 'xcm_gateway_';

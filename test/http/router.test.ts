@@ -13,8 +13,7 @@ import type {
 } from '@paraspell/xcm-router';
 import { sdk } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
-import { RouterService } from '../../src/service/router';
-import { loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../src/service/router-engine';
+import { RouterService, loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../src/service/router';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
@@ -135,7 +134,7 @@ describe('the router engine loads on first use only', () => {
   it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
     // A fresh copy of the service modules: whatever other tests in this process loaded does not count.
     vi.resetModules();
-    const engine = await import('../../src/service/router-engine');
+    const engine = await import('../../src/service/router');
     const { testApp: freshApp } = await import('../helpers/app');
     const fresh = freshApp();
     try {

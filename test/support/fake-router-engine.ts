@@ -2,7 +2,7 @@
 // the real bundled data; every chain operation records its call and answers what a test set in
 // `results`, typed with xcm-router 11.14.8's own result types by the test.
 import type { TGetBestAmountOutResult, TRouterDryRunResult, TRouterPlan, TRouterXcmFeeResult } from '@paraspell/xcm-router';
-import { realEngine, type EngineCall, type RouterEngine } from '../../src/service/router-engine';
+import { realEngine, type EngineCall, type RouterEngine } from '../../src/service/router';
 
 export type EngineOp = Exclude<keyof RouterEngine, 'exchanges' | 'pairs'>;
 

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Config } from '../../config';
 import type { Ops } from '../../ops';
 import type { Services } from '../../service';
-import { isRouterLoaded } from '../../service/router-engine';
+import { isRouterLoaded } from '../../service/router';
 import type { ResponseCache } from '../respond';
 import { projectRoot } from '../../project-root';
 

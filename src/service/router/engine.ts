@@ -13,9 +13,9 @@ import type {
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
 import type { TCurrencyInput } from '@paraspell/sdk-pjs';
-import { routeEngineClientsThroughScopes } from '../chains/engine-clients';
-import { sdk } from '../sdk';
-import type { RouterRequest } from '../schemas/router';
+import { routeEngineClientsThroughScopes } from '../../chains/engine-clients';
+import { sdk } from '../../sdk';
+import type { RouterRequest } from '../../schemas/router';
 
 type XcmRouter = typeof import('@paraspell/xcm-router');
 

@@ -1,0 +1,128 @@
+// Cross-chain swaps through xcm-router: the request's checks, development mode, one EngineScope per
+// request (the router's own chain clients pooled or closed), the deadline, and error translation.
+import type { TChain } from '@paraspell/sdk-pjs';
+import type { Config } from '../../config';
+import { withDeadline } from '../../chains/deadline';
+import { EngineScope } from '../../chains/engine-clients';
+import { ConnectionPool } from '../../chains/pool';
+import { ApiError, badRequest } from '../../errors';
+import { exchangeBaseChain, isManual, OVERRIDE_IGNORING_EXCHANGES, type ExchangeName, type RouterRequest } from '../../schemas/router';
+import { checkOverrideHosts, fromChainFailure, fromSdkError } from '../sdk-calls';
+import { checkSwapBeforeDial, type SwapPaths } from '../offline-checks';
+import { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './engine';
+import { toRouterDryRun, toRouterItems, toRouterXcmFees, type BestAmountOut, type RouterDryRunResult, type RouterItem, type RouterPair, type RouterXcmFeeResult } from './router-shapes';
+
+// ---- guards -----------------------------------------------------------------------------
+
+const unsupported = (message: string): ApiError => badRequest('UnsupportedOperationError', message);
+
+/**
+ * Development mode promises that only the caller's endpoints are dialled. xcm-router 11.14.8 keeps
+ * that promise only for one manually chosen exchange other than AcalaDex/KaruraDex: automatic and
+ * whitelisted selection build every candidate exchange's clients without overrides, and the
+ * Acala/Karura clients always dial the registry (and, unreachable, reject a promise nobody awaits).
+ * Such requests are refused up front, and a missing override fails before anything is dialled.
+ */
+function checkDevelopment(req: RouterRequest): void {
+  if (!req.options.development) return;
+  if (!isManual(req.exchange)) {
+    throw unsupported(
+      'options.development needs one manually chosen exchange: with automatic or whitelisted selection the router (xcm-router 11.14.8) connects to every candidate exchange through its public endpoints, ignoring apiOverrides',
+    );
+  }
+  const exchange: ExchangeName = req.exchange[0];
+  if (OVERRIDE_IGNORING_EXCHANGES.includes(exchange)) {
+    throw unsupported(`options.development cannot be used with ${exchange}: its client (xcm-router 11.14.8) always connects to the public endpoints of ${exchangeBaseChain(exchange)}, ignoring apiOverrides`);
+  }
+  const needed = [...new Set<TChain>([req.from, exchangeBaseChain(exchange), req.to].filter((c): c is TChain => c !== undefined))];
+  const missing = needed.filter((c) => !req.options.apiOverrides[c]?.length);
+  if (missing.length > 0) {
+    throw badRequest('MissingChainApiError', `options.development is on and options.apiOverrides has no endpoint for ${missing.join(', ')}, which this request needs`);
+  }
+}
+
+/** xcm-router 11.14.8 reports a currency it cannot find as an InvalidParameterError; it is a currency error. */
+const ROUTER_CURRENCY_NOT_FOUND = /^Currency (from|to) .* not found/;
+
+function fromRouterError(error: unknown): unknown {
+  const mapped = fromSdkError(error);
+  if (mapped instanceof ApiError && mapped.kind === 'ValidationError' && ROUTER_CURRENCY_NOT_FOUND.test(mapped.message)) {
+    return new ApiError(400, 'InvalidCurrencyError', mapped.message);
+  }
+  return mapped;
+}
+
+// ---- the service ------------------------------------------------------------------------
+
+/** Cross-chain swaps through xcm-router: request checks, deadlines, error and result translation. */
+export class RouterService {
+  constructor(
+    private readonly config: Config,
+    private readonly engine: RouterEngine = realEngine,
+    /** Where the router's polkadot.js clients are borrowed from (the service's pool). */
+    private readonly pool: ConnectionPool = new ConnectionPool({
+      connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
+      idleTimeoutMs: config.IDLE_TIMEOUT_MS,
+      maxChains: config.MAX_CHAINS,
+    }),
+  ) {}
+
+  private async run<T>(req: RouterRequest, what: string, work: (call: EngineCall) => Promise<T>, fields?: SwapPaths): Promise<T> {
+    checkSwapBeforeDial(req, this.config, fields);
+    await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
+    checkDevelopment(req);
+    const call: EngineCall = {
+      request: req,
+      builderOptions: {
+        apiOverrides: req.options.apiOverrides,
+        development: req.options.development,
+        abstractDecimals: req.options.abstractDecimals,
+      },
+    };
+    const route = `${req.from ?? 'exchange'} -> ${req.to ?? 'exchange'}`;
+    // Every chain client the router opens for this request is pooled or closed when it ends;
+    // a client that cannot connect fails the request at the connect deadline.
+    const scope = new EngineScope(this.pool, this.config.CONNECT_TIMEOUT_MS);
+    try {
+      return await withDeadline((signal) => scope.run(() => work(call), signal), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
+    } catch (error) {
+      throw fromChainFailure(error, scope.leases) ?? fromRouterError(error);
+    } finally {
+      scope.end();
+    }
+  }
+
+  // `fields` says where the caller's body holds the router's fields (a router body by default;
+  // /x-transfers and pre-flight bodies with swapOptions name them currency and swapOptions.*).
+
+  /** The transactions to sign and submit, in order (`/router`, `/router-hash`, `/x-transfers`). */
+  build(req: RouterRequest, fields?: SwapPaths): Promise<RouterItem[]> {
+    return this.run(req, 'Building the swap', async (call) => toRouterItems(await this.engine.buildTransactions(call), req), fields);
+  }
+
+  async dryRun(req: RouterRequest, fields?: SwapPaths): Promise<RouterDryRunResult> {
+    return toRouterDryRun(await this.run(req, 'Dry-running the swap', (call) => this.engine.dryRun(call), fields), req);
+  }
+
+  async xcmFees(req: RouterRequest, fields?: SwapPaths): Promise<RouterXcmFeeResult> {
+    return toRouterXcmFees(await this.run(req, 'Pricing the swap', (call) => this.engine.getXcmFees(call), fields), req);
+  }
+
+  async transferableAmount(req: RouterRequest, fields?: SwapPaths): Promise<string> {
+    return (await this.run(req, 'Transferable amount for the swap', (call) => this.engine.getTransferableAmount(call), fields)).toString(10);
+  }
+
+  async minTransferableAmount(req: RouterRequest, fields?: SwapPaths): Promise<string> {
+    return (await this.run(req, 'Minimal amount for the swap', (call) => this.engine.getMinTransferableAmount(call), fields)).toString(10);
+  }
+
+  async bestAmountOut(req: RouterRequest, fields?: SwapPaths): Promise<BestAmountOut> {
+    const r = await this.run(req, 'Best amount out for the swap', (call) => this.engine.getBestAmountOut(call), fields);
+    return { exchange: r.exchange, amountOut: r.amountOut.toString(10) };
+  }
+
+  /** Asset pairs (offline, from the router's bundled data): all exchanges, a whitelist or one. */
+  pairs(exchange: ExchangeName[] | undefined): RouterPair[] {
+    return this.engine.pairs(toExchangeInput(exchange));
+  }
+}
