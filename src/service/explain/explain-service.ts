@@ -2,31 +2,16 @@
 // program it sends or implies, and the facts a signer must see. Metadata comes over the pool;
 // everything else from the registry.
 import type { TChain, TLocation } from '@paraspell/sdk-pjs';
-import type { Config } from '../config';
-import type { ConnectionPool } from '../chains/pool';
-import type { ApiPromise } from '../sdk';
-import { sdk, utilCrypto } from '../sdk';
-import type { ExplainRequest } from '../schemas/explain';
-import { decodeCallData, hexBytes, viewCall, type CallView } from './call-decoder';
-import { runOnChains, type ChainCall } from './sdk-calls';
-import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction, type EvmView } from './evm-reader';
-import { readCall, type CallReading, type TransferView } from './transfer-views';
-import type { XcmStep } from './xcm-sentences';
-
-export interface Warning {
-  code: string;
-  severity: 'info' | 'caution' | 'danger';
-  message: string;
-}
-
-export interface Explanation {
-  chain: string;
-  call?: CallView;
-  evm?: EvmView;
-  transfers: TransferView[];
-  xcm: XcmStep[];
-  warnings: Warning[];
-}
+import type { Config } from '../../config';
+import type { ConnectionPool } from '../../chains/pool';
+import type { ApiPromise } from '../../sdk';
+import { sdk, utilCrypto } from '../../sdk';
+import type { ExplainRequest } from '../../schemas/explain';
+import { runOnChains, type ChainCall } from '../sdk-calls';
+import { decodeCallData, hexBytes, viewCall } from './call-decoder';
+import { readCall } from './call-reader';
+import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction } from './evm-reader';
+import type { CallReading, Explanation, TransferView, Warning, XcmStep } from './views';
 
 const warn = (code: string, severity: Warning['severity'], message: string): Warning => ({ code, severity, message });
 

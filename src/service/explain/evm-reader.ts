@@ -4,13 +4,12 @@
 import type { TChain, TRelaychain } from '@paraspell/sdk-pjs';
 import type { Registry } from '@polkadot/types/types';
 import { decodeFunctionData, getAddress, maxUint64, parseTransaction, toFunctionSelector, type Hex } from 'viem';
-import { badRequest } from '../errors';
-import { sdk, utilCrypto } from '../sdk';
-import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE, ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI, NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from './evm';
-import { assetAmount, ecosystemOf, type AssetAmount } from './xcm-reader';
-import type { TransferView } from './transfer-views';
+import { badRequest } from '../../errors';
+import { sdk, utilCrypto } from '../../sdk';
+import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE, ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI, NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from '../evm';
+import { assetAmount, ecosystemOf } from './xcm-reader';
 import { readXcmInterfaceCall } from './xcm-interface-reader';
-import type { XcmStep } from './xcm-sentences';
+import type { AssetAmount, EvmReading, EvmView } from './views';
 
 /** EVM chain ids of the chains this reader knows (Darwinia's is in the notes; it has no XTokens here). */
 const CHAIN_IDS: Record<number, TChain> = {
@@ -18,25 +17,6 @@ const CHAIN_IDS: Record<number, TChain> = {
   46: 'Darwinia',
   ...Object.fromEntries(Object.entries(XTOKENS_ORIGINS).map(([chain, id]) => [id, chain as TChain])),
 };
-
-export interface EvmView {
-  chainId: number;
-  to: string | null;
-  contract: string | null;
-  function: string | null;
-  args: Record<string, unknown> | null;
-  value: string;
-  /** XCM-interface precompile: `customXcmOnDest` decoded with the chain's metadata (`{v4: [...]}`). */
-  customXcmOnDest?: unknown;
-}
-
-export interface EvmReading {
-  evm: EvmView;
-  transfers: TransferView[];
-  /** The XCM program the transaction sends, when it carries one (the XCM-interface precompile). */
-  xcm: XcmStep[];
-  warnings: { code: string; severity: 'info' | 'caution' | 'danger'; message: string }[];
-}
 
 /** The transaction, or null when `hex` is not a serialized EVM transaction. */
 export function parseEvmTransaction(hex: string): ReturnType<typeof parseTransaction> | null {

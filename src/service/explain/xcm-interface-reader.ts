@@ -5,15 +5,13 @@
 import type { TAssetInfo, TChain, TLocation } from '@paraspell/sdk-pjs';
 import type { Registry } from '@polkadot/types/types';
 import { formatUnits, getAddress } from 'viem';
-import { sdk } from '../sdk';
+import { sdk } from '../../sdk';
 import { hexBytes, plain } from './call-decoder';
-import { xc20Address } from './evm';
-import type { EvmReading } from './evm-reader';
-import { programTransfers, type TransferKind, type TransferView } from './transfer-views';
-import { amountText, beneficiaryAddress, isObject, unversion, variant, type AssetAmount } from './xcm-reader';
-import { readProgram, type XcmStep } from './xcm-sentences';
-
-type Warning = EvmReading['warnings'][number];
+import { xc20Address } from '../evm';
+import { programTransfers } from './call-reader';
+import { amountText, beneficiaryAddress, isObject, unversion, variant } from './xcm-reader';
+import { readProgram } from './xcm-sentences';
+import type { AssetAmount, TransferKind, TransferView, Warning, XcmStep } from './views';
 
 /** The precompile's TransferTypeHelper (anything else reverts). */
 const TRANSFER_TYPES = ['Teleport', 'LocalReserve', 'DestinationReserve'] as const;

@@ -2,7 +2,7 @@
 // XCM program the call sends or implies. Reads decoded calls only; no chain is asked here.
 import type { TChain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Call } from '@polkadot/types/interfaces';
-import { sdk } from '../sdk';
+import { sdk } from '../../sdk';
 import { plain } from './call-decoder';
 import {
   accountAddress,
@@ -19,40 +19,9 @@ import {
   variant,
   weightLimit,
   assetAmount,
-  type AssetAmount,
 } from './xcm-reader';
-import { readProgram, type XcmStep } from './xcm-sentences';
-
-export type TransferKind = 'local' | 'teleport' | 'reserveTransfer' | 'throughReserve' | 'bridge' | 'toEthereum';
-
-export interface TransferView {
-  kind: TransferKind;
-  origin: string;
-  /** Registry name of the destination, or 'unknown' (then `destinationLocation` holds the raw location). */
-  destination: string;
-  destinationLocation?: unknown;
-  /** In the destination's own format (SS58 with its prefix, 20-byte, Ethereum); the raw location when not one account. */
-  beneficiary: string | { location: unknown };
-  assets: AssetAmount[];
-  feeAsset?: AssetAmount;
-  /** 'unlimited', or the weight limit the call sets. */
-  feeLimit?: 'unlimited' | { refTime: string; proofSize: string };
-  /** Local transfers: whether the sender is kept above its existential deposit. */
-  keepAlive?: boolean;
-  /** The chain the assets pass through on their way (e.g. the asset hub between Moonbeam and Ethereum). */
-  via?: string;
-  /** Where what is left on `via` goes (the program's SetAppendix), in that chain's format. */
-  leftoversTo?: string | { location: unknown };
-  /** The message's SetTopic: the id the hops report it under. */
-  topic?: string;
-}
-
-export interface CallReading {
-  transfers: TransferView[];
-  xcm: XcmStep[];
-  /** Calls this reader does not know: the generic view stands alone for them. */
-  unknown: string[];
-}
+import { readProgram } from './xcm-sentences';
+import type { AssetAmount, CallReading, TransferKind, TransferView, XcmStep } from './views';
 
 const TRUSTED = /^(AssetHub|BridgeHub|People|Coretime|Collectives|Encointer)/;
 const isTrusted = (chain: TChain | null): boolean => chain !== null && ((sdk.RELAYCHAINS as readonly string[]).includes(chain) || TRUSTED.test(chain));

@@ -2,7 +2,8 @@
 // registry terms: which chain a location names, which asset, which account in its own format.
 import type { TAssetInfo, TChain, TLocation, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { formatUnits, getAddress } from 'viem';
-import { sdk, utilCrypto } from '../sdk';
+import { sdk, utilCrypto } from '../../sdk';
+import type { AssetAmount } from './views';
 
 type Json = Record<string, unknown>;
 
@@ -151,17 +152,6 @@ export function beneficiaryAddress(chain: TChain | null, location: unknown): str
 export function accountIdOf(location: unknown): string | null {
   const [junction] = junctionsOf(location);
   return junction?.type === 'AccountId32' && isObject(junction.value) && typeof junction.value.id === 'string' ? junction.value.id.toLowerCase() : null;
-}
-
-export interface AssetAmount {
-  symbol: string | null;
-  /** Base units, as a decimal string (absent for a wildcard). */
-  amount: string;
-  /** Whole units, when the registry knows the decimals. */
-  amountWhole: string | null;
-  decimals: number | null;
-  /** The registry's location of the asset when it knows it, else the location as the call gives it. */
-  location: unknown;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Call } from '@polkadot/types/interfaces';
 import type { Codec, Registry } from '@polkadot/types/types';
-import { badRequest } from '../errors';
+import { badRequest } from '../../errors';
 
 /** A call's pallet, method and arguments as plain JSON; nested calls (batches, proxies) one by one. */
 export interface CallView {

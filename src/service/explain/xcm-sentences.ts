@@ -1,22 +1,7 @@
 // One plain sentence per XCM instruction, read on the chain that executes it.
 import type { TChain } from '@paraspell/sdk-pjs';
-import { amountText, isObject, placeText, readAsset, resolve, unversion, variant, weightLimit, type AssetAmount } from './xcm-reader';
-
-export interface XcmStep {
-  /** The chain that executes the instruction ('unknown' when no registry chain matches). */
-  chain: string;
-  instruction: string;
-  text: string;
-  /** For Transact: origin kind, weight and (when the executing chain's metadata could be had) the decoded call. */
-  transact?: TransactView;
-}
-
-export interface TransactView {
-  originKind: string;
-  weight: 'unlimited' | { refTime: string; proofSize: string } | null;
-  callHex: string;
-  call?: unknown;
-}
+import { amountText, isObject, placeText, readAsset, resolve, unversion, variant, weightLimit } from './xcm-reader';
+import type { AssetAmount, XcmStep } from './views';
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const assetsText = (reader: TChain | null, assets: unknown): string => {
