@@ -1,7 +1,9 @@
+// Registry lookups (assets, chains, pallets, addresses): answered from the SDK's offline registry,
+// no chain is dialled. Stateless functions; the HTTP layer caches their answers.
 import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TPallet, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
-import { ApiError, badRequest, notFound } from '../errors';
-import { sdk } from '../sdk';
-import { sdkCall } from './sdk-calls';
+import { ApiError, badRequest, notFound } from '../../errors';
+import { sdk } from '../../sdk';
+import { sdkCall } from '../sdk-calls';
 
 /** The contract's Asset object: the registry record, with native assets flagged. */
 export type Asset = Omit<TAssetInfo, 'isFeeAsset'> & { isFeeAsset?: boolean; isNative?: boolean };
