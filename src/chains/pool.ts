@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import type { ApiPromise } from '../sdk';
+import { outsideEngineScopes, type ApiPromise } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
 import { connectFirst, type DialOptions } from './connect';
 import { distinctEndpoints } from './endpoint';
-import { outsideEngineScopes } from './engine-clients';
 import { protectApi } from './protect';
 import { Slots } from './slots';
 

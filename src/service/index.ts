@@ -3,8 +3,8 @@ import type { Config } from '../config';
 import { AddressGuard, type Resolve } from '../chains/address-guard';
 import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
-import { priceFeesWithXcmPaymentApi, readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
+import { patchSdk } from '../sdk';
 import { EvmTransferService } from './evm';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
@@ -37,10 +37,7 @@ export interface ServiceDeps {
 }
 
 export function createServices(config: Config, logger: Logger, deps: ServiceDeps = {}): Services {
-  routeAllSdkChainsThroughOverrides();
-  readAccountBalancesAsBigInt();
-  reportFeeRefusalsAsUnableToCompute();
-  priceFeesWithXcmPaymentApi();
+  patchSdk();
   const chainActivity = new ChainActivity();
   const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
   // Sockets the engines open on their own (outside the pool) obey the same policy.

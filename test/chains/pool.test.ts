@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Lease } from '../../src/chains/pool';
-import { createChainScope, type ChainScope } from '../../src/chains/sdk-apis';
+import { createChainScope, type ChainScope } from '../../src/chains/chain-scope';
 import { withDeadline } from '../../src/chains/deadline';
 import { polkadotApi, sdk } from '../../src/sdk';
 import { ApiError, DeadlineExceededError, ProviderUnavailableError } from '../../src/errors';

@@ -69,6 +69,20 @@ describe('router chain clients', () => {
     }
   }, 30_000);
 
+  it('a silent origin (the router reads it through polkadot-api): 503 at the connect deadline naming it, its socket closed', async () => {
+    const silent = await servers.hostile({ onRequest: () => 'ignore' });
+    const { app, services } = testApp({ CONNECT_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '60000' });
+    try {
+      const res = await request(app).post('/v5/router').send(swap({ Polkadot: silent.url, Hydration: hydration.url }));
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expectErrorBody(res.body, 503, 'ProviderUnavailableError');
+      expect(res.body.message).toContain('Polkadot');
+      await until(() => silent.openConnections === 0, 'the socket to the origin to close');
+    } finally {
+      await services.close();
+    }
+  }, 30_000);
+
   it('a node that accepts and closes: no reconnect loop survives the request', async () => {
     const flapping = await servers.hostile({ acceptThenClose: true });
     const { app, services } = testApp({ CONNECT_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '60000' });

@@ -1,6 +1,6 @@
 // Pre-flight of a pallet-assets asset (USDt on Asset Hub), the asset dapps send most, through the
 // real SDK over local test chains. sdk-pjs 11.14.8 reads these balances with toJSON() (a number,
-// hex above 2^52); src/chains/sdk-apis.ts hands them on as bigints.
+// hex above 2^52); src/sdk/patches/account-balances.ts hands them on as bigints.
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAMILIES, testApp } from '../helpers/app';

@@ -2,9 +2,10 @@
 // chain's XcmPaymentApi (the dry run's local XCM weighed, the weight priced in USDt), through the
 // real SDK over local test chains. sdk-pjs 11.14.8 never reached that pricing on its own (it looks
 // for the local XCM under a key polkadot.js does not produce) and answered the DOT payment-info
-// figure labelled USDt (also inside the execute XCM x-transfer builds); src/chains/sdk-apis.ts
-// makes the local XCM visible to it. Hydration with feeAsset DOT had the same fault (its HDX
-// payment info as DOT); the same condition decides the DOT pricing of Asset Hub -> Ethereum.
+// figure labelled USDt (also inside the execute XCM x-transfer builds);
+// src/sdk/patches/xcm-payment-pricing.ts makes the local XCM visible to it. Hydration with feeAsset
+// DOT had the same fault (its HDX payment info as DOT); the same condition decides the DOT pricing
+// of Asset Hub -> Ethereum.
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';

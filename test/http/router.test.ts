@@ -11,9 +11,9 @@ import type {
   TRouterPlan,
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
-import { sdk } from '../../src/sdk';
+import { loadRouter, sdk } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
-import { RouterService, loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../src/service/router';
+import { RouterService, realEngine, toExchangeInput, type EngineCall } from '../../src/service/router';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';

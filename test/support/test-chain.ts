@@ -9,7 +9,7 @@
 // answer only with the opt-in `partialFee`.
 //
 // Loading rule: every @polkadot/* module is loaded through `require` (the same CommonJS copy
-// that src/sdk.ts loads), never through an ESM import.
+// that src/sdk/load.ts loads), never through an ESM import.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';

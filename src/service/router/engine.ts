@@ -1,8 +1,5 @@
-// The xcm-router engine, loaded on first use only. The router and what it pulls in (polkadot-api,
-// the exchanges' SDKs) cost ~0.5 s and ~35 MB RSS to load; a process that never serves a router
-// request must not pay that. Loaded through `require` like the SDK (src/sdk.ts), so both share one
-// copy of @paraspell/sdk-core and @polkadot/*.
-import { createRequire } from 'node:module';
+// The router operations this service uses, as a seam tests replace (RouterEngine), and the real
+// engine over xcm-router, which loads on first use (src/sdk/router.ts).
 import type {
   TExchangeInput,
   TGetBestAmountOutResult,
@@ -13,11 +10,8 @@ import type {
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
 import type { TCurrencyInput } from '@paraspell/sdk-pjs';
-import { routeEngineClientsThroughScopes } from '../../chains/engine-clients';
-import { sdk } from '../../sdk';
+import { loadRouter } from '../../sdk';
 import type { RouterRequest } from '../../schemas/router';
-
-type XcmRouter = typeof import('@paraspell/xcm-router');
 
 /** What one router call needs: the request and the router's builder options. */
 export interface EngineCall {
@@ -40,22 +34,6 @@ export interface RouterEngine {
   getMinTransferableAmount(call: EngineCall): Promise<bigint>;
   getBestAmountOut(call: EngineCall): Promise<TGetBestAmountOutResult>;
 }
-
-const load = createRequire(__filename);
-let loaded: XcmRouter | undefined;
-
-/** Loads @paraspell/xcm-router once, its chain clients routed through request scopes. */
-export function loadRouter(): XcmRouter {
-  if (loaded) return loaded;
-  const router = load('@paraspell/xcm-router') as XcmRouter;
-  // The router's polkadot-api clients are created by us (with our socket class); see EngineScope.
-  routeEngineClientsThroughScopes(sdk, load('@paraspell/sdk') as { Builder(options: object): unknown });
-  loaded = router;
-  return loaded;
-}
-
-/** Whether the router has been loaded in this process (for tests and start-up checks). */
-export const isRouterLoaded = (): boolean => loaded !== undefined;
 
 /** The router's exchange input: one exchange is a string (its tuple type needs at least two). */
 export function toExchangeInput(exchange: RouterRequest['exchange']): TExchangeInput {

@@ -1,5 +1,5 @@
-// Cross-chain swaps through xcm-router: the service (router-service.ts), the engine it drives, loaded
-// on first use and replaceable in tests (engine.ts), and its answers in the contract's shapes
-// (router-shapes.ts).
+// Cross-chain swaps through xcm-router: the service (router-service.ts), the engine it drives,
+// replaceable in tests (engine.ts), and its answers in the contract's shapes (router-shapes.ts).
 export { RouterService } from './router-service';
-export { isRouterLoaded, loadRouter, realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './engine';
+export { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './engine';
+export { isRouterLoaded } from '../../sdk';

@@ -3,7 +3,7 @@
 import type { TChain } from '@paraspell/sdk-pjs';
 import type { Config } from '../../config';
 import { withDeadline } from '../../chains/deadline';
-import { EngineScope } from '../../chains/engine-clients';
+import { EngineScope } from '../../chains/engine-scope';
 import { ConnectionPool } from '../../chains/pool';
 import { ApiError, badRequest } from '../../errors';
 import { exchangeBaseChain, isManual, OVERRIDE_IGNORING_EXCHANGES, type ExchangeName, type RouterRequest } from '../../schemas/router';

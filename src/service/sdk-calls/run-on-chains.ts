@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
-import { createChainScope } from '../../chains/sdk-apis';
+import { createChainScope } from '../../chains/chain-scope';
 import { withDeadline } from '../../chains/deadline';
 import type { TransferOptions } from '../../schemas/transfer';
 import { checkOverrideHosts, endpointResolver } from './override-endpoints';

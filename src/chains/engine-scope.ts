@@ -2,27 +2,20 @@
 // polkadot.js clients through sdk-pjs (`createChainClient`), polkadot-api clients through the papi
 // SDK (also cached by it, never closed), and Acala/Karura clients with an auto-reconnecting
 // WsProvider. None are closed and none give up on an unreachable node. Each router request runs
-// in an EngineScope (found through AsyncLocalStorage wherever the router creates a client): its
-// polkadot.js clients are borrowed from our pool, every other client is created here, held to the
-// connect deadline and closed when the request ends, whether it answered or ran out of time.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { createRequire } from 'node:module';
-import type { ApiPromise } from '../sdk';
-import { polkadotApi, sdk } from '../sdk';
+// in an EngineScope, which the router patches (src/sdk/patches/router-*.ts) find wherever the
+// router creates a client: its polkadot.js clients are borrowed from our pool, every other client
+// is created here, held to the connect deadline and closed when the request ends, whether it
+// answered or ran out of time.
+import type { WsProvider } from '@polkadot/api';
+import { inEngineScope, papiModules, sdk, type ApiPromise, type EngineClients, type PapiClient } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
 import { ChainSocket, describeSocketError, socketContexts, type SocketContext } from './chain-socket';
 import type { ConnectionPool, Lease } from './pool';
 
-const load = createRequire(__filename);
-
-interface PapiClient {
-  destroy(): void;
-}
 interface PapiStatus {
   type: number;
   event?: unknown;
 }
-type WsProviderInstance = InstanceType<typeof polkadotApi.WsProvider>;
 
 /** Chains the papi SDK 11.14.8 talks to through its legacy JSON-RPC enhancer (its LEGACY_CHAINS). */
 const PAPI_LEGACY_CHAINS = ['Interlay', 'CrustShadow', 'Kintsugi', 'RobonomicsKusama', 'RobonomicsPolkadot', 'Pendulum'];
@@ -30,17 +23,14 @@ const PAPI_CONNECTED = 1;
 
 const noop = (): void => undefined;
 
-/** The request's scope, wherever the router code runs on its behalf. */
-const scopes = new AsyncLocalStorage<EngineScope>();
-
-export class EngineScope {
+export class EngineScope implements EngineClients {
   readonly #pool: ConnectionPool;
   readonly #connectTimeoutMs: number;
   readonly #context: SocketContext;
   readonly #leases: Lease[] = [];
   readonly #closers: Array<() => void> = [];
   readonly #timers = new Set<NodeJS.Timeout>();
-  readonly #tracked = new WeakSet<WsProviderInstance>();
+  readonly #tracked = new WeakSet<WsProvider>();
   readonly #sockets = new Set<ChainSocket>();
   #ended = false;
   #fail: (error: unknown) => void = noop;
@@ -67,7 +57,7 @@ export class EngineScope {
    */
   run<T>(work: () => Promise<T>, signal: AbortSignal): Promise<T> {
     this.#signal = signal;
-    const running = scopes.run(this, () => socketContexts.run(this.#context, work));
+    const running = inEngineScope(this, () => socketContexts.run(this.#context, work));
     running.catch(noop); // abandoned when the scope fails first
     return Promise.race([running, this.#failed]);
   }
@@ -172,7 +162,7 @@ export class EngineScope {
   }
 
   /** A WsProvider the router created itself (Acala/Karura): closed at the end, held to the deadline. */
-  track(provider: WsProviderInstance): void {
+  track(provider: WsProvider): void {
     if (this.#ended) {
       provider.disconnect().catch(noop);
       throw new ProviderUnavailableError('(exchange client)', [], 'the request this client was opened for has ended');
@@ -209,65 +199,3 @@ function providersOf(chain: Exclude<(typeof sdk.CHAINS)[number], 'Ethereum'>): s
 function inertSocket(): object {
   return { readyState: 0, addEventListener: noop, removeEventListener: noop, send: noop, close: noop };
 }
-
-interface PapiModules {
-  createClient(provider: unknown): PapiClient;
-  getWsProvider(endpoints: string[], config: Record<string, unknown>): unknown;
-  withPolkadotSdkCompat(provider: unknown): unknown;
-  withLegacy(): unknown;
-}
-let papi: PapiModules | undefined;
-/** polkadot-api as the papi SDK loads it (one copy). */
-function papiModules(): PapiModules {
-  if (papi) return papi;
-  const fromSdk = createRequire(load.resolve('@paraspell/sdk'));
-  papi = {
-    createClient: (fromSdk('polkadot-api') as { createClient: PapiModules['createClient'] }).createClient,
-    getWsProvider: (fromSdk('polkadot-api/ws-provider') as { getWsProvider: PapiModules['getWsProvider'] }).getWsProvider,
-    withPolkadotSdkCompat: (fromSdk('polkadot-api/polkadot-sdk-compat') as { withPolkadotSdkCompat: PapiModules['withPolkadotSdkCompat'] }).withPolkadotSdkCompat,
-    withLegacy: (fromSdk('@polkadot-api/legacy-provider') as { withLegacy: PapiModules['withLegacy'] }).withLegacy,
-  };
-  return papi;
-}
-
-type CreateApiInstance = (this: unknown, wsUrl: string | string[], chain: string) => Promise<unknown>;
-
-let installed = false;
-
-/**
- * Routes the clients the router creates into the current EngineScope. Outside a scope (the SDK
- * under our own chain scopes) everything behaves as before. Installed once, when the router loads.
- */
-export function routeEngineClientsThroughScopes(sdkPjs: { Builder(options: object): unknown }, papiSdk: { Builder(options: object): unknown }): void {
-  if (installed) return;
-  installed = true;
-
-  const pjsProto = Object.getPrototypeOf((sdkPjs.Builder({}) as { api: object }).api) as { createApiInstance: CreateApiInstance };
-  const pjsOriginal = pjsProto.createApiInstance;
-  pjsProto.createApiInstance = function createApiInstance(wsUrl, chain) {
-    const scope = scopes.getStore();
-    if (!scope) return pjsOriginal.call(this, wsUrl, chain);
-    return scope.borrow(chain, Array.isArray(wsUrl) ? wsUrl : [wsUrl]);
-  };
-
-  const papiProto = Object.getPrototypeOf((papiSdk.Builder({}) as { api: object }).api) as { createApiInstance: CreateApiInstance };
-  const papiOriginal = papiProto.createApiInstance;
-  papiProto.createApiInstance = function createApiInstance(wsUrl, chain) {
-    const scope = scopes.getStore();
-    if (!scope) return papiOriginal.call(this, wsUrl, chain);
-    return Promise.resolve(scope.papiClient(chain, wsUrl));
-  };
-
-  // Providers the pool opens are dialled outside any request scope (see ConnectionPool), so only
-  // the router's own providers are tracked here.
-  const wsProto = polkadotApi.WsProvider.prototype as { connect(this: WsProviderInstance): Promise<void> };
-  const connectOriginal = wsProto.connect;
-  wsProto.connect = function connect(this: WsProviderInstance) {
-    const scope = scopes.getStore();
-    if (scope) scope.track(this);
-    return connectOriginal.call(this);
-  };
-}
-
-/** Runs `work` outside any request scope: for connections shared by many requests. */
-export const outsideEngineScopes = <T>(work: () => T): T => scopes.exit(work);

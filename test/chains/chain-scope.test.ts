@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConnectionPool } from '../../src/chains/pool';
-import { createChainScope, routeAllSdkChainsThroughOverrides } from '../../src/chains/sdk-apis';
-import { sdk } from '../../src/sdk';
+import { createChainScope } from '../../src/chains/chain-scope';
+import { patchSdk, sdk } from '../../src/sdk';
 import { endpointResolver } from '../../src/service/sdk-calls/override-endpoints';
 import { startTestChain } from '../support/test-chain';
 
@@ -15,7 +15,7 @@ afterAll(() => pool.close());
 // sdk-pjs opens AssetHubPolkadot with createApiForChain on Hydration/Bifrost/Moonbeam -> Ethereum
 // transfers; unpatched, it ignores the caller's config and dials the public endpoints.
 describe('createApiForChain goes through the caller\'s overrides', () => {
-  routeAllSdkChainsThroughOverrides();
+  patchSdk();
   const sdkApi = (apiOverrides: Record<string, unknown>) => (sdk.Builder({ apiOverrides }) as unknown as { api: SdkChainApi }).api;
 
   it('borrows the chain from the pool', async () => {

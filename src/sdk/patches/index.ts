@@ -1,0 +1,25 @@
+// Every change this service makes to the SDK's behaviour, one file each. Each file says which SDK
+// behaviour it corrects, how to tell whether a newer SDK still needs it, and the tests that fail
+// without it.
+//
+// Applied when the SDK loads (load.ts):   chain-websocket.ts
+// Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
+//                                         fee-refusals.ts, xcm-payment-pricing.ts
+// Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
+//                                         router-ws-providers.ts
+import { readAccountBalancesAsBigInt } from './account-balances';
+import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
+import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
+import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
+
+let patched = false;
+
+/** Applies the patches of sdk-pjs's chain API, once per process. */
+export function patchSdk(): void {
+  if (patched) return;
+  patched = true;
+  routeAllSdkChainsThroughOverrides();
+  readAccountBalancesAsBigInt();
+  reportFeeRefusalsAsUnableToCompute();
+  priceFeesWithXcmPaymentApi();
+}
