@@ -5,12 +5,14 @@ import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { createOps, type Ops } from '../ops';
 import type { Services } from '../service';
+import { isRouterLoaded } from '../service/router';
 import { FAMILIES, type Family } from '../schemas/family';
 import type { RouteContext } from './context';
 import { addCachedLane } from './cached-lane';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler } from './errors';
 import { JsonBodies } from './json-body';
+import { metricsMiddleware, metricsRoute } from './metrics';
 import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
 import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
@@ -67,7 +69,7 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   app.set('trust proxy', config.TRUST_PROXY);
 
   app.use(requestLog(logger));
-  app.use(ops.metrics.middleware(app));
+  app.use(metricsMiddleware(ops.metrics, app));
   app.use(cors(config.CORS_ORIGIN));
   const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
   app.use(limits.middleware);
@@ -88,8 +90,14 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'shutting down' });
   });
   docsRoutes(app);
-  ops.metrics.observe(services, cache, ops.counters);
-  ops.metrics.route(app);
+  ops.metrics.observe({
+    connections: () => services.pool.stats(),
+    chainActivity: services.chainActivity,
+    cache,
+    routerLoaded: isRouterLoaded,
+    counters: ops.counters,
+  });
+  metricsRoute(ops.metrics, app);
   statusRoute(app, { config, services, cache, ops });
 
   const routes = declaredRoutes(app.router);

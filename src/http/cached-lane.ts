@@ -3,7 +3,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { corsHeaders } from './cors';
 import type { JsonBodies } from './json-body';
-import type { Metrics } from './metrics';
+import type { Metrics } from '../ops/metrics';
 import type { RateLimits, TrustProxy } from './rate-limit';
 import { logRequest, requestIdOf } from './request-log';
 import type { Entry, ResponseCache } from './respond';

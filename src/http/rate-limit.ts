@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { InvalidApiKeyError, RateLimitExceededError } from '../errors';
 import type { ApiKey, ApiKeys } from '../ops/api-keys';
 import type { SharedCounters } from '../ops/shared-counters';
-import type { Metrics } from './metrics';
+import type { Metrics } from '../ops/metrics';
 
 const WINDOW_MS = 60_000;
 

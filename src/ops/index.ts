@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { Metrics } from '../http/metrics';
+import { Metrics } from './metrics';
 import { ApiKeys } from './api-keys';
 import { SharedCounters } from './shared-counters';
 
