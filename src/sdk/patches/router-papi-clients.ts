@@ -9,8 +9,8 @@
 // Still needed? While the router's papi clients cannot be given to it, or are not destroyed by it.
 // Remove it and run the guard tests.
 //
-// Guarded by: test/hostile/router-clients.test.ts "a silent origin (the router reads it through
-// polkadot-api): 503 at the connect deadline naming it, its socket closed".
+// Guarded by: test/hostile/router-clients.test.ts "an origin that accepts and closes (the router
+// reads it through polkadot-api): its client ends with the request, no reconnect loop survives".
 import { apiPrototypeOf } from '../api-prototype';
 import { currentEngineScope } from '../engine-scopes';
 
