@@ -33,7 +33,7 @@ export function batchBody(family: Family) {
         if (isObject(raw) && 'options' in raw) ctx.addIssue(batchIssue('options go at the top level of a batch', ['transfers', i, 'options']));
         const parsed = item.safeParse(isObject(raw) ? { ...raw, options: shared } : raw);
         if (parsed.success && parsed.data.transact !== undefined) {
-          ctx.addIssue(batchIssue(`is not supported inside a batch: build the transact alone with POST /${family}/x-transfer`, ['transfers', i, transact]));
+          ctx.addIssue(batchIssue(`is not supported inside a batch: build the transact alone with POST /x-transfer`, ['transfers', i, transact]));
         }
         if (parsed.success) return parsed.data;
         for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['transfers', i, ...issue.path] });

@@ -86,7 +86,7 @@ const EVM_CHAINS: readonly string[] = sdk.CHAINS.filter((c) => sdk.isChainEvm(c)
 
 const evmOrigin = chainName.superRefine((value, ctx) => {
   if (!sdk.isChainEvm(value)) {
-    ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
+    ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and POST /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
   }
 });
 

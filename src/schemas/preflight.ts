@@ -98,7 +98,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     const refused = entries.map(([k]) => k).filter((k) => notForPreflight(family).includes(k));
     const transact = FAMILY_FIELDS[family].transact;
     if (refused.includes(transact)) {
-      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /${family}/x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
+      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
     }
     const others = refused.filter((k) => k !== transact);
     if (others.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: others, message: 'not accepted by pre-flight queries' });

@@ -59,7 +59,7 @@ const NO_OVERRIDES: Pick<TransferOptions, 'apiOverrides' | 'development'> = { ap
 
 function requireDryRun(chain: TChain, what: string): void {
   if (!sdk.hasDryRunSupport(chain)) {
-    throw badRequest('RuntimeApiUnavailableError', `${what} needs the dry-run runtime API, which ${chain} does not provide (GET /v5/chains/${chain}/has-dry-run-support)`);
+    throw badRequest('RuntimeApiUnavailableError', `${what} needs the dry-run runtime API, which ${chain} does not provide (GET /chains/${chain}/has-dry-run-support)`);
   }
 }
 

@@ -153,12 +153,12 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
     expect(res.body.details).toEqual([{ path: 'body.swapOptions', message: 'is required' }]);
   });
 
-  it('chains without dry-run support: RuntimeApiUnavailableError naming the chain', async () => {
+  it('chains without dry-run support: RuntimeApiUnavailableError naming the chain, and this family\'s lookup for it', async () => {
     const from = { ...bodyOf(family), from: NO_DRY_RUN, currency: { symbol: 'DOT', amount: '10000000000' } };
     for (const endpoint of ['min-transferable-amount', 'dry-run', 'dry-run-preview']) {
       const res = await post(`${v}/${endpoint}`, from).expect(400);
       expectErrorBody(res.body, 400, 'RuntimeApiUnavailableError');
-      expect(res.body.message).toContain(NO_DRY_RUN);
+      expect(res.body.message).toContain(`(GET ${v}/chains/${NO_DRY_RUN}/has-dry-run-support)`);
     }
     for (const endpoint of ['receivable-amount', 'min-transferable-amount']) {
       const res = await post(`${v}/${endpoint}`, { ...bodyOf(family), to: NO_DRY_RUN }).expect(400);
