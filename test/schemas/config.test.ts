@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from '../../src/config';
+import { projectRoot } from '../../src/project-root';
 
 describe('configuration from the environment', () => {
   it('has defaults for everything', () => {
@@ -37,5 +40,38 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ CACHE_MAX_BYTES: '512KB' }).CACHE_MAX_BYTES).toBe(512 * 1024);
     expect(loadConfig({ CACHE_MAX_BYTES: '1gb' }).CACHE_MAX_BYTES).toBe(1024 ** 3);
     expect(() => loadConfig({ CACHE_MAX_BYTES: 'lots' })).toThrow(/^Invalid configuration: CACHE_MAX_BYTES: /);
+  });
+});
+
+/** The rows of the README's configuration table: variable and default, as written. */
+function readmeConfiguration(): { name: string; written: string }[] {
+  const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8');
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Configuration\n')) ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [name, written] = line.split('|').slice(1, 3).map((cell) => cell.trim());
+      return { name: name.replace(/`/g, ''), written };
+    });
+}
+
+describe('the README configuration table', () => {
+  const rows = readmeConfiguration();
+  const defaults = loadConfig({});
+
+  it('lists every variable of the config schema, once, and nothing else', () => {
+    const names = rows.map((r) => r.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect([...names].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  // A default written as a value (`3001`, `64mb`) must parse to the schema's default; one written
+  // in words (none, the registry's public endpoint) must be a variable that is unset by default.
+  it.each(rows)('$name: the default it gives ($written) is the schema\'s', ({ name, written }) => {
+    const key = name as keyof Config;
+    const literal = /^`([^`]*)`/.exec(written)?.[1];
+    if (literal === undefined) expect([undefined, false]).toContain(defaults[key]);
+    else expect(loadConfig({ [name]: literal })[key]).toEqual(defaults[key]);
   });
 });
