@@ -10,7 +10,7 @@ import { nearest } from './suggest';
 import { apiOverridesSchema, type TransferOptions } from './transfer';
 
 /**
- * Router bodies (spec "Router (`/v5`)" and `POST /x-transfers`). xcm-router 11.14.8 validates
+ * Router bodies (openapi.yaml: the /router operations and `POST /x-transfers`). xcm-router 11.14.8 validates
  * almost nothing itself (bad names, currencies and amounts end in plain TypeErrors), so every rule
  * of the contract's router table is checked here, before the router is even loaded.
  */
