@@ -1,9 +1,10 @@
 // Router endpoints offline. Pairs are the router's real bundled data. Everything that needs chains
 // (building, dry run, fees, amounts) is served by an engine injected at the SDK boundary, fed with
 // results typed with xcm-router 11.14.8's own exported types and shaped as its source builds them.
+import { join } from 'node:path';
 import request from 'supertest';
 import { Binary } from 'polkadot-api';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
 import type {
@@ -11,6 +12,7 @@ import type {
   TRouterPlan,
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
+import { projectRoot } from '../../src/project-root';
 import { sdk } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
@@ -18,6 +20,7 @@ import { loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
+import { buildServer, startServerProcess } from '../support/server-process';
 import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -132,25 +135,41 @@ async function expect400(path: string, body: unknown, kind: string, where: strin
 // ---- lazy loading ----------------------------------------------------------------------------
 
 describe('the router engine loads on first use only', () => {
+  // Only a fresh process can say what start-up loads: this one has loaded the router for other tests.
   it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
-    // A fresh copy of the service modules: whatever other tests in this process loaded does not count.
-    vi.resetModules();
-    const engine = await import('../../src/service/router-engine');
-    const { testApp: freshApp } = await import('../helpers/app');
-    const fresh = freshApp();
+    const build = await buildServer();
+    const server = startServerProcess(build.serverJs, {
+      nodeArgs: ['--require', join(projectRoot(), 'test/fixtures/loaded-modules.cjs')],
+      env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0' },
+      ipc: true,
+    });
+    const routerFiles = () =>
+      new Promise<string[]>((resolve) => {
+        server.child.once('message', (answer: { loaded: string[] }) => resolve(answer.loaded));
+        server.child.send('@paraspell/xcm-router');
+      });
+    const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     try {
-      expect(engine.isRouterLoaded()).toBe(false);
-      expect((await request(fresh.app).get('/v2/chains').expect(200)).body).toContain('Hydration');
-      const refused = await request(fresh.app).post('/v5/router').send(without(BASE, 'amount')).expect(400);
-      expectErrorBody(refused.body, 400, 'MissingParameterError');
-      expect(engine.isRouterLoaded()).toBe(false);
-      expect((await request(fresh.app).post('/v2/router/pairs').send({ exchange: 'BifrostPolkadotDex' }).expect(200)).body).toHaveLength(7);
-      expect(engine.isRouterLoaded()).toBe(true);
-      expect((globalThis as { WebSocket?: unknown }).WebSocket).toBe(globalWebSocket);
+      const url = await server.listening;
+      expect(await routerFiles()).toEqual([]);
+      expect(await (await fetch(`${url}/v2/chains`)).json()).toContain('Hydration');
+      const refused = await post(`${url}/v5/router`, without(BASE, 'amount'));
+      expect(refused.status).toBe(400);
+      expectErrorBody(await refused.json(), 400, 'MissingParameterError');
+      expect(await routerFiles()).toEqual([]);
+      const pairs = await post(`${url}/v2/router/pairs`, { exchange: 'BifrostPolkadotDex' });
+      expect(await pairs.json()).toHaveLength(7);
+      expect(await routerFiles()).toContainEqual(expect.stringMatching(/\/node_modules\/@paraspell\/xcm-router\/dist\/index\.cjs$/));
     } finally {
-      await fresh.services.close();
-      vi.resetModules();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      build.remove();
     }
+  }, 180_000);
+
+  it('loading it leaves Node\'s WebSocket in place', () => {
+    loadRouter();
+    expect((globalThis as { WebSocket?: unknown }).WebSocket).toBe(globalWebSocket);
   });
 
   it('our exchange list is the router\'s EXCHANGE_CHAINS', () => {
