@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from './config';
 import { createApp } from './http/app';
@@ -29,9 +30,15 @@ export async function start(config: Config): Promise<Running> {
     connectionsCheckingInterval: 1_000,
   });
   server.maxRequestsPerSocket = config.MAX_REQUESTS_PER_SOCKET;
+  // Node marks the answer that reaches the cap `Connection: close` but keeps the socket, and
+  // answers 503 to everything sent on it after: a client that ignores the header would get
+  // nothing else. Our own `Connection: close` makes Node close the socket after that answer.
+  const served = new WeakMap<Socket, number>();
   let draining = false;
-  server.on('request', (_req, res: ServerResponse) => {
-    if (draining) res.setHeader('Connection', 'close');
+  server.on('request', (req, res: ServerResponse) => {
+    const count = (served.get(req.socket) ?? 0) + 1;
+    served.set(req.socket, count);
+    if (draining || count === config.MAX_REQUESTS_PER_SOCKET) res.setHeader('Connection', 'close');
     // A kept-alive connection goes idle when its answer ends: during the drain, close it then.
     res.once('close', () => {
       if (draining) setImmediate(() => server.closeIdleConnections());
