@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { loadConfig, ConfigError, type Config } from './config';
+import { loadConfig, type Config } from './config';
 import { createApp } from './http/app';
 import { createLogger, flushLogger } from './logger';
 import { createOps } from './ops';
@@ -80,33 +80,57 @@ export async function start(config: Config): Promise<Running> {
 }
 
 async function main(): Promise<void> {
+  // Refusals and crashes are written at any LOG_LEVEL (and before it is read), as JSON lines like
+  // every other; the logger's exit hook writes out whatever is still buffered.
+  const lastWords = createLogger('fatal');
+  const refuse = (reason: string) => {
+    lastWords.fatal(reason);
+    process.exit(1);
+  };
+  let running: Running | undefined;
+  let crashed = false;
+  // Nothing is safe to resume after an uncaught exception (a stray rejection during start-up is
+  // one too): say why and stop. A running service first answers /ready 503 and gives in-flight
+  // requests the shutdown grace; a second exception meanwhile ends the process at once.
+  process.on('uncaughtException', (error) => {
+    lastWords.fatal({ err: error }, 'uncaught exception: the service stops');
+    flushLogger(lastWords);
+    if (!running || crashed) process.exit(1);
+    crashed = true;
+    process.exitCode = 1;
+    void running.stop().finally(() => process.exit());
+  });
+
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
+    return refuse(error instanceof Error ? error.message : String(error));
   }
-  const running = await start(config);
+  try {
+    running = await start(config);
+  } catch (error) {
+    lastWords.fatal({ err: error }, 'the service cannot start');
+    return process.exit(1);
+  }
+  const { stop, logger } = running;
+  // xcm-router 11.14.8's Acala/Karura clients (and the chain clients it abandons after our
+  // deadline) reject promises nobody awaits. Log them and keep serving.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
+  });
   const onSignal = (signal: NodeJS.Signals) => {
-    running.stop().then(
-      () => process.exit(0),
+    // process.exit() exits 1 if a crash began the shutdown (process.exitCode), else 0.
+    stop().then(
+      () => process.exit(),
       (error: unknown) => {
-        process.stderr.write(`shutdown failed after ${signal}: ${String(error)}\n`);
+        lastWords.fatal({ err: error, signal }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  // xcm-router 11.14.8's Acala/Karura clients (and the chain clients it abandons after our
-  // deadline) reject promises nobody awaits; Node would exit on them. Log them and keep serving.
-  process.on('unhandledRejection', (reason) => {
-    running.logger.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
-  });
 }
 
 if (require.main === module) void main();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/project-root';
 import { builtServer, runServer } from '../support/built-server';
+import { rawClient } from '../support/raw-http';
 import { startTestChain, type TestChain } from '../support/test-chain';
 
 // The real process: what an orchestrator sees when it sends SIGTERM.
@@ -88,4 +89,36 @@ describe('a promise rejection nobody handles', () => {
     const logged = server.lines.find((l) => l.json?.msg === 'unhandled promise rejection; the service keeps running');
     expect(logged?.json?.err?.message).toBe('nobody awaits this');
   }, 30_000);
+});
+
+describe('an uncaught exception', () => {
+  it('writes one fatal line with the error and its stack after every line logged before it, answers /ready 503, lets in-flight work finish and exits 1', async () => {
+    const server = await startServer(['--require', join(root, 'test/fixtures/crash.cjs')]);
+    const url = await server.listening;
+    // A kept-alive connection with a transfer in flight: the listener closes at the crash, this one stays.
+    const client = rawClient(url);
+    const transfer = JSON.stringify(slowTransfer());
+    client.socket.write(`POST /v5/x-transfer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${transfer.length}\r\n\r\n${transfer}`);
+    await until(() => slow.openConnections > 0, 'the in-flight request to reach its chain');
+    // The fixture logs a line (into the logger's buffer), then throws.
+    server.child.kill('SIGUSR2');
+    await until(() => server.lines.some((l) => l.json?.level === 60), 'the fatal line');
+    client.socket.write('GET /ready HTTP/1.1\r\nHost: x\r\n\r\n');
+    await client.until(() => client.closed);
+    expect(client.answers().map((a) => a.status)).toEqual([200, 503]);
+    expect(client.answers()[0].body).toMatch(/^"0x[0-9a-f]+"$/);
+    expect(await server.exited).toBe(1);
+
+    expect(server.lines.filter((l) => !l.json)).toEqual([]);
+    const fatal = server.lines.filter((l) => l.json?.level === 60);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0].json).toMatchObject({ msg: 'uncaught exception: the service stops', err: { type: 'Error', message: 'the crash under test' } });
+    expect(fatal[0].json?.err?.stack).toContain('crash.cjs');
+    const order = messages(server);
+    const lastWords = order.indexOf('test: the last line before the crash');
+    expect(lastWords).toBeGreaterThan(-1);
+    expect(order.indexOf('uncaught exception: the service stops')).toBeGreaterThan(lastWords);
+    expect(order.slice(lastWords)).toEqual(expect.arrayContaining(['shutting down', 'stopped']));
+    await until(() => slow.openConnections === 0, 'the chain connection to close');
+  }, 60_000);
 });
