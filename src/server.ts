@@ -1,11 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config';
-import { createApp } from './http/app';
 import { createLogger, flushLogger } from './logger';
-import { createOps } from './ops';
-import { createServices } from './service';
+import { projectRoot } from './project-root';
+import { installedSdkVersion, sdkVersionProblem } from './sdk/version';
 
 export interface Running {
   server: Server;
@@ -16,6 +17,8 @@ export interface Running {
 
 /** Starts the service; `stop` stops accepting, lets in-flight requests finish (bounded) and closes chains. */
 export async function start(config: Config): Promise<Running> {
+  // Loaded here, not at the top: main() refuses a wrong Node or SDK before anything loads the SDK.
+  const [{ createApp }, { createOps }, { createServices }] = await Promise.all([import('./http/app'), import('./ops'), import('./service')]);
   const logger = createLogger(config.LOG_LEVEL);
   const services = createServices(config, logger);
   const ops = createOps(config, logger);
@@ -79,6 +82,23 @@ export async function start(config: Config): Promise<Running> {
   return { server, url, logger, stop };
 }
 
+/** The Node.js this service needs (package.json `engines`, `>=X.Y.Z`); `undefined` when `running` is one. */
+export function nodeVersionProblem(running: string, engines: string): string | undefined {
+  const wanted = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(engines.trim());
+  if (!wanted) throw new Error(`package.json engines.node must read >=X.Y.Z, not ${engines}`);
+  const have = running.replace(/^v/, '').split('.').map(Number);
+  const need = wanted.slice(1).map(Number);
+  const order = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
+  if (order >= 0) return undefined;
+  return `Node.js ${running} is running; xcm-gateway needs Node.js ${engines.trim()}: start it with npm start (which runs the project's own Node ${need[0]}, installed by npm ci) or install Node.js ${need[0]}`;
+}
+
+/** Why this process cannot serve (wrong Node, wrong SDK), read without loading the SDK. */
+function runtimeProblem(): string | undefined {
+  const { engines } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
+  return nodeVersionProblem(process.version, engines.node) ?? sdkVersionProblem(installedSdkVersion());
+}
+
 async function main(): Promise<void> {
   // Refusals and crashes are written at any LOG_LEVEL (and before it is read), as JSON lines like
   // every other; the logger's exit hook writes out whatever is still buffered.
@@ -101,6 +121,8 @@ async function main(): Promise<void> {
     void running.stop().finally(() => process.exit());
   });
 
+  const problem = runtimeProblem();
+  if (problem) return refuse(problem);
   let config: Config;
   try {
     config = loadConfig();
