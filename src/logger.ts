@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import { format } from 'node:util';
+import pino, { type Level, type Logger } from 'pino';
 
 /** Longest a buffered line waits before it is written out on a quiet server. */
 const FLUSH_INTERVAL_MS = 1_000;
@@ -38,4 +39,26 @@ export function createLogger(level: string): Logger {
 /** Writes out whatever the logger still buffers. */
 export function flushLogger(logger: Logger): void {
   logger.flush();
+}
+
+/** polkadot.js's logger writes `<date> <ORIGIN:, padded> ...values`: the origin becomes a field. */
+const POLKADOT_DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
+const POLKADOT_ORIGIN = /^\s*([A-Z][\w/-]*):$/;
+
+/**
+ * Libraries write to the console: polkadot.js reports every failed, refused or dropped chain call
+ * there (the service answers each itself), polkadot-api its sockets' halts. Each console call
+ * becomes one JSON line of `logger` instead, so that stdout carries JSON only and stderr nothing.
+ * The chain clients' errors are warnings here: the request they belonged to reports the failure.
+ */
+export function routeConsoleTo(logger: Logger): void {
+  const levels: Record<'error' | 'warn' | 'info' | 'log' | 'debug', Level> = { error: 'warn', warn: 'warn', info: 'info', log: 'info', debug: 'debug' };
+  for (const [method, level] of Object.entries(levels) as [keyof typeof levels, Level][]) {
+    console[method] = (...args: unknown[]) => {
+      const [date, origin, ...values] = args;
+      const from = typeof date === 'string' && POLKADOT_DATE.test(date) && typeof origin === 'string' ? POLKADOT_ORIGIN.exec(origin)?.[1] : undefined;
+      if (from) logger[level]({ console: method, origin: from }, format(...values));
+      else logger[level]({ console: method }, format(...args));
+    };
+  }
 }

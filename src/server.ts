@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config';
-import { createLogger, flushLogger } from './logger';
+import { createLogger, flushLogger, routeConsoleTo } from './logger';
 import { projectRoot } from './project-root';
 import { installedSdkVersion, sdkVersionProblem } from './sdk/version';
 
@@ -129,6 +129,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error));
   }
+  routeConsoleTo(createLogger(config.LOG_LEVEL));
   try {
     running = await start(config);
   } catch (error) {

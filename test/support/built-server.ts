@@ -45,7 +45,10 @@ export function builtServer(): Promise<string> {
     const fresh = mkdtempSync(join(cache, 'building-'));
     const tsc = join(root, 'node_modules/typescript/bin/tsc');
     const args = ['-p', join(root, 'tsconfig.build.json'), '--outDir', fresh, '--tsBuildInfoFile', join(fresh, 'tsbuildinfo')];
-    await promisify(execFile)(process.execPath, [tsc, ...args], { cwd: root });
+    await promisify(execFile)(process.execPath, [tsc, ...args], { cwd: root }).catch((error: { stdout?: string }) => {
+      rmSync(fresh, { recursive: true, force: true });
+      throw new Error(`tsc failed:\n${error.stdout ?? String(error)}`);
+    });
     try {
       renameSync(fresh, dir);
     } catch {
