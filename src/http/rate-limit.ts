@@ -93,7 +93,8 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
       identifier: name,
       store: stores[name],
       // Forwarded headers from untrusted hops are ignored on purpose (TRUST_PROXY says whose count).
-      validate: { xForwardedForHeader: false },
+      // The IPv6 check greps keyGenerator's source for `ipKeyGenerator`; ours calls it inside clientKey.
+      validate: { xForwardedForHeader: false, keyGeneratorIpFallback: false },
       handler: (req: Request, _res: Response, next: NextFunction) => {
         const info = (req as AugmentedRequest).rateLimit;
         const retryAfter = Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));
