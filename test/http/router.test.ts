@@ -20,7 +20,7 @@ import { loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
-import { buildServer, startServerProcess } from '../support/server-process';
+import { runServer } from '../support/built-server';
 import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -137,8 +137,7 @@ async function expect400(path: string, body: unknown, kind: string, where: strin
 describe('the router engine loads on first use only', () => {
   // Only a fresh process can say what start-up loads: this one has loaded the router for other tests.
   it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
-    const build = await buildServer();
-    const server = startServerProcess(build.serverJs, {
+    const server = await runServer({
       nodeArgs: ['--require', join(projectRoot(), 'test/fixtures/loaded-modules.cjs')],
       env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0' },
       ipc: true,
@@ -163,7 +162,6 @@ describe('the router engine loads on first use only', () => {
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
-      build.remove();
     }
   }, 180_000);
 

@@ -85,14 +85,16 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** The compiled server to run (the shared build by default). */
   server?: string;
+  /** Open an IPC channel to the child (for a preloaded fixture that answers questions). */
+  ipc?: boolean;
 }
 
 /** Starts the compiled server: port chosen by the system, loopback, test chains allowed. */
-export async function runServer({ node = process.execPath, nodeArgs = [], env = {}, server }: RunOptions = {}): Promise<ServerProcess> {
+export async function runServer({ node = process.execPath, nodeArgs = [], env = {}, server, ipc = false }: RunOptions = {}): Promise<ServerProcess> {
   const entry = server ?? (await builtServer());
   const child = spawn(node, [...nodeArgs, entry], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ALLOW_PRIVATE_OVERRIDES: 'true', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? (['ipc'] as const) : [])],
   });
   const lines: OutputLine[] = [];
   let announce: (url: string) => void = () => undefined;
