@@ -45,8 +45,9 @@ function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-export function sendError(req: Request, res: Response, error: ApiError): void {
-  const body: ErrorBody = {
+/** The JSON body of an error answer (also what a stream's `error` event carries). */
+export function errorBody(req: Request, error: ApiError): ErrorBody {
+  return {
     statusCode: error.status,
     error: STATUS_CODES[error.status] ?? 'Error',
     kind: error.kind,
@@ -54,6 +55,10 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
     ...(error.details ? { details: error.details } : {}),
     requestId: req.id,
   };
+}
+
+export function sendError(req: Request, res: Response, error: ApiError): void {
+  const body = errorBody(req, error);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   res.status(error.status).type('application/json').send(toJson(body));
 }

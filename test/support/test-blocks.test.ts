@@ -28,6 +28,8 @@ async function started(name: TestChainName): Promise<{ chain: TestChain; api: Ap
   return { chain, api };
 }
 
+type Bytes = { toU8a(bare: boolean): Uint8Array };
+
 interface EventRecordLike {
   phase: { isApplyExtrinsic: boolean; asApplyExtrinsic: { toNumber(): number }; isInitialization: boolean };
   event: { section: string; method: string; data: { toJSON(): unknown } };
@@ -51,15 +53,15 @@ describe('test chain: produced blocks', () => {
     expect(`${extrinsic?.method.section}.${extrinsic?.method.method}`).toBe('system.remark');
     expect(extrinsic?.signer.toString()).toBe('15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5');
 
-    const raw = await api.rpc.state.getStorage<{ toU8a(bare: boolean): Uint8Array }>(EVENTS_KEY, block.hash);
+    const raw = (await api.rpc.state.getStorage(EVENTS_KEY, block.hash)) as unknown as Bytes;
     const records = api.registry.createType('Vec<EventRecord>', raw.toU8a(true)) as unknown as EventRecordLike[];
     expect(records.map((r) => `${r.event.section}.${r.event.method}`)).toEqual(['xcmPallet.Sent', 'system.ExtrinsicSuccess']);
     expect(records[0]?.phase.asApplyExtrinsic.toNumber()).toBe(0);
     expect((records[0]?.event.data.toJSON() as unknown[])[3]).toBe(topic);
 
-    const now = await api.rpc.state.getStorage<{ toU8a(bare: boolean): Uint8Array }>(TIMESTAMP_KEY, block.hash);
+    const now = (await api.rpc.state.getStorage(TIMESTAMP_KEY, block.hash)) as unknown as Bytes;
     expect(api.registry.createType('u64', now.toU8a(true)).toNumber()).toBe(block.timestamp);
-    const earlier = await api.rpc.state.getStorage<{ toU8a(bare: boolean): Uint8Array }>(TIMESTAMP_KEY, chain.blockHash(7)!);
+    const earlier = (await api.rpc.state.getStorage(TIMESTAMP_KEY, chain.blockHash(7)!)) as unknown as Bytes;
     expect(api.registry.createType('u64', earlier.toU8a(true)).toNumber()).toBe(BASE_TIMESTAMP + 7 * BLOCK_MS);
   });
 
@@ -68,7 +70,7 @@ describe('test chain: produced blocks', () => {
       const { chain, api } = await started(name);
       const topic = topicOf(`0x${'11'.repeat(32)}`);
       const block = chain.produceBlock({ events: [processed(topic, { Sibling: 1000 }, false), extrinsicFailed(chain, 0, 'PolkadotXcm', 'TooManyAssets')] });
-      const raw = await api.rpc.state.getStorage<{ toU8a(bare: boolean): Uint8Array }>(EVENTS_KEY, block.hash);
+      const raw = (await api.rpc.state.getStorage(EVENTS_KEY, block.hash)) as unknown as Bytes;
       const records = api.registry.createType('Vec<EventRecord>', raw.toU8a(true)) as unknown as EventRecordLike[];
       expect(records.map((r) => `${r.event.section}.${r.event.method}`)).toEqual(['messageQueue.Processed', 'system.ExtrinsicFailed']);
       expect(records[0]?.phase.isInitialization).toBe(true);
@@ -84,7 +86,9 @@ describe('test chain: produced blocks', () => {
     await until(() => chain.openSubscriptions === 1, "the api's runtime-version subscription");
     const base = chain.openSubscriptions;
     const heads: number[] = [];
-    const unsubscribe = await api.rpc.chain.subscribeFinalizedHeads((header) => heads.push(header.number.toNumber()));
+    const unsubscribe = await api.rpc.chain.subscribeFinalizedHeads((header) => {
+      heads.push(header.number.toNumber());
+    });
     await until(() => heads.length === 1, 'the current head');
     expect(chain.openSubscriptions).toBe(base + 1);
     chain.produceBlock();

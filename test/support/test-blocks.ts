@@ -87,8 +87,9 @@ export class Subscriptions {
     for (const [id, sub] of this.#subs) if (sub.owner === owner) this.#subs.delete(id);
   }
 
-  get size(): number {
-    return this.#subs.size;
+  /** Open subscriptions, or those notified with `method` (`chain_finalizedHead`). */
+  count(method?: string): number {
+    return [...this.#subs.values()].filter((sub) => method === undefined || sub.method === method).length;
   }
 
   notify(methods: readonly string[], result: unknown): void {

@@ -84,6 +84,8 @@ export interface TestChain {
   blockHash(n: number): string | null;
   /** Subscriptions handed out and not cancelled (by unsubscribe or by the socket closing). */
   readonly openSubscriptions: number;
+  /** Those of them notified with `method` (`chain_finalizedHead` for finalized heads). */
+  openSubscriptionsOf(method: string): number;
   /** Every `state_getStorage` asked so far: its key and, when given, the block hash. */
   readonly storageReads: readonly { key: string; at?: string }[];
   /**
@@ -779,8 +781,9 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     produceBlock: (spec) => node.produced.produce(spec),
     blockHash: (n) => node.blockHash(n),
     get openSubscriptions() {
-      return node.produced.subscriptions.size;
+      return node.produced.subscriptions.count();
     },
+    openSubscriptionsOf: (method) => node.produced.subscriptions.count(method),
     get storageReads() {
       return [...node.storageReads];
     },

@@ -7,6 +7,7 @@
 // the `id` of `messageQueue.Processed` / `ProcessingFailed`. Offline nothing executes the
 // message, so a test picks the topic (`topicOf`).
 import { createRequire } from 'node:module';
+import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import type { EventPhase, EventSpec } from './test-blocks';
 import type { TestChain } from './test-chain';
 
@@ -39,7 +40,7 @@ export async function signAsAlice(chain: TestChain, callHex: string, nonce = 0):
     blockHash: genesisHash,
     genesisHash,
     nonce,
-    runtimeVersion: registry.createType('RuntimeVersion', chain.runtimeVersion),
+    runtimeVersion: registry.createType('RuntimeVersion', chain.runtimeVersion) as unknown as RuntimeVersion,
     signedExtensions: registry.signedExtensions,
   });
   return { hex: extrinsic.toHex(), hash: extrinsic.hash.toHex() };
