@@ -121,15 +121,38 @@ describe('POST /x-transfer/status as a stream', () => {
 
   it('a client that goes away releases its subscription at once, and its connections (counted at the test chains)', async () => {
     const { body } = await includedTeleport(14n * DOT);
-    const s = await openStream(`${server.url}/v2/x-transfer/status`, body);
-    await s.until('leg');
-    await s.until('leg');
+    const streams = await openBoth(server.url, body);
+    for (const s of streams) expect([(await s.next())?.event, (await s.next())?.event]).toEqual(['leg', 'leg']);
     expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
-    expect(a.services.status.openStreams).toBe(1);
-    s.close();
+    expect(a.services.status.openStreams).toBe(2);
+    for (const s of streams) s.close();
     await until(() => a.services.status.openStreams === 0 && a.services.status.watching().length === 0, 'the stream to end');
     await until(() => assetHub.openSubscriptionsOf('chain_finalizedHead') === 0, 'the head subscription to go');
     await until(() => assetHub.openConnections === 0 && polkadot.openConnections === 0 && assetHub.openSubscriptions === 0, 'the idle connections to close');
+  });
+
+  it('when the service drains, open streams end with what they know, and new ones are refused (503)', async () => {
+    const draining = testApp({ IDLE_TIMEOUT_MS: '200' });
+    const local = await listen(draining.app);
+    try {
+      const { body } = await includedTeleport(17n * DOT);
+      const streams = await openBoth(local.url, body);
+      for (const s of streams) await s.until('leg');
+      draining.services.drain();
+      for (const s of streams) {
+        const status = (await s.until('status')).at(-1);
+        expect(status?.data).toMatchObject({ status: 'in-flight', final: false, note: expect.stringMatching(/shutting down/) });
+        expect(await s.next()).toBeUndefined();
+      }
+      for (const family of FAMILIES) {
+        const refused = await request(draining.app).post(`/${family}/x-transfer/status`).set('accept', 'text/event-stream').send(body);
+        expectErrorBody(refused.body, 503, 'ShuttingDownError');
+        expect(refused.headers['retry-after']).toBe('1');
+      }
+    } finally {
+      await local.close();
+      await draining.services.close();
+    }
   });
 
   it('after TRACK_TIMEOUT_MS the stream ends with what it knows, not final', async () => {

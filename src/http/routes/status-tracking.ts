@@ -22,14 +22,12 @@ export function statusTrackingRoutes(router: Router, { family, services, logger 
     }
     const gone = new AbortController();
     res.once('close', () => gone.abort());
-    let stream;
-    try {
-      stream = await services.status.stream(request, gone.signal);
-    } catch (error) {
+    const stream = await services.status.stream(request, gone.signal).catch((error: unknown) => {
       // Nobody is left to answer.
-      if (gone.signal.aborted) return;
+      if (gone.signal.aborted) return undefined;
       throw error;
-    }
+    });
+    if (!stream) return;
     const events = openEventStream(res);
     try {
       const answer = await stream.run((leg) => events.send('leg', leg));

@@ -132,7 +132,11 @@ export class StatusService {
           return journey.answer();
         } catch (error) {
           if (gone.aborted) return undefined;
-          if (!lifetime.signal.aborted && !closing.aborted) throw error;
+          if (!lifetime.signal.aborted && !closing.aborted) {
+            // What is known goes out before the error.
+            tell();
+            throw error;
+          }
           journey.stop(stopped());
           tell();
           return journey.answer();

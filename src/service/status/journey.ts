@@ -3,6 +3,7 @@
 // from the block a timestamp search gives. `scan` reads every chain up to its finalized head;
 // `follow` then reads each new finalized block of the cursor's chain from a shared head watcher,
 // until the status is final.
+import { abortable } from '../../chains/pool';
 import type { StatusRequest } from '../../schemas/status';
 import { pendingLeg, summarise, type Leg, type StatusAnswer } from './answer';
 import type { HeadWatchers } from './head-watcher';
@@ -105,7 +106,8 @@ export class Journey {
             // A gap (the watch began, or the node skipped ahead): read it first, in order.
             if (block.number > next && (await this.#readRange(cursor, block.number - 1))) break;
             this.reader.count(block.chain, block.hash);
-            if (await this.#visit(cursor, block)) break;
+            // The watcher reads the block for every stream: this one stops waiting when it ends.
+            if (await abortable(this.#visit(cursor, block), signal)) break;
           }
         } finally {
           heads.close();
