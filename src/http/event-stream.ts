@@ -17,11 +17,15 @@ export interface EventStream {
 export function openEventStream(res: Response): EventStream {
   res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
   res.flushHeaders();
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  // Nothing is written once the answer ended or the client went away.
+  const write = (text: string): void => {
+    if (!res.writableEnded && !res.destroyed) res.write(text);
+  };
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   return {
     send(event, data) {
-      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${toJson(data)}\n\n`);
+      write(`event: ${event}\ndata: ${toJson(data)}\n\n`);
     },
     end() {
       clearInterval(heartbeat);
