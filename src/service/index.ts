@@ -9,6 +9,7 @@ import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
+import { StatusService } from './status';
 import { TransferService } from './transfers';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
@@ -24,6 +25,8 @@ export interface Services {
   router: RouterService;
   /** Reads call data (or an EVM transaction) back into what it will do. */
   explain: ExplainService;
+  /** Follows signed transfers from chain to chain (answered at once or streamed). */
+  status: StatusService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   /** Marks the service as shutting down (`ready()` is false from now on); close() follows. */
@@ -56,6 +59,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     observer: chainActivity,
   });
   let closing = false;
+  const status = new StatusService(pool, config);
   return {
     pool,
     chainActivity,
@@ -64,12 +68,16 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     preflight: new PreflightService(pool, config),
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),
+    status,
     ready: () => !closing,
     drain: () => {
       closing = true;
+      // Open streams end now (each sends what it knows): their clients can ask another instance.
+      status.close();
     },
     close: async () => {
       closing = true;
+      status.close();
       await pool.close();
       restoreSocketDefaults();
     },

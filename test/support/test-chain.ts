@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Metadata as MetadataClass, TypeRegistry as TypeRegistryClass } from '@polkadot/types';
 import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/types/interfaces';
+import { BlockProducer, type BlockSpec, type ProducedBlock } from './test-blocks';
 
 const load = createRequire(__filename);
 
@@ -77,6 +78,16 @@ export interface TestChain {
    */
   setAccountNextIndex(account: string, nonce: number | undefined): void;
   readonly nextIndexAsked: readonly string[];
+  /** Makes a new head block (see test-blocks.ts) and tells every head subscription about it. */
+  produceBlock(spec?: BlockSpec): ProducedBlock;
+  /** The hash of block `n`, if the chain has it. */
+  blockHash(n: number): string | null;
+  /** Subscriptions handed out and not cancelled (by unsubscribe or by the socket closing). */
+  readonly openSubscriptions: number;
+  /** Those of them notified with `method` (`chain_finalizedHead` for finalized heads). */
+  openSubscriptionsOf(method: string): number;
+  /** Every `state_getStorage` asked so far: its key and, when given, the block hash. */
+  readonly storageReads: readonly { key: string; at?: string }[];
   /**
    * Closes the server: open sockets get a close frame (1001), whatever is still open after
    * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
@@ -372,11 +383,18 @@ class BlockTree {
   }
 
   get head(): string {
-    return this.hashes[HEAD_NUMBER] as string;
+    return this.hashes[this.hashes.length - 1] as string;
   }
 
   hashOf(n: number): string | null {
-    return Number.isInteger(n) && n >= 0 && n <= HEAD_NUMBER ? (this.hashes[n] as string) : null;
+    return Number.isInteger(n) && n >= 0 && n < this.hashes.length ? (this.hashes[n] as string) : null;
+  }
+
+  /** A produced block (test-blocks.ts) becomes the new head; returns its number. */
+  append(hash: string): number {
+    this.hashes.push(hash);
+    this.numbers.set(hash, this.hashes.length - 1);
+    return this.hashes.length - 1;
   }
 
   header(hash: string): Header | null {
@@ -464,6 +482,8 @@ class Node {
   readonly storage = new Map<string, `0x${string}`>();
   readonly nextIndex = new Map<string, number>();
   readonly nextIndexAsked: string[] = [];
+  readonly produced: BlockProducer;
+  readonly storageReads: { key: string; at?: string }[] = [];
 
   constructor(
     private readonly chain: TestChainName,
@@ -472,6 +492,7 @@ class Node {
   ) {
     this.stat = CHAIN_STATIC[chain];
     this.blocks = new BlockTree(chain, this.stat.genesisHash);
+    this.produced = new BlockProducer(chain, () => registryForChain(chain, data.metadataHex), this.blocks);
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
   }
 
@@ -482,7 +503,10 @@ class Node {
       const id = `${this.chain}-${this.nextSubscription++}`;
       return { result: id, subscription: { method: sub.notify, result: this.subscriptionPayload(method, p) } };
     }
-    if (UNSUBSCRIBE_METHODS.has(method)) return { result: true };
+    if (UNSUBSCRIBE_METHODS.has(method)) {
+      this.produced.subscriptions.remove(p[0]);
+      return { result: true };
+    }
     return { result: this.call(method, p) };
   }
 
@@ -515,6 +539,10 @@ class Node {
       .filter((k) => k.startsWith(p) && k > after)
       .sort()
       .slice(0, count);
+  }
+
+  blockHash(n: number): string | null {
+    return this.blocks.hashOf(n);
   }
 
   private blockHashParam(v: unknown): string {
@@ -564,7 +592,7 @@ class Node {
         return this.blocks.head;
       case 'chain_getBlock': {
         const header = this.blocks.header(this.blockHashParam(p[0]));
-        return header ? { block: { header, extrinsics: [] }, justifications: null } : null;
+        return header ? { block: { header, extrinsics: this.produced.extrinsicsOf(this.blockHashParam(p[0])) }, justifications: null } : null;
       }
       case 'state_getRuntimeVersion':
       case 'chain_getRuntimeVersion':
@@ -575,7 +603,8 @@ class Node {
         return this.stateCall(String(p[0]), typeof p[1] === 'string' ? p[1] : '0x');
       case 'state_getStorage':
       case 'state_getStorageAt':
-        return this.storageValue(p[0]);
+        this.storageReads.push({ key: String(p[0]), ...(typeof p[1] === 'string' ? { at: p[1] } : {}) });
+        return this.produced.storageAt(p[0], p[1]) ?? this.storageValue(p[0]);
       case 'state_getStorageHash':
       case 'state_getStorageHashAt': {
         const value = this.storageValue(p[0]);
@@ -703,7 +732,10 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
   wss.on('connection', (ws) => {
     opened++;
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    ws.on('close', () => {
+      sockets.delete(ws);
+      node.produced.subscriptions.dropOwner(ws);
+    });
     ws.on('error', () => undefined);
     if (silent) return;
     ws.on('message', (raw) => {
@@ -745,6 +777,15 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     },
     get nextIndexAsked() {
       return [...node.nextIndexAsked];
+    },
+    produceBlock: (spec) => node.produced.produce(spec),
+    blockHash: (n) => node.blockHash(n),
+    get openSubscriptions() {
+      return node.produced.subscriptions.count();
+    },
+    openSubscriptionsOf: (method) => node.produced.subscriptions.count(method),
+    get storageReads() {
+      return [...node.storageReads];
     },
     async close() {
       if (closed) return;
@@ -791,6 +832,9 @@ function answer(ws: WebSocket, node: Node, text: string): void {
       const { result, subscription } = node.handle(req.method, params(req.params));
       responses.push({ jsonrpc: '2.0', id, result });
       if (subscription) {
+        node.produced.subscriptions.add(String(result), subscription.method, ws, (payload) =>
+          send(ws, { jsonrpc: '2.0', method: subscription.method, params: { subscription: result, result: payload } }),
+        );
         notifications.push({
           jsonrpc: '2.0',
           method: subscription.method,

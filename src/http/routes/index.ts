@@ -10,6 +10,7 @@ import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
 import { routerRoutes } from './router';
+import { statusTrackingRoutes } from './status-tracking';
 import { transferRoutes } from './transfer';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
@@ -25,4 +26,5 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   routerRoutes,
   evmRoutes,
   explainRoutes,
+  statusTrackingRoutes,
 ];
