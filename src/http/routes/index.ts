@@ -10,6 +10,7 @@ import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
 import { routerRoutes } from './router';
+import { swapRoutes } from './swap';
 import { transferRoutes } from './transfer';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
@@ -23,6 +24,7 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   preflightRoutes,
   balanceRoutes,
   routerRoutes,
+  swapRoutes,
   evmRoutes,
   explainRoutes,
 ];
