@@ -10,6 +10,7 @@ import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
 import { routerRoutes } from './router';
+import { snowbridgeRoutes } from './snowbridge';
 import { swapRoutes } from './swap';
 import { transferRoutes } from './transfer';
 
@@ -26,5 +27,6 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   routerRoutes,
   swapRoutes,
   evmRoutes,
+  snowbridgeRoutes,
   explainRoutes,
 ];
