@@ -2,13 +2,14 @@
 //
 // xcm-router 11.14.8 ships one CommonJS bundle (its `exports` map allows no deep require) that
 // inlines the registry data and requires, at its top, the exchanges' SDKs (Acala, Bifrost,
-// Hydration), polkadot-api and ethers: loading it costs ~0.45 s and ~75 MB RSS. Its top level only
-// binds those modules to variables; the registry functions use nothing of them but four registry
-// helpers of @paraspell/sdk, which are sdk-core's (the very functions sdk-pjs re-exports). So the
-// bundle is compiled a second time here, with a `require` that hands it those helpers and a
-// stand-in for every other module that throws if touched: ~10 ms and ~2 MB, nothing dialled,
-// nothing of the exchanges loaded. The engine (router-engine.ts) still loads the real router on
-// the first swap. test/http/swap.test.ts checks this copy against the real router, answer by answer.
+// Hydration), polkadot-api and ethers: loading it costs 0.5-1.8 s and 50-75 MB of RSS. Its top
+// level only binds those modules to variables; the registry functions use nothing of them but
+// four registry helpers of @paraspell/sdk, which are sdk-core's (the very functions sdk-pjs
+// re-exports). So the bundle is compiled a second time here, with a `require` that hands it those
+// helpers and a stand-in for every other module that throws if touched: tens of milliseconds and
+// about 1 MB (bench/swap-lookups.ts), nothing dialled, nothing of the exchanges loaded. The engine
+// (router-engine.ts) still loads the real router on the first swap. test/http/swap.test.ts checks
+// this copy against the real router, answer by answer.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
