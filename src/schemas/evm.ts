@@ -34,7 +34,7 @@ export function evmAddressProblem(address: string): string | undefined {
   return getAddress(address) === address ? undefined : 'has a wrong EIP-55 checksum (mixed-case letters that do not match the address); check it or send it in lower case';
 }
 
-const evmSender = z
+export const evmSender = z
   .string({ invalid_type_error: 'must be a 20-byte EVM address (string)' })
   .superRefine((value, ctx) => {
     const problem = evmAddressProblem(value);
@@ -68,7 +68,7 @@ const evmAmount = z.union(
 );
 
 /** The location, id and symbol forms only: no Override locations, no several assets. */
-const evmCurrency = z
+export const evmCurrency = z
   .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, { invalid_type_error: 'must be one currency object {symbol|id|location, amount}' })
   .strict()
   .superRefine((v, ctx) => {

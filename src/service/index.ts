@@ -5,6 +5,7 @@ import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
 import { priceFeesWithXcmPaymentApi, readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
+import { BridgeFeeService } from './evm/bridge-fees';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
 import { PreflightService } from './preflight';
@@ -20,6 +21,8 @@ export interface Services {
   transfers: TransferService;
   /** Unsigned EVM transactions for transfers that start on an EVM chain. */
   evmTransfers: EvmTransferService;
+  /** The Ethereum bridge fees a parachain -> Ethereum transfer pays on the asset hub. */
+  bridgeFees: BridgeFeeService;
   preflight: PreflightService;
   /** Cross-chain swaps; the router engine loads on its first use. */
   router: RouterService;
@@ -65,6 +68,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     chainActivity,
     transfers: new TransferService(pool, config),
     evmTransfers: new EvmTransferService(config, pool),
+    bridgeFees: new BridgeFeeService(pool, config),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),

@@ -15,8 +15,8 @@ import { testApp } from '../helpers/app';
  * Everything runs in-process (supertest on the app) and offline: every POST object body gets
  * `options.development: true` merged in, so that a body that happens to be valid stops at "no
  * endpoint for <chain>" (400 MissingChainApiError) instead of dialling the registry's endpoints.
- * Lookup bodies ignore the extra field. A GET that always dials a chain and takes no options
- * (the Ethereum bridge status) cannot be kept offline and is left out.
+ * Lookup bodies ignore the extra field. A GET that dials a chain unless its query says otherwise
+ * (the Ethereum bridge status, the bridge fees) cannot be kept offline and is left out.
  */
 
 const { app } = testApp();
@@ -27,7 +27,7 @@ interface RouteEntry {
 }
 
 const STATIC = new Set(['/docs', '/openapi.yaml']);
-const ALWAYS_ONLINE = (r: RouteEntry) => r.method === 'get' && /\/eth-bridge-status$/.test(r.path);
+const ALWAYS_ONLINE = (r: RouteEntry) => r.method === 'get' && /\/(eth-bridge-status|para-eth-fees)$/.test(r.path);
 const ROUTES = (app.locals.routes as RouteEntry[]).filter((r) => !STATIC.has(r.path) && !ALWAYS_ONLINE(r));
 
 const CHAINS: readonly string[] = sdk.CHAINS;

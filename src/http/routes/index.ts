@@ -10,7 +10,9 @@ import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
 import { routerRoutes } from './router';
+import { snowbridgeRoutes } from './snowbridge';
 import { statusTrackingRoutes } from './status-tracking';
+import { swapRoutes } from './swap';
 import { transferRoutes } from './transfer';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
@@ -24,7 +26,9 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   preflightRoutes,
   balanceRoutes,
   routerRoutes,
+  swapRoutes,
   evmRoutes,
+  snowbridgeRoutes,
   explainRoutes,
   statusTrackingRoutes,
 ];
