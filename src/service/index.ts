@@ -7,6 +7,7 @@ import { priceFeesWithXcmPaymentApi, readAccountBalancesAsBigInt, reportFeeRefus
 import { ChainActivity } from '../ops/chain-activity';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
+import { MetadataService } from './metadata';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
 import { TransferService } from './transfers';
@@ -24,6 +25,8 @@ export interface Services {
   router: RouterService;
   /** Reads call data (or an EVM transaction) back into what it will do. */
   explain: ExplainService;
+  /** RFC-0078 metadata hashes and proofs (hardware wallets). */
+  metadata: MetadataService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   /** Marks the service as shutting down (`ready()` is false from now on); close() follows. */
@@ -56,14 +59,16 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     observer: chainActivity,
   });
   let closing = false;
+  const metadata = new MetadataService(pool, config);
   return {
     pool,
     chainActivity,
-    transfers: new TransferService(pool, config),
+    transfers: new TransferService(pool, config, metadata),
     evmTransfers: new EvmTransferService(config, pool),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),
+    metadata,
     ready: () => !closing,
     drain: () => {
       closing = true;
