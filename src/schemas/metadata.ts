@@ -32,8 +32,8 @@ export const metadataHashNotApplicable = (why: string) =>
   });
 
 /** Call data as /explain bounds it; the extensions' parts are a few hundred bytes at most. */
-export const MAX_CALL_HEX = 64 * 1024;
-export const MAX_EXTENSIONS_HEX = 4 * 1024;
+const MAX_CALL_HEX = 64 * 1024;
+const MAX_EXTENSIONS_HEX = 4 * 1024;
 
 const hex = (max: number) =>
   z
