@@ -5,6 +5,7 @@ import type { Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { assetId, chainName, location, symbolSpecifier } from './common';
+import { metadataHashNotApplicable } from './metadata';
 import { optionsSchema, type TransferOptions } from './transfer';
 
 /** An Ethereum-origin transfer (`/evm-x-transfer`), whatever the family. */
@@ -116,9 +117,12 @@ function crossFieldRules(body: ParsedBody, recipient: { field: string; value: st
   }
 }
 
+const NO_METADATA_HASH = 'does not apply here: an EVM transaction is signed with an Ethereum key and carries no Substrate metadata hash (RFC-0078)';
+
 /** The `/evm-x-transfer` body under the family's field names, translated into one model. */
 export function evmTransferBody(family: Family) {
-  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options: optionsSchema(family, {}) });
+  const options = optionsSchema(family, { metadataHash: metadataHashNotApplicable(NO_METADATA_HASH) });
+  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options });
   const toModel = (b: ParsedBody, sender: Address, recipient: string): EvmTransferRequest => ({
     from: b.from,
     to: b.to,

@@ -8,6 +8,7 @@ import { ChainActivity } from '../ops/chain-activity';
 import { BridgeFeeService } from './evm/bridge-fees';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
+import { MetadataService } from './metadata';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
 import { StatusService } from './status';
@@ -30,6 +31,8 @@ export interface Services {
   explain: ExplainService;
   /** Follows signed transfers from chain to chain (answered at once or streamed). */
   status: StatusService;
+  /** RFC-0078 metadata hashes and proofs (hardware wallets). */
+  metadata: MetadataService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   /** Marks the service as shutting down (`ready()` is false from now on); close() follows. */
@@ -63,16 +66,18 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   });
   let closing = false;
   const status = new StatusService(pool, config);
+  const metadata = new MetadataService(pool, config);
   return {
     pool,
     chainActivity,
-    transfers: new TransferService(pool, config),
+    transfers: new TransferService(pool, config, metadata),
     evmTransfers: new EvmTransferService(config, pool),
     bridgeFees: new BridgeFeeService(pool, config),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),
     status,
+    metadata,
     ready: () => !closing,
     drain: () => {
       closing = true;

@@ -1,6 +1,6 @@
 // A fake Substrate node for tests: a JSON-RPC 2.0 WebSocket server on 127.0.0.1 that serves
 // REAL metadata and runtime versions (Polkadot, Kusama and their Asset Hubs from
-// @polkadot/types-support; Hydration from @galacticcouncil/descriptors; Moonbeam and
+// @polkadot/types-support; Hydration from @galacticcouncil/descriptors, also as v15; Moonbeam and
 // BridgeHubPolkadot from the files in test/fixtures/metadata) over EMPTY storage.
 // That is enough for `ApiPromise` to become ready and for the ParaSpell SDK's `build()`;
 // nothing here executes a runtime: a runtime call answers only what a test configured with
@@ -20,6 +20,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Metadata as MetadataClass, TypeRegistry as TypeRegistryClass } from '@polkadot/types';
 import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/types/interfaces';
 import { BlockProducer, type BlockSpec, type ProducedBlock } from './test-blocks';
+import { metadataV15Of, withSpecVersion } from './metadata-versions';
 
 const load = createRequire(__filename);
 
@@ -88,6 +89,12 @@ export interface TestChain {
   openSubscriptionsOf(method: string): number;
   /** Every `state_getStorage` asked so far: its key and, when given, the block hash. */
   readonly storageReads: readonly { key: string; at?: string }[];
+  /**
+   * A runtime upgrade that changes only `spec_version`: from now on state_getRuntimeVersion and the
+   * metadata (its System.Version constant, in every version served) say `specVersion`. Runtime
+   * version subscribers are not told, so a connected ApiPromise keeps the version it read.
+   */
+  setSpecVersion(specVersion: number): void;
   /**
    * Closes the server: open sockets get a close frame (1001), whatever is still open after
    * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
@@ -205,6 +212,12 @@ const METADATA_FILE: Partial<Record<TestChainName, string>> = {
   Moonbeam: 'moonbeam.scale',
   BridgeHubPolkadot: 'bridge-hub-polkadot.scale',
 };
+
+/**
+ * v16 fixtures also served as v15 (see metadata-versions.ts), as real nodes serve both. Moonbeam and
+ * BridgeHubPolkadot stay v16-only: the chains without metadata v15 that tests need.
+ */
+const V15_PROJECTION: ReadonlySet<TestChainName> = new Set(['Hydration']);
 
 const TYPES_SUPPORT_FILE: Partial<Record<TestChainName, string>> = {
   Polkadot: 'polkadot',
@@ -477,7 +490,10 @@ class Node {
   private readonly blocks: BlockTree;
   private readonly stat: ChainStatic;
   private nextSubscription = 1;
-  private readonly metadataRaw: Buffer;
+  private metadataRaw: Buffer;
+  /** The v15 projection of v16 metadata (`V15_PROJECTION` chains), made when first asked for. */
+  private metadataV15?: Buffer;
+  private runtimeVersion: RuntimeVersionJson;
   readonly runtimeAnswers = new Map<string, RuntimeAnswer>();
   readonly storage = new Map<string, `0x${string}`>();
   readonly nextIndex = new Map<string, number>();
@@ -494,6 +510,7 @@ class Node {
     this.blocks = new BlockTree(chain, this.stat.genesisHash);
     this.produced = new BlockProducer(chain, () => registryForChain(chain, data.metadataHex), this.blocks);
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
+    this.runtimeVersion = data.runtimeVersion;
   }
 
   /** Returns the result, or a subscription (id + first notification). Throws RpcError. */
@@ -514,7 +531,7 @@ class Node {
     switch (method) {
       case 'state_subscribeRuntimeVersion':
       case 'chain_subscribeRuntimeVersion':
-        return this.data.runtimeVersion;
+        return this.runtimeVersion;
       case 'state_subscribeStorage':
         return this.storageChangeSet(p[0], this.blocks.head);
       default:
@@ -596,9 +613,9 @@ class Node {
       }
       case 'state_getRuntimeVersion':
       case 'chain_getRuntimeVersion':
-        return d.runtimeVersion;
+        return this.runtimeVersion;
       case 'state_getMetadata':
-        return d.metadataHex;
+        return `0x${this.metadataRaw.toString('hex')}`;
       case 'state_call':
         return this.stateCall(String(p[0]), typeof p[1] === 'string' ? p[1] : '0x');
       case 'state_getStorage':
@@ -631,17 +648,37 @@ class Node {
     }
   }
 
+  private serves(version: number): boolean {
+    return version === this.data.metadataVersion || (version === 15 && V15_PROJECTION.has(this.chain));
+  }
+
+  /** The metadata served as `version`, if it is served. */
+  private metadataAt(version: number): Buffer | undefined {
+    if (version === this.data.metadataVersion) return this.metadataRaw;
+    if (!this.serves(version)) return undefined;
+    this.metadataV15 ??= Buffer.from(metadataV15Of(this.metadataRaw));
+    return this.metadataV15;
+  }
+
+  setSpecVersion(specVersion: number): void {
+    this.runtimeVersion = { ...this.runtimeVersion, specVersion };
+    this.metadataRaw = Buffer.from(withSpecVersion(this.metadataRaw, specVersion));
+    this.metadataV15 = undefined;
+  }
+
   private stateCall(fn: string, data: string): string {
-    const version = this.data.metadataVersion;
     switch (fn) {
-      case 'Metadata_metadata_versions':
-        // Vec<u32> with one entry: the version of the bytes we hold.
-        return `0x04${hexU32(version)}`;
+      case 'Metadata_metadata_versions': {
+        // Vec<u32>: the version of the bytes we hold, and 15 where it is projected from them.
+        const versions = [...new Set([15, this.data.metadataVersion])].filter((v) => this.serves(v));
+        return `0x${encodeCompact(versions.length).toString('hex')}${versions.map(hexU32).join('')}`;
+      }
       case 'Metadata_metadata_at_version': {
         const asked = Buffer.from(data.replace(/^0x/, ''), 'hex');
-        if (asked.length < 4 || asked.readUInt32LE(0) !== version) return '0x00'; // None
+        const metadata = asked.length < 4 ? undefined : this.metadataAt(asked.readUInt32LE(0));
+        if (!metadata) return '0x00'; // None
         // Option<OpaqueMetadata>: Some + compact length + bytes
-        return `0x01${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
+        return `0x01${encodeCompact(metadata.length).toString('hex')}${metadata.toString('hex')}`;
       }
       case 'Metadata_metadata':
         return `0x${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
@@ -786,6 +823,9 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     openSubscriptionsOf: (method) => node.produced.subscriptions.count(method),
     get storageReads() {
       return [...node.storageReads];
+    },
+    setSpecVersion(specVersion) {
+      node.setSpecVersion(specVersion);
     },
     async close() {
       if (closed) return;

@@ -6,6 +6,7 @@ import { balanceRoutes } from './balance';
 import { chainRoutes } from './chains';
 import { evmRoutes } from './evm';
 import { explainRoutes } from './explain';
+import { metadataRoutes } from './metadata';
 import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
@@ -31,4 +32,5 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   snowbridgeRoutes,
   explainRoutes,
   statusTrackingRoutes,
+  metadataRoutes,
 ];
