@@ -69,7 +69,7 @@ describe.each(FAMILIES)('/%s/evm-approve', (family) => {
     node.setAllowance(USDC, 0n);
     const refused = await transfer(currency).expect(400);
     expectErrorBody(refused.body, 400, 'AllowanceRequiredError');
-    expect(refused.body.message).toContain('POST /evm-approve');
+    expect(refused.body.message).toContain(`POST /${family}/evm-approve`);
     const { to, args } = decodeApprove((await approve(currency).expect(200)).body);
     expect(to).toBe(USDC);
     expect(refused.body.message).toContain(`approve(${GATEWAY}, ${args[1]})`);
