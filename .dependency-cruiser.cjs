@@ -65,17 +65,17 @@ module.exports = {
     },
     {
       name: 'sdk-door',
-      comment: 'The SDK is entered through src/sdk/index.ts.',
+      comment: 'The SDK is entered through src/sdk/index.ts (version.ts, a leaf, is read at start-up before the SDK loads).',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/sdk/' },
-      to: { path: '^src/sdk/', pathNot: '^src/sdk/index\\.ts$' },
+      to: { path: '^src/sdk/', pathNot: '^src/sdk/(index|version)\\.ts$' },
     },
     {
       name: 'sdk-loads-once',
-      comment: 'Only src/sdk loads the SDK and @polkadot/* (types may be imported anywhere): one copy, one type registry.',
+      comment: 'Only src/sdk loads the SDK, polkadot.js (@polkadot/*) and polkadot-api (types may be imported anywhere): one copy, one type registry.',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/sdk/' },
-      to: { path: 'node_modules/@(paraspell|polkadot|polkadot-api)/', dependencyTypesNot: ['type-only'] },
+      to: { path: 'node_modules/(@paraspell|@polkadot|polkadot-api)/', dependencyTypesNot: ['type-only'] },
     },
   ],
   options: {

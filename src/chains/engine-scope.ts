@@ -1,4 +1,4 @@
-// xcm-router 11.14.8 opens chain clients of its own on every call (see the notes on the router):
+// xcm-router SDK_VERSION opens chain clients of its own on every call (see the notes on the router):
 // polkadot.js clients through sdk-pjs (`createChainClient`), polkadot-api clients through the papi
 // SDK (also cached by it, never closed), and Acala/Karura clients with an auto-reconnecting
 // WsProvider. None are closed and none give up on an unreachable node. Each router request runs
@@ -17,7 +17,7 @@ interface PapiStatus {
   event?: unknown;
 }
 
-/** Chains the papi SDK 11.14.8 talks to through its legacy JSON-RPC enhancer (its LEGACY_CHAINS). */
+/** Chains the papi SDK (at SDK_VERSION) talks to through its legacy JSON-RPC enhancer (its LEGACY_CHAINS). */
 const PAPI_LEGACY_CHAINS = ['Interlay', 'CrustShadow', 'Kintsugi', 'RobonomicsKusama', 'RobonomicsPolkadot', 'Pendulum'];
 const PAPI_CONNECTED = 1;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
+import { SDK_VERSION } from '../sdk';
 import { FAMILY_FIELDS, type Family } from './family';
 import { chainOfLocation } from '../service/offline-checks';
 import { chainName, lookupCurrency } from './common';
@@ -57,7 +58,7 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
   const currencyFrom = routerCurrency.safeParse(selector);
   if (!currencyFrom.success) reportNested(ctx, ['currency'], currencyFrom.error, 'InvalidCurrencyError');
   if (b.from === 'Ethereum') unsupported(ctx, ['from'], 'must be a Substrate chain with swapOptions');
-  if (b.feeAsset !== undefined) unsupported(ctx, ['feeAsset'], 'cannot be combined with swapOptions: the router (xcm-router 11.14.8) chooses the fee assets of a swap itself');
+  if (b.feeAsset !== undefined) unsupported(ctx, ['feeAsset'], `cannot be combined with swapOptions: the router (xcm-router ${SDK_VERSION}) chooses the fee assets of a swap itself`);
   if (b.options.xcmFormatCheck) unsupported(ctx, ['options', 'xcmFormatCheck'], 'cannot be combined with swapOptions: the router has no format check');
   if (b.disableFallback) unsupported(ctx, ['disableFallback'], 'cannot be combined with swapOptions: the router prices the leg after the swap with payment info, since the swapped asset is not there yet');
   if (amount === 'ALL' || !currencyFrom.success || b.from === 'Ethereum') return undefined;
@@ -98,7 +99,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     const refused = entries.map(([k]) => k).filter((k) => notForPreflight(family).includes(k));
     const transact = FAMILY_FIELDS[family].transact;
     if (refused.includes(transact)) {
-      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /${family}/x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
+      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
     }
     const others = refused.filter((k) => k !== transact);
     if (others.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: others, message: 'not accepted by pre-flight queries' });

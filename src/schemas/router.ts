@@ -10,13 +10,13 @@ import { nearest } from './suggest';
 import { apiOverridesSchema, type TransferOptions } from './transfer';
 
 /**
- * Router bodies (spec "Router (`/v5`)" and `POST /x-transfers`). xcm-router 11.14.8 validates
+ * Router bodies (openapi.yaml: the /router operations and `POST /x-transfers`). xcm-router SDK_VERSION validates
  * almost nothing itself (bad names, currencies and amounts end in plain TypeErrors), so every rule
  * of the contract's router table is checked here, before the router is even loaded.
  */
 
 /**
- * The exchanges of xcm-router 11.14.8 (its EXCHANGE_CHAINS). Written out here so that validating
+ * The exchanges of xcm-router SDK_VERSION (its EXCHANGE_CHAINS). Written out here so that validating
  * a body never loads the router (~0.5 s, ~35 MB); a test checks the list against the package.
  */
 export const EXCHANGE_NAMES = [

@@ -107,7 +107,7 @@ export const feeAssetSchema = z
   .superRefine(checkOneSelector)
   .transform((v): TCurrencyCore => (v.location !== undefined ? { location: v.location } : v.id !== undefined ? { id: v.id } : { symbol: v.symbol! }));
 
-const wsUrl = z
+export const wsUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
   .url('must be a URL')
@@ -238,7 +238,7 @@ const weightPart = z
   .regex(/^\d+$/, 'must be a decimal string of a whole number')
   .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= U64_MAX, 'must fit in 64 bits (at most 18446744073709551615)');
 
-/** The transact payload; `src/service/transact.ts` builds it. */
+/** The transact payload; `src/service/transfer/transact.ts` builds it. */
 export const transactSchema = z
   .object({
     hex: z.string().regex(/^0x([0-9a-fA-F]{2})+$/, 'must be the 0x-prefixed hex of a call (SCALE bytes, an even number of hex digits)'),

@@ -3,7 +3,9 @@
 // code imports the SDK from here only (types may come from the packages themselves).
 export { polkadotApi, sdk, snowbridgeMainnet, utilCrypto } from './load';
 export { patchSdk } from './patches';
+export { SDK_VERSION } from './version';
 export { isRouterLoaded, loadRouter } from './router';
+export { routerRegistry, type RouterRegistry } from './router-registry';
 export { papiModules, type PapiClient } from './papi';
 export { inEngineScope, outsideEngineScopes, type EngineClients } from './engine-scopes';
 export type { ApiPromise } from '@polkadot/api';

@@ -1,4 +1,4 @@
-// Balances on Ethereum. sdk-pjs 11.14.8 reads them through a viem client on a hard-coded public RPC
+// Balances on Ethereum. sdk-pjs SDK_VERSION reads them through a viem client on a hard-coded public RPC
 // (no override, no deadline, no development mode), so this service reads them itself: from the
 // caller's `apiOverrides.Ethereum` (HTTP JSON-RPC URLs, in failover order) or, outside development
 // mode, the same public endpoint the SDK uses; every endpoint under the connect deadline.

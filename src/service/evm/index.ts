@@ -4,6 +4,8 @@
 // the XCM-interface precompile (moonbeam-ethereum.ts), with the precompiles' location encoding
 // (precompile-locations.ts). Ethereum itself is read over JSON-RPC (ethereum-rpc.ts), balances
 // included (ethereum-balance.ts).
+export { buildApprove } from './approve';
+export { BridgeFeeService } from './bridge-fees';
 export { EvmTransferService } from './evm-transfer-service';
 export { ethereumBalance } from './ethereum-balance';
 export { ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI } from './snowbridge';

@@ -1,4 +1,4 @@
-// Moonbeam -> Ethereum, as the registry (sdk 11.14.8) routes it: Moonbeam's XCM-interface
+// Moonbeam -> Ethereum, as the registry (sdk SDK_VERSION) routes it: Moonbeam's XCM-interface
 // precompile sends the token and the bridge fee (in xcDOT) to the asset hub, with a message for
 // the asset hub that forwards the token over Snowbridge. Building it reads three chains: whether
 // BridgeHub's outbound queue runs, the asset hub's current bridge fee, and the sender's next nonce
@@ -28,7 +28,7 @@ export const ROUTE_CHAINS = ['Moonbeam', 'AssetHubPolkadot', 'BridgeHubPolkadot'
 /**
  * The asset hub's `BridgeHubEthereumBaseFee` (a `parameter_types!` storage item: its key is
  * twox128(":BridgeHubEthereumBaseFee:"), its value a SCALE u128 in DOT planck), the default the
- * runtime uses while it is unset, and the asset hub's execution fee: the figures sdk 11.14.8
+ * runtime uses while it is unset, and the asset hub's execution fee: the figures sdk SDK_VERSION
  * uses (`getParaEthTransferFees`, `ASSET_HUB_EXECUTION_FEE`), each padded by 10% as it does.
  */
 const BRIDGE_FEE_KEY = '0x5fbc5c7ba58845ad1f1a9a7c5bc12fad';
@@ -113,7 +113,7 @@ async function nextNonceHex(moonbeam: ApiPromise, sender: Address): Promise<stri
 }
 
 /**
- * The SetTopic of the message: blake2-256 over what sdk 11.14.8 hashes (Moonbeam's para id and
+ * The SetTopic of the message: blake2-256 over what sdk SDK_VERSION hashes (Moonbeam's para id and
  * the nonce as text, the sender's bytes, the token's address bytes, the recipient and the amount
  * as text), so the id matches what a wallet on the registry's SDK would send.
  */
@@ -171,7 +171,7 @@ export interface RouteApis {
  * The precompile call. Its `assets` are XC-20 addresses: the precompile maps each address to a
  * location through Moonbeam's matchers (0x...0802 the native token, 0xffffffff + id a foreign
  * asset from Moonbeam's asset registry, anything else a local ERC-20 of the Erc20XcmBridge
- * pallet). Upstream 11.14.8 passes the token's Ethereum address (e.g. WETH's 0xc02a...), which
+ * pallet). Upstream SDK_VERSION passes the token's Ethereum address (e.g. WETH's 0xc02a...), which
  * Moonbeam would read as a local ERC-20 at that address, not the bridged token.
  */
 export async function buildMoonbeamToEthereum(plan: MoonbeamToEthereum, apis: RouteApis): Promise<EvmCall> {

@@ -1,9 +1,10 @@
-// The contract's /v2 amount formulas (spec/api-contract.md, "Pre-flight queries", Rules 1, 3, 6),
-// as pure bigint functions. The service gets balances and fees from the SDK (fee results via
+// The contract's amount formulas (Rules 1, 3, 6: written out in openapi.yaml under
+// /transferable-amount, /min-transferable-amount and /verify-ed-on-destination), as pure bigint
+// functions. The service gets balances and fees from the SDK (fee results via
 // xcm-fee-result.ts) and applies THESE formulas; it does not use the SDK's own
 // getTransferableAmount / getMinTransferableAmount / verifyEdOnDestination results.
 //
-// How @paraspell/sdk-core 11.14.8 computes them (read from dist/index.cjs), against the contract:
+// How @paraspell/sdk-core SDK_VERSION computes them (read from dist/index.cjs), against the contract:
 //
 // getTransferableAmount (getTransferableAmountInternal)
 //   SDK: balance(asset) - ED(asset) - fee, floored at 0; `fee` is counted only when

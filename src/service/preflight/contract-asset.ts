@@ -11,7 +11,7 @@ export interface ContractAsset {
   existentialDeposit: string;
   /**
    * `{parents, interior}`. Absent only for registry assets that have no location at all
-   * (164 of the 1019 assets in the 11.14.8 registry, e.g. several Acala tokens).
+   * (164 of the 1019 assets in the SDK_VERSION registry, e.g. several Acala tokens).
    */
   location?: TLocation;
   assetId?: string;
@@ -56,7 +56,7 @@ export function toContractAsset(asset: TAssetInfo | ContractAsset, chain: string
     }
   }
   if (out.existentialDeposit === '') {
-    // Every asset of the 11.14.8 registry has an ED; reaching this means a hand-made asset.
+    // Every asset of the SDK_VERSION registry has an ED; reaching this means a hand-made asset.
     throw new ApiError(500, 'AssetInfoIncompleteError', `No existential deposit known for ${asset.symbol} on ${chain}`);
   }
   return out;

@@ -1,4 +1,4 @@
-// The dry-run result of the contract (`/dry-run`, `/dry-run-preview`), from sdk-pjs 11.14.8's:
+// The dry-run result of the contract (`/dry-run`, `/dry-run-preview`), from sdk-pjs SDK_VERSION's:
 //
 // * Dry run (`TDryRunResult`): flat `failureReason` / `failureSubReason` / `failureChain` at the
 //   top; `origin`, `destination?`, `assetHub?`, `bridgeHub?`, `hops[]`. Every non-destination hop

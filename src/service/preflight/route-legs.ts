@@ -1,11 +1,11 @@
-// The one translation layer between what @paraspell/sdk-pjs 11.14.8 returns for the pre-flight
+// The one translation layer between what @paraspell/sdk-pjs SDK_VERSION returns for the pre-flight
 // queries (dry run, XCM fee, origin XCM fee, transfer info) and the response shapes of our HTTP
-// contract (spec/api-contract.md, "Resources and their fields"): one file per result
-// (dry-run-result.ts, xcm-fee-result.ts, transfer-info-result.ts, each with what 11.14.8 really
-// returns, read from sdk-core/dist/index.cjs and sdk-pjs/dist/index.cjs), their assets
-// (contract-asset.ts) and, here, what the results share: the legs of a route (origin, hops,
-// destination), the first leg that failed, and the SDK's duplicate `assetHub` / `bridgeHub`
-// objects folded into `hops`.
+// contract (openapi.yaml: DryRunResult, XcmFeeResult, OriginXcmFeeResult, TransferInfoResult): one
+// file per result (dry-run-result.ts, xcm-fee-result.ts, transfer-info-result.ts, each with what
+// SDK_VERSION really returns, read from sdk-core/dist/index.cjs and sdk-pjs/dist/index.cjs), their
+// assets (contract-asset.ts) and, here, what the results share: the legs of a route (origin, hops,
+// destination), the first leg that failed, and the SDK's duplicate `assetHub` / `bridgeHub` objects
+// folded into `hops`.
 //
 // The contract shapes: `success` + nested `dryRunError {reason, subReason?, chain, chainKind,
 // instructionIndex?, instruction?}`, only `hops[]`, full Asset objects, amounts as decimal strings.
@@ -83,7 +83,7 @@ function hubChainName(hub: HubKey, origin: string): string {
 }
 
 /**
- * Folds the SDK's separate `assetHub` / `bridgeHub` objects into `hops`. In 11.14.8 they are
+ * Folds the SDK's separate `assetHub` / `bridgeHub` objects into `hops`. In SDK_VERSION they are
  * always already in `hops` (same chain), so normally they are just dropped; only if no hop on that
  * hub exists (defensive) is the object appended as a hop.
  */

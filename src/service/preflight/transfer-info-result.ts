@@ -1,4 +1,4 @@
-// The transfer info of the contract (`/transfer-info`), from sdk-pjs 11.14.8's:
+// The transfer info of the contract (`/transfer-info`), from sdk-pjs SDK_VERSION's:
 //
 // * Transfer info (`TTransferInfo`): bigint amounts, deprecated `currencySymbol` strings,
 //   duplicate `assetHub` / `bridgeHub` objects, and `UnableToComputeError` INSTANCES as values of

@@ -1,4 +1,4 @@
-// The XCM fee results of the contract (`/xcm-fee`, `/origin-xcm-fee`), from sdk-pjs 11.14.8's:
+// The XCM fee results of the contract (`/xcm-fee`, `/origin-xcm-fee`), from sdk-pjs SDK_VERSION's:
 //
 // * XCM fee (`TGetXcmFeeResult`): top-level `failureReason?` / `failureChain?`; `origin`,
 //   `destination` (always present in 11.x), `assetHub?` / `bridgeHub?` (duplicates of hops again),
@@ -59,7 +59,7 @@ export interface XcmFeeResult extends OriginXcmFeeResult {
 /** One fee detail as 11.x really produces it (the .d.ts claims `asset`/`currency` always exist; they don't). */
 type SdkFeeDetail = Partial<TXcmFeeDetail> & { dryRunError?: string; dryRunSubError?: string };
 
-/** `getOriginXcmFee` (builder `getOriginXcmFee()`) result in 11.14.8. */
+/** `getOriginXcmFee` (builder `getOriginXcmFee()`) result in SDK_VERSION. */
 export type SdkOriginXcmFee = TXcmFeeDetail & { forwardedXcms?: unknown; destParaId?: number };
 
 function feeAsset(d: SdkFeeDetail, chain: string, opts: TranslateOptions): ContractAsset | undefined {

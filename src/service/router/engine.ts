@@ -10,7 +10,7 @@ import type {
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
 import type { TCurrencyInput } from '@paraspell/sdk-pjs';
-import { loadRouter } from '../../sdk';
+import { loadRouter, routerRegistry } from '../../sdk';
 import type { RouterRequest } from '../../schemas/router';
 
 /** What one router call needs: the request and the router's builder options. */
@@ -24,8 +24,9 @@ export interface EngineCall {
  * seam tests replace: nothing here can run offline (every call needs live chains).
  */
 export interface RouterEngine {
-  /** xcm-router's EXCHANGE_CHAINS. */
+  /** xcm-router's EXCHANGE_CHAINS (from its registry: the engine stays unloaded). */
   exchanges(): readonly string[];
+  /** Its pairs, from the same registry. */
   pairs(exchange: TExchangeInput): [TRouterAsset, TRouterAsset][];
   buildTransactions(call: EngineCall): Promise<TRouterPlan>;
   dryRun(call: EngineCall): Promise<TRouterDryRunResult>;
@@ -64,10 +65,10 @@ function builder(call: EngineCall) {
   return b.senderAddress(sender);
 }
 
-/** The real engine: each operation is one RouterBuilder chain. */
+/** The real engine: each chain operation is one RouterBuilder chain. */
 export const realEngine: RouterEngine = {
-  exchanges: () => loadRouter().EXCHANGE_CHAINS,
-  pairs: (exchange) => loadRouter().getExchangePairs(exchange),
+  exchanges: () => routerRegistry().EXCHANGE_CHAINS,
+  pairs: (exchange) => routerRegistry().getExchangePairs(exchange),
   buildTransactions: (call) => builder(call).buildTransactions(),
   dryRun: (call) => builder(call).dryRun(),
   getXcmFees: (call) => builder(call).getXcmFees(),

@@ -6,6 +6,7 @@ import { withDeadline } from '../../chains/deadline';
 import { EngineScope } from '../../chains/engine-scope';
 import { ConnectionPool } from '../../chains/pool';
 import { ApiError, badRequest } from '../../errors';
+import { SDK_VERSION } from '../../sdk';
 import { exchangeBaseChain, isManual, OVERRIDE_IGNORING_EXCHANGES, type ExchangeName, type RouterRequest } from '../../schemas/router';
 import { checkOverrideHosts, fromChainFailure, fromSdkError } from '../sdk-calls';
 import { checkSwapBeforeDial, type SwapPaths } from '../offline-checks';
@@ -17,7 +18,7 @@ import { toRouterDryRun, toRouterItems, toRouterXcmFees, type BestAmountOut, typ
 const unsupported = (message: string): ApiError => badRequest('UnsupportedOperationError', message);
 
 /**
- * Development mode promises that only the caller's endpoints are dialled. xcm-router 11.14.8 keeps
+ * Development mode promises that only the caller's endpoints are dialled. xcm-router SDK_VERSION keeps
  * that promise only for one manually chosen exchange other than AcalaDex/KaruraDex: automatic and
  * whitelisted selection build every candidate exchange's clients without overrides, and the
  * Acala/Karura clients always dial the registry (and, unreachable, reject a promise nobody awaits).
@@ -27,12 +28,12 @@ function checkDevelopment(req: RouterRequest): void {
   if (!req.options.development) return;
   if (!isManual(req.exchange)) {
     throw unsupported(
-      'options.development needs one manually chosen exchange: with automatic or whitelisted selection the router (xcm-router 11.14.8) connects to every candidate exchange through its public endpoints, ignoring apiOverrides',
+      `options.development needs one manually chosen exchange: with automatic or whitelisted selection the router (xcm-router ${SDK_VERSION}) connects to every candidate exchange through its public endpoints, ignoring apiOverrides`,
     );
   }
   const exchange: ExchangeName = req.exchange[0];
   if (OVERRIDE_IGNORING_EXCHANGES.includes(exchange)) {
-    throw unsupported(`options.development cannot be used with ${exchange}: its client (xcm-router 11.14.8) always connects to the public endpoints of ${exchangeBaseChain(exchange)}, ignoring apiOverrides`);
+    throw unsupported(`options.development cannot be used with ${exchange}: its client (xcm-router ${SDK_VERSION}) always connects to the public endpoints of ${exchangeBaseChain(exchange)}, ignoring apiOverrides`);
   }
   const needed = [...new Set<TChain>([req.from, exchangeBaseChain(exchange), req.to].filter((c): c is TChain => c !== undefined))];
   const missing = needed.filter((c) => !req.options.apiOverrides[c]?.length);
@@ -41,7 +42,7 @@ function checkDevelopment(req: RouterRequest): void {
   }
 }
 
-/** xcm-router 11.14.8 reports a currency it cannot find as an InvalidParameterError; it is a currency error. */
+/** xcm-router SDK_VERSION reports a currency it cannot find as an InvalidParameterError; it is a currency error. */
 const ROUTER_CURRENCY_NOT_FOUND = /^Currency (from|to) .* not found/;
 
 function fromRouterError(error: unknown): unknown {

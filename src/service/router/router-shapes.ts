@@ -25,7 +25,7 @@ import {
  *   (AssetHub*Dex and HydrationDex when origin or destination differs from the exchange chain);
  * - `SWAP_AND_TRANSFER`: the swap and the transfer on to the destination, batched on the exchange chain;
  * - `TO_DESTINATION`: transfer from the exchange chain to the destination on its own (a router
- *   TRANSFER that follows the swap; xcm-router 11.14.8 does not emit one, it batches it instead).
+ *   TRANSFER that follows the swap; xcm-router SDK_VERSION does not emit one, it batches it instead).
  */
 export type RouterStatusType = 'TO_EXCHANGE' | 'SWAP' | 'SWAP_AND_TRANSFER' | 'TO_DESTINATION';
 export const ROUTER_STATUS_TYPES: readonly RouterStatusType[] = ['TO_EXCHANGE', 'SWAP', 'SWAP_AND_TRANSFER', 'TO_DESTINATION'];

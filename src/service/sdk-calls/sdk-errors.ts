@@ -9,7 +9,7 @@ interface Mapping {
 }
 
 /**
- * The SDK's error classes (sdk-pjs 11.14.8) and what a caller sees for each. Several 11.x
+ * The SDK's error classes (sdk-pjs SDK_VERSION) and what a caller sees for each. Several 11.x
  * classes set `name` without the `Error` suffix, so both spellings are listed. Kinds the
  * contract removed (ChainNotSupported, IncompatibleChains, InvalidParameter) are reported under
  * the kinds that replaced them.
