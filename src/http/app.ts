@@ -13,7 +13,7 @@ import { errorHandler, notFoundHandler, type RouteEntry } from './errors';
 import { JsonBodies } from './json-body';
 import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
-import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
+import { COMPRESS_MIN_BYTES, ResponseCache } from './response-cache';
 import { docsRoutes } from './routes/docs';
 import { statusRoute } from './routes/status';
 import { FAMILY_ROUTES } from './routes';

@@ -6,7 +6,7 @@ import type { JsonBodies } from './json-body';
 import type { Metrics } from './metrics';
 import type { RateLimits, TrustProxy } from './rate-limit';
 import { logRequest, requestIdOf } from './request-log';
-import type { Entry, ResponseCache } from './respond';
+import type { Entry, ResponseCache } from './response-cache';
 
 export interface CachedLaneDeps {
   cache: ResponseCache;

@@ -3,13 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-
-/** JSON text of a response value: big integers become decimal strings. */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE, toJson } from './json';
 
 /** Answers smaller than this are sent plain: compression would save next to nothing. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -258,10 +252,4 @@ export class ResponseCache {
       this.heldBytes -= oldest.size;
     }
   }
-}
-
-/** Sends a computed (uncached) value as JSON. */
-export function sendJson(res: Response, value: unknown, status = 200): void {
-  res.status(status).setHeader('Content-Type', JSON_TYPE);
-  res.send(toJson(value));
 }
