@@ -78,8 +78,9 @@ function inRequestFamily(req: Request, text: string): string {
   });
 }
 
-export function sendError(req: Request, res: Response, error: ApiError): void {
-  const body: ErrorBody = {
+/** The JSON body of an error answer (also what a stream's `error` event carries). */
+export function errorBody(req: Request, error: ApiError): ErrorBody {
+  return {
     statusCode: error.status,
     error: STATUS_CODES[error.status] ?? 'Error',
     kind: error.kind,
@@ -87,6 +88,10 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
     ...(error.details ? { details: error.details.map((d) => ({ ...d, message: inRequestFamily(req, d.message) })) } : {}),
     requestId: req.id,
   };
+}
+
+export function sendError(req: Request, res: Response, error: ApiError): void {
+  const body = errorBody(req, error);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   res.status(error.status).type('application/json').send(toJson(body));
 }

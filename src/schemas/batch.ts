@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FAMILY_FIELDS, type Family } from './family';
 import { LIMITS } from './limits';
+import { metadataHashOption } from './metadata';
 import { optionsSchema, transferBody } from './transfer';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -22,12 +23,15 @@ const transferList = z
  */
 export function batchBody(family: Family) {
   const item = transferBody(family, { senderRequired: false });
-  const options = optionsSchema(family, { mode: z.enum(['BATCH', 'BATCH_ALL'], { errorMap: () => ({ message: 'must be BATCH or BATCH_ALL' }) }).default('BATCH_ALL') });
+  const options = optionsSchema(family, {
+    mode: z.enum(['BATCH', 'BATCH_ALL'], { errorMap: () => ({ message: 'must be BATCH or BATCH_ALL' }) }).default('BATCH_ALL'),
+    metadataHash: metadataHashOption,
+  });
   return z
     .object({ transfers: transferList, options })
     .strict()
     .transform((body, ctx) => {
-      const { mode: _mode, ...shared } = body.options;
+      const { mode: _mode, metadataHash: _metadataHash, ...shared } = body.options;
       const transact = FAMILY_FIELDS[family].transact;
       const transfers = body.transfers.map((raw, i) => {
         if (isObject(raw) && 'options' in raw) ctx.addIssue(batchIssue('options go at the top level of a batch', ['transfers', i, 'options']));

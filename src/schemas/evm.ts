@@ -5,6 +5,7 @@ import type { Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { assetId, chainName, location, symbolSpecifier } from './common';
+import { metadataHashNotApplicable } from './metadata';
 import { optionsSchema, type TransferOptions } from './transfer';
 
 /** An Ethereum-origin transfer (`/evm-x-transfer`), whatever the family. */
@@ -34,7 +35,7 @@ export function evmAddressProblem(address: string): string | undefined {
   return getAddress(address) === address ? undefined : 'has a wrong EIP-55 checksum (mixed-case letters that do not match the address); check it or send it in lower case';
 }
 
-const evmSender = z
+export const evmSender = z
   .string({ invalid_type_error: 'must be a 20-byte EVM address (string)' })
   .superRefine((value, ctx) => {
     const problem = evmAddressProblem(value);
@@ -68,7 +69,7 @@ const evmAmount = z.union(
 );
 
 /** The location, id and symbol forms only: no Override locations, no several assets. */
-const evmCurrency = z
+export const evmCurrency = z
   .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, { invalid_type_error: 'must be one currency object {symbol|id|location, amount}' })
   .strict()
   .superRefine((v, ctx) => {
@@ -116,9 +117,12 @@ function crossFieldRules(body: ParsedBody, recipient: { field: string; value: st
   }
 }
 
+const NO_METADATA_HASH = 'does not apply here: an EVM transaction is signed with an Ethereum key and carries no Substrate metadata hash (RFC-0078)';
+
 /** The `/evm-x-transfer` body under the family's field names, translated into one model. */
 export function evmTransferBody(family: Family) {
-  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options: optionsSchema(family, {}) });
+  const options = optionsSchema(family, { metadataHash: metadataHashNotApplicable(NO_METADATA_HASH) });
+  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options });
   const toModel = (b: ParsedBody, sender: Address, recipient: string): EvmTransferRequest => ({
     from: b.from,
     to: b.to,

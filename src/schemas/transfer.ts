@@ -107,7 +107,7 @@ export const feeAssetSchema = z
   .superRefine(checkOneSelector)
   .transform((v): TCurrencyCore => (v.location !== undefined ? { location: v.location } : v.id !== undefined ? { id: v.id } : { symbol: v.symbol! }));
 
-const wsUrl = z
+export const wsUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
   .url('must be a URL')

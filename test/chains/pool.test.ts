@@ -43,6 +43,9 @@ async function blackHole(): Promise<BlackHole> {
 
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
+  // Clients first: a chain closed before a client's close reaches it closes with 1001 itself,
+  // which polkadot.js reports on stderr as a lost subscription.
+  await until(() => servers.every((server) => server.openConnections === 0), 'every client to finish closing');
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 

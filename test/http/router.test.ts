@@ -20,7 +20,7 @@ import { loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
-import { buildServer, startServerProcess } from '../support/server-process';
+import { runServer } from '../support/built-server';
 import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -136,21 +136,23 @@ async function expect400(path: string, body: unknown, kind: string, where: strin
 
 describe('the router engine loads on first use only', () => {
   // Only a fresh process can say what start-up loads: this one has loaded the router for other tests.
-  it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
-    const build = await buildServer();
-    const server = startServerProcess(build.serverJs, {
+  it('is not loaded by start-up, other endpoints, refused router requests, pairs or the swap lookups (read from the router\'s registry)', async () => {
+    const server = await runServer({
       nodeArgs: ['--require', join(projectRoot(), 'test/fixtures/loaded-modules.cjs')],
       env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0' },
       ipc: true,
     });
-    const routerFiles = () =>
+    const filesOf = (name: string) =>
       new Promise<string[]>((resolve) => {
         server.child.once('message', (answer: { loaded: string[] }) => resolve(answer.loaded));
-        server.child.send('@paraspell/xcm-router');
+        server.child.send(name);
       });
+    const routerFiles = () => filesOf('@paraspell/xcm-router');
     const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     try {
       const url = await server.listening;
+      // The probe sees what is loaded: the SDK is, from start-up on.
+      expect(await filesOf('@paraspell/sdk-pjs')).not.toEqual([]);
       expect(await routerFiles()).toEqual([]);
       expect(await (await fetch(`${url}/v2/chains`)).json()).toContain('Hydration');
       const refused = await post(`${url}/v5/router`, without(BASE, 'amount'));
@@ -159,11 +161,11 @@ describe('the router engine loads on first use only', () => {
       expect(await routerFiles()).toEqual([]);
       const pairs = await post(`${url}/v2/router/pairs`, { exchange: 'BifrostPolkadotDex' });
       expect(await pairs.json()).toHaveLength(7);
-      expect(await routerFiles()).toContainEqual(expect.stringMatching(/\/node_modules\/@paraspell\/xcm-router\/dist\/index\.cjs$/));
+      expect(await (await fetch(`${url}/v2/swap/exchange-chains`)).json()).toContain('HydrationDex');
+      expect(await routerFiles()).toEqual([]);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
-      build.remove();
     }
   }, 180_000);
 

@@ -34,6 +34,13 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
   });
 
+  it('following transfers: lookback 100 blocks (at most 600), 600 blocks per request, 180 s per stream, 200 streams', () => {
+    expect(loadConfig({})).toMatchObject({ TRACK_LOOKBACK_BLOCKS: 100, TRACK_MAX_BLOCKS: 600, TRACK_TIMEOUT_MS: 180_000, TRACK_MAX_STREAMS: 200 });
+    expect(loadConfig({ TRACK_LOOKBACK_BLOCKS: '600' }).TRACK_LOOKBACK_BLOCKS).toBe(600);
+    expect(() => loadConfig({ TRACK_LOOKBACK_BLOCKS: '601' })).toThrow(/^Invalid configuration: TRACK_LOOKBACK_BLOCKS: /);
+    expect(() => loadConfig({ TRACK_MAX_STREAMS: '0' })).toThrow(/^Invalid configuration: TRACK_MAX_STREAMS: /);
+  });
+
   it('CACHE_MAX_BYTES is a size (bytes, kb, mb or gb), 64 MB by default', () => {
     expect(loadConfig({}).CACHE_MAX_BYTES).toBe(64 * 1024 * 1024);
     expect(loadConfig({ CACHE_MAX_BYTES: '1000' }).CACHE_MAX_BYTES).toBe(1000);

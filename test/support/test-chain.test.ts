@@ -2,6 +2,7 @@
 // Hydration's metadata comes from the pinned devDependency @galacticcouncil/descriptors@2.6.0,
 // Moonbeam's and BridgeHubPolkadot's from test/fixtures/metadata: when they do not load, those
 // cases fail (they never skip).
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import type { ApiPromise } from '../../src/sdk';
@@ -283,5 +284,38 @@ describe('test chain: failure modes', () => {
     await until(() => errors.length > 0);
     expect(provider.isConnected).toBe(false);
     await provider.disconnect().catch(() => undefined);
+  });
+});
+
+describe('test chain: metadata versions', () => {
+  const SERVED: Record<TestChainName, number[]> = { Polkadot: [15], AssetHubPolkadot: [15], Kusama: [15], AssetHubKusama: [15], Hydration: [15, 16], Moonbeam: [16], BridgeHubPolkadot: [16] };
+
+  for (const name of TEST_CHAIN_NAMES) {
+    it(`${name}: serves ${SERVED[name].map((v) => `v${v}`).join(' and ')} through Metadata_metadata_at_version`, async () => {
+      const chain = await start(name);
+      const api = connect(chain.url);
+      await api.isReady;
+      const versions = api.createType('Vec<u32>', await api.rpc.state.call('Metadata_metadata_versions', '0x'));
+      expect(versions.map((v) => v.toNumber())).toEqual(SERVED[name]);
+      for (const version of [14, 15, 16]) {
+        const answer = api.createType('Option<Bytes>', (await api.rpc.state.call('Metadata_metadata_at_version', `0x${Buffer.from(Uint32Array.of(version).buffer).toString('hex')}`)).toU8a(true));
+        expect(answer.isSome, `v${version}`).toBe(SERVED[name].includes(version));
+        if (answer.isNone) continue;
+        // The bytes are that version of this runtime: polkadot.js reads the same pallets from them.
+        const { Metadata, TypeRegistry } = createRequire(__filename)('@polkadot/types') as typeof import('@polkadot/types');
+        const served = new Metadata(new TypeRegistry(), answer.unwrap().toU8a(true));
+        expect(served.version).toBe(version);
+        expect(served.asLatest.pallets.map((p) => p.name.toString())).toEqual(api.runtimeMetadata.asLatest.pallets.map((p) => p.name.toString()));
+      }
+    });
+  }
+
+  it('setSpecVersion: the runtime version and the metadata say the new spec version', async () => {
+    const chain = await start('Hydration');
+    chain.setSpecVersion(chain.runtimeVersion.specVersion + 5);
+    const api = connect(chain.url);
+    await api.isReady;
+    expect((await api.rpc.state.getRuntimeVersion()).specVersion.toNumber()).toBe(chain.runtimeVersion.specVersion + 5);
+    expect(api.consts.system['version']?.toJSON()).toMatchObject({ specVersion: chain.runtimeVersion.specVersion + 5 });
   });
 });
