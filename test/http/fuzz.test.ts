@@ -28,7 +28,7 @@ interface RouteEntry {
 
 const STATIC = new Set(['/docs', '/openapi.yaml']);
 const ALWAYS_ONLINE = (r: RouteEntry) => r.method === 'get' && /\/(eth-bridge-status|para-eth-fees)$/.test(r.path);
-const ROUTES = (app.locals.routes as RouteEntry[]).filter((r) => !STATIC.has(r.path) && !ALWAYS_ONLINE(r));
+const ROUTES = app.routes.filter((r) => !STATIC.has(r.path) && !ALWAYS_ONLINE(r));
 
 const CHAINS: readonly string[] = sdk.CHAINS;
 const RUNS_PER_ROUTE = 50;
