@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FAMILY_FIELDS, type Family } from './family';
 import { LIMITS } from './limits';
+import { abortOnIssue, typeError } from './zod-rules';
 import { optionsSchema, transferBody } from './transfer';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -8,7 +9,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const batchIssue = (message: string, path: (string | number)[] = []) => ({ code: 'custom' as const, path, message, params: { kind: 'BatchValidationError' } });
 
 const transferList = z
-  .array(z.unknown(), { required_error: 'is required', invalid_type_error: 'must be an array of transfers' })
+  .array(z.unknown(), typeError('must be an array of transfers', 'is required'))
   .superRefine((list, ctx) => {
     if (list.length === 0) ctx.addIssue(batchIssue('must list at least one transfer'));
     if (list.length > LIMITS.batchTransfers) ctx.addIssue(batchIssue(`must list at most ${LIMITS.batchTransfers} transfers (it lists ${list.length})`));
@@ -22,11 +23,14 @@ const transferList = z
  */
 export function batchBody(family: Family) {
   const item = transferBody(family, { senderRequired: false });
-  const options = optionsSchema(family, { mode: z.enum(['BATCH', 'BATCH_ALL'], { errorMap: () => ({ message: 'must be BATCH or BATCH_ALL' }) }).default('BATCH_ALL') });
+  const options = optionsSchema(family, { mode: z.enum(['BATCH', 'BATCH_ALL'], { error: 'must be BATCH or BATCH_ALL' }).default('BATCH_ALL') });
   return z
     .object({ transfers: transferList, options })
     .strict()
+    .check(abortOnIssue)
     .transform((body, ctx) => {
+      // zod runs a transform after unknown fields were reported; the transfers wait for a clean body.
+      if (ctx.issues.length > 0) return z.NEVER;
       const { mode: _mode, ...shared } = body.options;
       const transact = FAMILY_FIELDS[family].transact;
       const transfers = body.transfers.map((raw, i) => {

@@ -3,6 +3,7 @@ import type { TChain, TCurrencyCore, TLocation, TSubstrateChain } from '@paraspe
 import { sdk } from '../sdk';
 import { amountSchema } from './amount';
 import { LIMITS, quoted } from './limits';
+import { abortOnIssue, typeError } from './zod-rules';
 import { nearest } from './suggest';
 
 /** Error kinds a schema issue can carry in its params; the HTTP layer reports the first one. */
@@ -15,6 +16,12 @@ export type IssueKind =
   | 'ValidationError';
 
 const withKind = (kind: IssueKind) => ({ params: { kind } });
+
+/**
+ * A whole JSON number, of any size: zod's .int() refuses integers beyond 2^53, which the schemas
+ * accept (an asset id that large is looked up, and not found, like any other).
+ */
+const wholeNumber = z.number().refine(Number.isInteger, 'Expected integer, received float');
 
 const CHAIN_NAMES: readonly string[] = sdk.CHAINS;
 const CHAIN_SET = new Set(CHAIN_NAMES);
@@ -29,10 +36,11 @@ export function unknownChainMessage(value: string, names: readonly string[] = CH
 
 /** Any chain the SDK knows, Ethereum included. */
 export const chainName = z
-  .string({ required_error: 'a chain name is required', invalid_type_error: 'must be a chain name (string)' })
+  .string(typeError('must be a chain name (string)', 'a chain name is required'))
   .superRefine((value, ctx) => {
     if (!CHAIN_SET.has(value)) ctx.addIssue({ code: 'custom', message: unknownChainMessage(value), ...withKind('UnknownChainError') });
   })
+  .check(abortOnIssue)
   .transform((v) => v as TChain);
 
 /** A Substrate chain (everything but Ethereum): pallets, endpoints and SS58 need one. */
@@ -40,9 +48,11 @@ export const substrateChainName = chainName.superRefine((value, ctx) => {
   if (!SUBSTRATE_SET.has(value)) {
     ctx.addIssue({ code: 'custom', message: `${quoted(value)} is not a Substrate chain`, ...withKind('UnknownChainError') });
   }
-}).transform((v) => v as TSubstrateChain);
+})
+  .check(abortOnIssue)
+  .transform((v) => v as TSubstrateChain);
 
-const junctions = z.union([z.literal('Here'), z.record(z.unknown())]);
+const junctions = z.union([z.literal('Here'), z.record(z.string(), z.unknown())]);
 
 const JUNCTION_COUNT = /^x(\d+)$/i;
 
@@ -76,14 +86,21 @@ function locationSizeProblem(location: object): { path: string[]; message: strin
 /** The JSON form of an XCM location, `{parents, interior}`, no larger than XCM allows. */
 export const locationObject = z
   .object({
-    parents: z.union([z.number().int().min(0).max(255), z.string().regex(/^\d{1,3}$/, 'must be a whole number')]),
+    parents: z.union([wholeNumber.min(0).max(255), z.string().regex(/^\d{1,3}$/, 'must be a whole number')]),
     interior: junctions,
   })
   .superRefine((v, ctx) => {
     const problem = locationSizeProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, params: { kind: 'ValidationError' } });
   })
+  .check(abortOnIssue)
   .transform((v) => v as TLocation);
+
+/**
+ * An issue a transform raises on a value of the right type continues (zod 3 did that by itself),
+ * so that a union reports this branch, the one whose type matched.
+ */
+export const transformIssue = (message: string, kind: IssueKind) => ({ code: 'custom' as const, message, params: { kind }, continue: true });
 
 /** The string form of a location is its JSON text. */
 const locationString = z.string().transform((text, ctx) => {
@@ -91,26 +108,24 @@ const locationString = z.string().transform((text, ctx) => {
   try {
     value = JSON.parse(text);
   } catch {
-    ctx.addIssue({ code: 'custom', message: 'a location string must be the JSON text of {parents, interior}', ...withKind('InvalidCurrencyError') });
+    ctx.addIssue(transformIssue('a location string must be the JSON text of {parents, interior}', 'InvalidCurrencyError'));
     return z.NEVER;
   }
   const parsed = locationObject.safeParse(value);
   if (!parsed.success) {
-    ctx.addIssue({ code: 'custom', message: 'a location string must be the JSON text of {parents, interior}', ...withKind('InvalidCurrencyError') });
+    ctx.addIssue(transformIssue('a location string must be the JSON text of {parents, interior}', 'InvalidCurrencyError'));
     return z.NEVER;
   }
   return parsed.data;
 });
 
-export const location = z.union([locationString, locationObject], {
-  errorMap: () => ({ message: 'must be a location: {parents, interior} or its JSON text' }),
-});
+export const location = z.union([locationString, locationObject], { error: 'must be a location: {parents, interior} or its JSON text' });
 
 /** Asset ids are strings or numbers; a trailing `n` marks a big integer id. */
 export const assetId = z.union([
-  z.string().min(1).max(LIMITS.assetId).regex(/^\d+n$/).transform((v) => BigInt(v.slice(0, -1))),
+  z.string().min(1).max(LIMITS.assetId).regex(/^\d+n$/).check(abortOnIssue).transform((v) => BigInt(v.slice(0, -1))),
   z.string().min(1, 'must not be empty').max(LIMITS.assetId, `must be at most ${LIMITS.assetId} characters`),
-  z.number().int().nonnegative(),
+  wholeNumber.nonnegative(),
 ]);
 
 const symbolText = z.string().min(1, 'must not be empty').max(LIMITS.symbol, `must be at most ${LIMITS.symbol} characters`);
@@ -130,6 +145,7 @@ export const currencyCore = z
     const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
     if (count !== 1) ctx.addIssue({ code: 'custom', message: selectorError, ...withKind('InvalidCurrencyError') });
   })
+  .check(abortOnIssue)
   .transform((v): TCurrencyCore => {
     if (v.location !== undefined) return { location: v.location };
     if (v.id !== undefined) return { id: v.id };
@@ -151,10 +167,9 @@ export const lookupCurrency = z
 export const paraId = z
   .string()
   .regex(/^\d+$/, 'must be a whole number (a parachain id)')
+  .check(abortOnIssue)
   .transform(Number)
-  .pipe(z.number().int().max(4_294_967_295, 'is larger than any parachain id'));
+  .pipe(wholeNumber.max(4_294_967_295, 'is larger than any parachain id'));
 
 export const ECOSYSTEMS = ['Polkadot', 'Kusama', 'Westend', 'Paseo', 'Ethereum'] as const;
-export const ecosystem = z.enum(ECOSYSTEMS, {
-  errorMap: () => ({ message: `must be one of ${ECOSYSTEMS.join(', ')}` }),
-});
+export const ecosystem = z.enum(ECOSYSTEMS, { error: `must be one of ${ECOSYSTEMS.join(', ')}` });

@@ -4,8 +4,10 @@ import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
 import type { Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
+import { finiteOrRefused } from './amount';
 import { assetId, chainName, location, symbolSpecifier } from './common';
 import { optionsSchema, type TransferOptions } from './transfer';
+import { abortOnIssue, typeError } from './zod-rules';
 
 /** An Ethereum-origin transfer (`/evm-x-transfer`), whatever the family. */
 export interface EvmTransferRequest {
@@ -35,47 +37,52 @@ export function evmAddressProblem(address: string): string | undefined {
 }
 
 const evmSender = z
-  .string({ invalid_type_error: 'must be a 20-byte EVM address (string)' })
+  .string(typeError('must be a 20-byte EVM address (string)'))
   .superRefine((value, ctx) => {
     const problem = evmAddressProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', ...issue(problem, 'InvalidAddressError') });
   })
+  .check(abortOnIssue)
   .transform((value) => getAddress(value));
 
 const recipientValue = z
-  .string({ invalid_type_error: 'must be an address (string)' })
+  .string(typeError('must be an address (string)'))
   .min(1, 'must not be empty')
   .refine(isValidAddress, issue(INVALID_ADDRESS, 'InvalidAddressError'));
 
 /** An asset hub account: SS58 or 0x + 32 bytes (a 20-byte address has no account there). */
 const ahAddressValue = z
-  .string({ invalid_type_error: 'must be an address (string)' })
+  .string(typeError('must be an address (string)'))
   .refine((v) => isValidAddress(v) && !isEvmAddress(v), issue('must be an asset hub account: SS58 or 0x + 32-byte account id', 'InvalidAddressError'));
 
 /** The one route that takes `ahAddress` (the registry's, upstream's `transferMoonbeamToEth`). */
 export const needsAhAddress = (from: string, to: string): boolean => from === 'Moonbeam' && to === 'Ethereum';
 
 /** A positive decimal amount; EVM transfers take no `ALL`. */
-const evmAmount = z.union(
-  [
-    z.string().trim().refine((v) => /^\d+(\.\d+)?$/.test(v), issue('must be a positive number, as a string or number (ALL is not available here)', 'NumberFormatError')),
-    z
-      .number()
-      .refine((n) => n >= 0 && (!Number.isInteger(n) || Number.isSafeInteger(n)), issue('must be a non-negative number; send large amounts as strings', 'NumberFormatError'))
-      .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
-  ],
-  { errorMap: () => ({ message: 'must be a number or a numeric string' }) },
+const evmAmount = finiteOrRefused(
+  z.union(
+    [
+      z.string().trim().refine((v) => /^\d+(\.\d+)?$/.test(v), issue('must be a positive number, as a string or number (ALL is not available here)', 'NumberFormatError')),
+      z
+        .number()
+        .refine((n) => n >= 0 && (!Number.isInteger(n) || Number.isSafeInteger(n)), issue('must be a non-negative number; send large amounts as strings', 'NumberFormatError'))
+        .check(abortOnIssue)
+        .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
+    ],
+    { error: 'must be a number or a numeric string' },
+  ),
 );
 
 /** The location, id and symbol forms only: no Override locations, no several assets. */
 const evmCurrency = z
-  .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, { invalid_type_error: 'must be one currency object {symbol|id|location, amount}' })
+  .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, typeError('must be one currency object {symbol|id|location, amount}'))
   .strict()
   .superRefine((v, ctx) => {
     const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
     if (count !== 1) ctx.addIssue({ code: 'custom', ...issue('must carry exactly one of location, id or symbol', 'InvalidCurrencyError') });
     if (/^0+(\.0+)?$/.test(v.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], ...issue('must be greater than 0', 'NumberFormatError') });
   })
+  .check(abortOnIssue)
   .transform((v): TCurrencyCore & { amount: string } => {
     if (v.location !== undefined) return { location: v.location, amount: v.amount };
     if (v.id !== undefined) return { id: v.id, amount: v.amount };
@@ -133,11 +140,13 @@ export function evmTransferBody(family: Family) {
       .extend({ senderAddress: evmSender, address: recipientValue })
       .strict()
       .superRefine((b, ctx) => crossFieldRules(b, { field: 'address', value: b.address }, ctx))
+      .check(abortOnIssue)
       .transform((b) => toModel(b, b.senderAddress, b.address));
   }
   return common
     .extend({ sender: evmSender, recipient: recipientValue })
     .strict()
     .superRefine((b, ctx) => crossFieldRules(b, { field: 'recipient', value: b.recipient }, ctx))
+    .check(abortOnIssue)
     .transform((b) => toModel(b, b.sender, b.recipient));
 }

@@ -4,6 +4,7 @@ import type { Family } from './family';
 import { isValidAddress, INVALID_ADDRESS } from './address';
 import { chainName } from './common';
 import { balanceOptionsSchema } from './preflight';
+import { abortOnIssue, typeError } from './zod-rules';
 
 export interface ExplainRequest {
   chain: TChain;
@@ -18,20 +19,21 @@ export interface ExplainRequest {
 const MAX_HEX_CHARS = 64 * 1024;
 
 const hex = z
-  .string({ invalid_type_error: 'must be a 0x-prefixed hex string' })
+  .string(typeError('must be a 0x-prefixed hex string'))
   .max(MAX_HEX_CHARS, `must be at most ${MAX_HEX_CHARS} characters`)
   .regex(/^0x([0-9a-fA-F]{2})+$/, 'must be 0x followed by an even number of hex digits')
+  .check(abortOnIssue)
   .transform((v) => v.toLowerCase() as `0x${string}`);
 
 const sender = z
-  .string({ invalid_type_error: 'must be an address string' })
+  .string(typeError('must be an address string'))
   .max(128, 'is too long for an address')
   .refine(isValidAddress, { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } })
   .optional();
 
 /** `{chain, hex, sender?, options?}`; the sender is `senderAddress` in /v5 and `sender` in /v2. */
-export function explainBody(family: Family): z.ZodType<ExplainRequest, z.ZodTypeDef, unknown> {
+export function explainBody(family: Family): z.ZodType<ExplainRequest, unknown> {
   const base = z.object({ chain: chainName, hex, options: balanceOptionsSchema });
-  if (family === 'v5') return base.extend({ senderAddress: sender }).strict().transform(({ senderAddress, ...b }) => ({ ...b, sender: senderAddress }));
+  if (family === 'v5') return base.extend({ senderAddress: sender }).strict().check(abortOnIssue).transform(({ senderAddress, ...b }) => ({ ...b, sender: senderAddress }));
   return base.extend({ sender }).strict();
 }

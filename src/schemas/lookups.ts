@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sdk } from '../sdk';
 import { chainName, ecosystem, lookupCurrency, paraId, substrateChainName } from './common';
 import { LIMITS } from './limits';
+import { abortOnIssue } from './zod-rules';
 
 const PALLETS: readonly string[] = sdk.PALLETS;
 
@@ -22,15 +23,16 @@ export const paraIdQuery = z.object({ ecosystem: ecosystem.default('Polkadot') }
 
 export const palletIndexQuery = z.object({
   pallet: z
-    .string({ required_error: 'is required' })
+    .string()
     .refine((p) => PALLETS.includes(p), {
       message: `must be a cross-chain pallet name, one of ${PALLETS.join(', ')}`,
       params: { kind: 'InvalidPalletError' },
     })
+    .check(abortOnIssue)
     .transform((p) => p as (typeof sdk.PALLETS)[number]),
 });
 
 export const convertSs58Query = z.object({
-  address: z.string({ required_error: 'is required' }).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`),
+  address: z.string().min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`),
   chain: chainName,
 });

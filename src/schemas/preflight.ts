@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { FAMILY_FIELDS, type Family } from './family';
-import { chainOfLocation } from '../service/pre-dial';
+import { chainOfLocation } from './location-chain';
 import { chainName, lookupCurrency } from './common';
 import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
 import { apiOverridesSchema, transferBody, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
+import { abortOnIssue, typeError } from './zod-rules';
 
 /**
  * Pre-flight bodies: the family's transfer fields (sender required) plus per-endpoint extras.
@@ -13,7 +14,7 @@ import { LIMITS } from './limits';
  */
 
 /** The contract writes the flag as the string `True`; JSON booleans are accepted too. */
-const fallbackMessage = { errorMap: () => ({ message: 'must be true, false, "True" or "False"' }) };
+const fallbackMessage = { error: 'must be true, false, "True" or "False"' };
 export const disableFallbackSchema = z
   .union([z.boolean(), z.enum(['True', 'False'], fallbackMessage)], fallbackMessage)
   .transform((v) => v === true || v === 'True');
@@ -104,7 +105,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     if (others.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: others, message: 'not accepted by pre-flight queries' });
     const extra = extraSchema.safeParse(Object.fromEntries(entries.filter(([k]) => extraKeys.includes(k))));
     const body = base.safeParse(rest);
-    for (const issue of [...(body.success ? [] : body.error.issues), ...(extra.success ? [] : extra.error.issues)]) ctx.addIssue(issue);
+    for (const issue of [...(body.success ? [] : body.error.issues), ...(extra.success ? [] : extra.error.issues)]) ctx.addIssue(issue as z.core.$ZodRawIssue);
     if (!body.success || !extra.success) return z.NEVER;
     const b = body.data;
     // The SDK prices transfers to a chain only (assertToIsString): a Location that names a chain
@@ -132,7 +133,7 @@ const fallback = { disableFallback: disableFallbackSchema.optional() };
 export function preflightSchemas(family: Family) {
   return {
     dryRun: preflightBody(family, swap),
-    dryRunPreview: preflightBody(family, {}, { mintFeeAssets: z.boolean({ invalid_type_error: 'must be true or false' }).default(false) }),
+    dryRunPreview: preflightBody(family, {}, { mintFeeAssets: z.boolean(typeError('must be true or false')).default(false) }),
     xcmFee: preflightBody(family, { ...swap, ...fallback }),
     originXcmFee: preflightBody(family, fallback),
     transferInfo: preflightBody(family, {}),
@@ -159,10 +160,11 @@ const balanceOverrides = z
   .record(z.string(), z.unknown())
   .superRefine((o, ctx) => {
     const { Ethereum: ethereum, ...substrate } = o;
-    const checks: [z.SafeParseReturnType<unknown, unknown>, (string | number)[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
+    const checks: [z.ZodSafeParseResult<unknown>, PropertyKey[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
     if (ethereum !== undefined) checks.push([z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]).safeParse(ethereum), ['Ethereum']]);
-    for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.IssueData);
+    for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.core.$ZodRawIssue);
   })
+  .check(abortOnIssue)
   .transform((o) => {
     const { Ethereum: ethereum, ...substrate } = o;
     return {
@@ -175,10 +177,11 @@ const balanceOverrides = z
 export const balanceOptionsSchema = z
   .object({
     development: z.boolean().default(false),
-    apiOverrides: balanceOverrides.default({}),
+    apiOverrides: balanceOverrides.prefault({}),
   })
   .strict()
-  .default({})
+  .prefault({})
+  .check(abortOnIssue)
   .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum }));
 
 export interface BalanceRequest {
@@ -189,7 +192,7 @@ export interface BalanceRequest {
   options: z.output<typeof balanceOptionsSchema>;
 }
 
-const account = z.string({ invalid_type_error: 'must be an address string' }).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`);
+const account = z.string(typeError('must be an address string')).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`);
 
 export const balanceParams = z.object({ chain: chainName });
 
@@ -199,10 +202,12 @@ export function balanceBody(family: Family) {
     return z
       .object({ address: account, currency: lookupCurrency.optional(), options: balanceOptionsSchema })
       .strict()
+      .check(abortOnIssue)
       .transform((b) => ({ address: b.address, currency: b.currency, options: b.options }));
   }
   return z
     .object({ recipient: account, currency: lookupCurrency, options: balanceOptionsSchema })
     .strict()
+    .check(abortOnIssue)
     .transform((b) => ({ address: b.recipient, currency: b.currency as TCurrencyCore | undefined, options: b.options }));
 }

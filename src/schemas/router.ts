@@ -5,6 +5,7 @@ import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { amountSchema } from './amount';
 import { boundedArray, LIMITS, quoted } from './limits';
+import { abortOnIssue, typeError } from './zod-rules';
 import { assetId, chainName, location, substrateChainName } from './common';
 import { nearest } from './suggest';
 import { apiOverridesSchema, type TransferOptions } from './transfer';
@@ -42,12 +43,13 @@ const issue = (ctx: z.RefinementCtx, path: (string | number)[], message: string,
   ctx.addIssue({ code: 'custom', path, message, params: { kind } });
 
 const exchangeName = z
-  .string({ invalid_type_error: 'must be an exchange name (string)' })
+  .string(typeError('must be an exchange name (string)'))
   .superRefine((v, ctx) => {
     if (EXCHANGE_SET.has(v)) return;
     const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
     issue(ctx, [], `unknown exchange ${quoted(v)}${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
   })
+  .check(abortOnIssue)
   .transform((v) => v as ExchangeName);
 
 /**
@@ -56,8 +58,9 @@ const exchangeName = z
  */
 export const exchangeSelection = z
   .union([exchangeName, boundedArray(z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)'), LIMITS.exchanges, `must list at most ${LIMITS.exchanges} exchanges`)], {
-    errorMap: (i, c) => (i.code === 'invalid_union' ? { message: 'must be an exchange name or an array of exchange names' } : { message: c.defaultError }),
+    error: (issue) => (issue.code === 'invalid_union' ? 'must be an exchange name or an array of exchange names' : undefined),
   })
+  .check(abortOnIssue)
   .transform((v): ExchangeName[] => (typeof v === 'string' ? [v] : [...new Set(v)]))
   .optional();
 
@@ -76,7 +79,7 @@ export const routerCurrency = z
       id: assetId.optional(),
       symbol: z.unknown().optional(),
     },
-    { invalid_type_error: 'must be a currency object {location} | {id} | {symbol}' },
+    typeError('must be a currency object {location} | {id} | {symbol}'),
   )
   .strict()
   .superRefine((v, ctx) => {
@@ -87,6 +90,7 @@ export const routerCurrency = z
     } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
     else if (typeof v.symbol === 'string' && v.symbol.length > LIMITS.symbol) issue(ctx, ['symbol'], `must be at most ${LIMITS.symbol} characters`, 'InvalidCurrencyError');
   })
+  .check(abortOnIssue)
   .transform((v): RouterCurrency => {
     if (v.location !== undefined) return { location: v.location };
     if (v.id !== undefined) return { id: v.id };
@@ -101,7 +105,7 @@ const amountText = amountSchema({ positive: true, typeMessage: 'must be an amoun
 // ---- addresses --------------------------------------------------------------------------
 
 const address = z
-  .string({ invalid_type_error: 'must be an address string' })
+  .string(typeError('must be an address string'))
   .min(1, 'must not be empty')
   .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
   .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
@@ -116,11 +120,11 @@ export function routerOptionsSchema(family: Family) {
     (v) => v ?? {},
     z
       .object({
-        development: z.boolean({ invalid_type_error: 'must be true or false' }).default(false),
-        abstractDecimals: z.boolean({ invalid_type_error: 'must be true or false' }).default(family === 'v2'),
+        development: z.boolean(typeError('must be true or false')).default(false),
+        abstractDecimals: z.boolean(typeError('must be true or false')).default(family === 'v2'),
         apiOverrides: apiOverridesSchema.default({}),
       })
-      .strict('the router accepts only development, abstractDecimals and apiOverrides'),
+      .strict(),
   );
 }
 
@@ -166,7 +170,7 @@ export const ROUTER_RULES = {
 export type RouterOperation = keyof typeof ROUTER_RULES;
 
 const slippageText = z
-  .union([z.string().trim(), z.number().transform(String)], { errorMap: () => ({ message: 'must be a percentage, e.g. "1"' }) })
+  .union([z.string().trim(), z.number().transform(String)], { error: 'must be a percentage, e.g. "1"' })
   .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 100, 'must be a percentage above 0 and at most 100');
 
 const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'required' ? schema : schema.optional());
@@ -214,7 +218,7 @@ export function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: SwapFiel
   }
 }
 
-const evmSenderValue = z.string({ invalid_type_error: 'must be a 20-byte EVM address (0x...)' });
+const evmSenderValue = z.string(typeError('must be a 20-byte EVM address (0x...)'));
 
 /** A router body for one operation, under the family's defaults, translated into RouterRequest. */
 export function routerBody(family: Family, operation: RouterOperation) {
@@ -251,6 +255,7 @@ export function routerBody(family: Family, operation: RouterOperation) {
         currencyTo: ['currencyTo'],
       });
     })
+    .check(abortOnIssue)
     .transform(
       (b): RouterRequest => ({
         from: b.from,
@@ -280,22 +285,22 @@ export const swapOptionsSchema = z
       currencyTo: routerCurrency,
       exchange: exchangeSelection,
       slippage: z
-        .number({ invalid_type_error: 'must be a number (percent)' })
+        .number(typeError('must be a number (percent)'))
         .gt(0, 'must be above 0')
         .max(100, 'must be at most 100')
         .default(1),
       evmSenderAddress: evmSenderValue.optional(),
     },
-    { required_error: 'is required', invalid_type_error: 'must be an object {currencyTo, exchange?, slippage?, evmSenderAddress?}' },
+    typeError('must be an object {currencyTo, exchange?, slippage?, evmSenderAddress?}', 'is required'),
   )
   .strict();
 
 const SWAP_CURRENCY_FIELDS = new Set(['location', 'id', 'symbol', 'amount']);
-const currencyIssue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'InvalidCurrencyError') =>
+const currencyIssue = (ctx: z.RefinementCtx, path: PropertyKey[], message: string, kind = 'InvalidCurrencyError') =>
   ctx.addIssue({ code: 'custom', path, message, params: { kind } });
 
 /** Re-reports what a nested parse found, at the caller's path (union branches collapse into one message). */
-export function reportNested(ctx: z.RefinementCtx, at: (string | number)[], error: z.ZodError, kind: string): void {
+export function reportNested(ctx: z.RefinementCtx, at: PropertyKey[], error: z.ZodError, kind: string): void {
   for (const i of error.issues) {
     const message = i.code === 'invalid_union' ? 'must be a location: {parents, interior} or its JSON text' : i.message;
     currencyIssue(ctx, [...at, ...i.path], message, i.code === 'custom' && typeof i.params?.kind === 'string' ? i.params.kind : kind);
@@ -351,7 +356,7 @@ export function swapTransferBody(family: Family) {
       swapOptions: swapOptionsSchema,
       options: routerOptionsSchema(family),
     })
-    .strict('is not accepted by a swap transfer');
+    .strict();
   // One mapping onto RouterRequest: the cross-field rules check exactly what the router will get.
   const toRequest = (b: z.output<typeof body>): RouterRequest => {
     const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
@@ -378,5 +383,6 @@ export function swapTransferBody(family: Family) {
       if (currency?.selector === undefined || swap?.currencyTo === undefined) return;
       crossFieldRules(toRequest(b), ctx, SWAP_FIELD_NAMES(family));
     })
+    .check(abortOnIssue)
     .transform(toRequest);
 }

@@ -5,8 +5,9 @@ import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isValidAddress } from './address';
 import { amountSchema } from './amount';
 import { scaledAmountProblem } from './amount-scale';
-import { assetId, chainName, location, locationObject, symbolSpecifier } from './common';
+import { assetId, chainName, location, locationObject, symbolSpecifier, transformIssue } from './common';
 import { boundedArray, LIMITS } from './limits';
+import { abortOnIssue, typeError } from './zod-rules';
 
 /**
  * The one internal request model for everything that builds or prices a transfer. Each family's
@@ -50,6 +51,7 @@ const amountValue = amountSchema({ positive: true, all: true, typeMessage: 'must
 const overrideString = z
   .string()
   .regex(/^Override\(.*\)$/s)
+  .check(abortOnIssue)
   .transform((text, ctx) => {
     const inner = text.slice('Override('.length, -1);
     const parsed = (() => {
@@ -60,7 +62,7 @@ const overrideString = z
       }
     })();
     if (!parsed?.success) {
-      issue(ctx, 'Override(...) must wrap the JSON text of a location {parents, interior}', 'InvalidCurrencyError');
+      ctx.addIssue(transformIssue('Override(...) must wrap the JSON text of a location {parents, interior}', 'InvalidCurrencyError'));
       return z.NEVER;
     }
     return { type: 'Override' as const, value: parsed.data };
@@ -96,15 +98,14 @@ const multiCurrency = boundedArray(z.array(singleCurrency).min(1, 'must list at 
   },
 );
 
-export const transferCurrency = z.union([multiCurrency, singleCurrency], {
-  errorMap: () => ({ message: 'must be a currency object {symbol|id|location, amount} or an array of them' }),
-});
+export const transferCurrency = z.union([multiCurrency, singleCurrency], { error: 'must be a currency object {symbol|id|location, amount} or an array of them' });
 
 /** Fee asset: one selector, no amount. */
 export const feeAssetSchema = z
   .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional() })
   .strict()
   .superRefine(checkOneSelector)
+  .check(abortOnIssue)
   .transform((v): TCurrencyCore => (v.location !== undefined ? { location: v.location } : v.id !== undefined ? { id: v.id } : { symbol: v.symbol! }));
 
 const wsUrl = z
@@ -128,6 +129,7 @@ export const apiOverridesSchema = overrideChainCount
       if (!parsed.success) ctx.addIssue({ code: 'custom', path: [chain], message: parsed.error.issues[0].message, params: { kind: 'UnknownChainError' } });
     }
   })
+  .check(abortOnIssue)
   .transform((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'string' ? [v] : v])) as Partial<Record<TChain, string[]>>);
 
 const accountAddress = z
@@ -136,9 +138,7 @@ const accountAddress = z
   .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
   // A refinement runs even after .max failed: it reports an over-long string only once.
   .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
-const addressValue = z.union([accountAddress, locationObject], {
-  errorMap: () => ({ message: 'must be an address string or a location {parents, interior}' }),
-});
+const addressValue = z.union([accountAddress, locationObject], { error: 'must be an address string or a location {parents, interior}' });
 const senderValue = accountAddress;
 
 /** The `options` object; `extra` adds endpoint-specific options (batch mode, mintFeeAssets). */
@@ -158,14 +158,14 @@ export function optionsSchema<E extends z.ZodRawShape>(family: Family, extra: E)
 /** Fields every transfer-shaped body shares, whatever the family. */
 const commonFields = {
   from: chainName,
-  to: z.union([chainName, locationObject], { errorMap: () => ({ message: 'must be a chain name or a location {parents, interior}' }) }),
+  to: z.union([chainName, locationObject], { error: 'must be a chain name or a location {parents, interior}' }),
   currency: transferCurrency,
   ahAddress: accountAddress.optional(),
   feeAsset: feeAssetSchema.optional(),
-  xcmVersion: z.enum(['V3', 'V4', 'V5'], { errorMap: () => ({ message: 'must be V3, V4 or V5' }) }).optional(),
+  xcmVersion: z.enum(['V3', 'V4', 'V5'], { error: 'must be V3, V4 or V5' }).optional(),
   pallet: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).regex(/^[A-Z][A-Za-z0-9]*$/, 'must be a CamelCase pallet name').optional(),
   method: z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).regex(/^[a-z][a-z0-9_]*$/, 'must be a snake_case method name').optional(),
-  keepAlive: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+  keepAlive: z.boolean(typeError('must be true or false')).optional(),
 };
 
 interface CommonOutput {
@@ -234,7 +234,7 @@ function toModel(body: CommonOutput, recipient: string | TLocation, sender: stri
 
 const U64_MAX = 2n ** 64n - 1n;
 const weightPart = z
-  .string({ invalid_type_error: 'must be a decimal string' })
+  .string(typeError('must be a decimal string'))
   .regex(/^\d+$/, 'must be a decimal string of a whole number')
   .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= U64_MAX, 'must fit in 64 bits (at most 18446744073709551615)');
 
@@ -243,7 +243,7 @@ export const transactSchema = z
   .object({
     hex: z.string().regex(/^0x([0-9a-fA-F]{2})+$/, 'must be the 0x-prefixed hex of a call (SCALE bytes, an even number of hex digits)'),
     originKind: z
-      .enum(['SovereignAccount', 'XCM', 'Native', 'SuperUser'], { errorMap: () => ({ message: 'must be SovereignAccount, XCM, Native or SuperUser' }) })
+      .enum(['SovereignAccount', 'XCM', 'Native', 'SuperUser'], { error: 'must be SovereignAccount, XCM, Native or SuperUser' })
       .default('SovereignAccount'),
     maxWeight: z.object({ refTime: weightPart, proofSize: weightPart }).strict().optional(),
   })
@@ -274,6 +274,7 @@ export function transferBody<E extends z.ZodRawShape = Record<never, never>>(fam
       .strict()
       .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, { field: 'address', value: b.address }, ctx))
       .superRefine((b, ctx) => transactNeedsSender({ transact: b.transact, sender: b.senderAddress }, FAMILY_FIELDS.v5, ctx))
+      .check(abortOnIssue)
       .transform((b) => ({ ...toModel(b as CommonOutput, b.address, b.senderAddress), transact: b.transact, extraOptions: b.options }));
   }
   return common
@@ -281,5 +282,6 @@ export function transferBody<E extends z.ZodRawShape = Record<never, never>>(fam
     .strict()
     .superRefine((b, ctx) => crossFieldRules(b as CommonOutput, { field: 'recipient', value: b.recipient }, ctx))
     .superRefine((b, ctx) => transactNeedsSender({ transact: b.transactOptions, sender: b.sender }, FAMILY_FIELDS.v2, ctx))
+    .check(abortOnIssue)
     .transform((b) => ({ ...toModel(b as CommonOutput, b.recipient, b.sender), transact: b.transactOptions, extraOptions: b.options }));
 }
