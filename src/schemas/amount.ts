@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { doc } from './docs';
 import { LIMITS, U128_MAX } from './limits';
 
 /**
@@ -57,9 +58,17 @@ export interface AmountRules {
   typeMessage?: string;
 }
 
+/** What the document says an amount is: the checks below, as JSON Schema. */
+const documented = ({ positive, all }: AmountRules) => ({
+  anyOf: [
+    { type: 'string', pattern: all ? `^ALL$|${DECIMAL.source}` : DECIMAL.source, maxLength: LIMITS.amount },
+    { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }) },
+  ],
+});
+
 /** An amount as its normalised decimal text (or `ALL` where allowed). */
 export function amountSchema({ positive, all = false, typeMessage = 'must be a number or a numeric string' }: AmountRules) {
-  return finiteOrRefused(z.union([z.string(), z.number()], { error: typeMessage })).transform((value, ctx) => {
+  const parser = finiteOrRefused(z.union([z.string(), z.number()], { error: typeMessage })).transform((value, ctx) => {
     const checked = typeof value === 'number' ? fromNumber(value) : fromString(value, all);
     const error = 'error' in checked ? checked.error : positive && isZero(checked.text) ? 'must be greater than 0' : undefined;
     if ('error' in checked || error !== undefined) {
@@ -69,4 +78,5 @@ export function amountSchema({ positive, all = false, typeMessage = 'must be a n
     }
     return checked.text;
   });
+  return doc(parser, documented({ positive, all }));
 }

@@ -2,9 +2,12 @@ import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { FAMILY_FIELDS, type Family } from './family';
 import { chainOfLocation } from './location-chain';
-import { chainName, lookupCurrency } from './common';
-import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
-import { apiOverridesSchema, transferBody, type TransferRequest } from './transfer';
+import { lookupCurrency } from './common';
+import { doc, documentedAs } from './docs';
+import { chainParams } from './lookups';
+import { crossFieldRules, routerCurrency, type RouterRequest } from './router';
+import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap';
+import { accountAddress, apiOverridesSchema, destination, transferBody, transferFields, wsUrls, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
 import { abortOnIssue, typeError } from './zod-rules';
 
@@ -15,9 +18,13 @@ import { abortOnIssue, typeError } from './zod-rules';
 
 /** The contract writes the flag as the string `True`; JSON booleans are accepted too. */
 const fallbackMessage = { error: 'must be true, false, "True" or "False"' };
-export const disableFallbackSchema = z
-  .union([z.boolean(), z.enum(['True', 'False'], fallbackMessage)], fallbackMessage)
-  .transform((v) => v === true || v === 'True');
+export const disableFallbackSchema = doc(
+  z.union([z.boolean(), z.enum(['True', 'False'], fallbackMessage)], fallbackMessage).transform((v) => v === true || v === 'True'),
+  {
+    id: 'DisableFallback',
+    description: 'Disables the fallback to payment info. The contract writes `"True"`; booleans and `"False"` are accepted. Default false.',
+  },
+);
 
 export interface PreflightRequest extends TransferRequest {
   to: TChain;
@@ -82,6 +89,24 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
 /** Fields of a transfer body that pre-flight queries do not take (the SDK's pre-flight cannot carry a transact; keepAlive is local-build only). */
 const notForPreflight = (family: Family): string[] => [FAMILY_FIELDS[family].transact, 'keepAlive'];
 
+/** What a pre-flight body holds: the transfer fields it takes, a chain as `to`, and its extras. */
+function preflightShape(family: Family, extras: z.ZodRawShape, options?: z.ZodRawShape) {
+  const fields = FAMILY_FIELDS[family];
+  const { shape } = transferFields(family, { senderRequired: true, options });
+  const taken = Object.fromEntries(Object.entries(shape).filter(([k]) => !notForPreflight(family).includes(k)));
+  return z
+    .object({
+      ...taken,
+      to: doc(destination(), {
+        description:
+          'A chain name, or a Location that names a chain seen from `from` (the relay, a sibling parachain, or from a relay chain one of its parachains), which is priced as that chain.',
+      }),
+      [fields.recipient]: doc(accountAddress, { description: 'Recipient address (an address string: pre-flight queries take no location).' }),
+      ...extras,
+    })
+    .strict();
+}
+
 /**
  * Splits a raw body into the endpoint's extra fields and the transfer fields, validates each with
  * its own schema (transferBody stays strict, so anything else is still an unknown field), and
@@ -92,7 +117,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
   const extraSchema = z.object(extras);
   const extraKeys = Object.keys(extras);
   const fields = FAMILY_FIELDS[family];
-  return z.unknown().transform((raw, ctx) => {
+  const parser = z.unknown().transform((raw, ctx) => {
     const isObject = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
     const entries = isObject ? Object.entries(raw) : [];
     const rest = isObject ? Object.fromEntries(entries.filter(([k]) => !extraKeys.includes(k) && !notForPreflight(family).includes(k))) : raw;
@@ -125,6 +150,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     if (swap) parsed.swap = swap;
     return parsed;
   });
+  return documentedAs(parser, preflightShape(family, extras, options));
 }
 
 const swap = { swapOptions: swapOptionsSchema.optional() };
@@ -133,7 +159,7 @@ const fallback = { disableFallback: disableFallbackSchema.optional() };
 export function preflightSchemas(family: Family) {
   return {
     dryRun: preflightBody(family, swap),
-    dryRunPreview: preflightBody(family, {}, { mintFeeAssets: z.boolean(typeError('must be true or false')).default(false) }),
+    dryRunPreview: preflightBody(family, {}, { mintFeeAssets: doc(z.boolean(typeError('must be true or false')).default(false), { description: 'Mint the fee assets on the origin before the dry run.' }) }),
     xcmFee: preflightBody(family, { ...swap, ...fallback }),
     originXcmFee: preflightBody(family, fallback),
     transferInfo: preflightBody(family, {}),
@@ -147,42 +173,57 @@ export function preflightSchemas(family: Family) {
 
 // ---- balance ----------------------------------------------------------------------------
 
-const ethereumRpcUrl = z
-  .string()
-  .url('must be a URL')
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)');
+const ethereumRpcUrl = doc(
+  z
+    .string()
+    .url('must be a URL')
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)'),
+  { pattern: '^https?://' },
+);
+const ethereumRpcUrls = z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]);
 
 /**
  * Substrate chains take WebSocket endpoints; Ethereum (balances only) takes HTTP JSON-RPC URLs.
  * Out: the Substrate overrides, and Ethereum's URLs apart.
  */
-const balanceOverrides = z
-  .record(z.string(), z.unknown())
-  .superRefine((o, ctx) => {
-    const { Ethereum: ethereum, ...substrate } = o;
-    const checks: [z.ZodSafeParseResult<unknown>, PropertyKey[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
-    if (ethereum !== undefined) checks.push([z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]).safeParse(ethereum), ['Ethereum']]);
-    for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.core.$ZodRawIssue);
-  })
-  .check(abortOnIssue)
-  .transform((o) => {
-    const { Ethereum: ethereum, ...substrate } = o;
-    return {
-      apiOverrides: apiOverridesSchema.parse(substrate),
-      ethereum: ethereum === undefined ? undefined : typeof ethereum === 'string' ? [ethereum] : (ethereum as string[]),
-    };
-  });
+const balanceOverrides = doc(
+  documentedAs(
+    z
+      .record(z.string(), z.unknown())
+      .superRefine((o, ctx) => {
+        const { Ethereum: ethereum, ...substrate } = o;
+        const checks: [z.ZodSafeParseResult<unknown>, PropertyKey[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
+        if (ethereum !== undefined) checks.push([ethereumRpcUrls.safeParse(ethereum), ['Ethereum']]);
+        for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.core.$ZodRawIssue);
+      })
+      .check(abortOnIssue)
+      .transform((o) => {
+        const { Ethereum: ethereum, ...substrate } = o;
+        return {
+          apiOverrides: apiOverridesSchema.parse(substrate),
+          ethereum: ethereum === undefined ? undefined : typeof ethereum === 'string' ? [ethereum] : (ethereum as string[]),
+        };
+      }),
+    z.object({ Ethereum: ethereumRpcUrls.optional() }).catchall(wsUrls),
+  ),
+  {
+    description: `Substrate chains take WebSocket URLs (as \`ApiOverrides\`); \`Ethereum\` takes HTTP(S) JSON-RPC URLs. One URL or an array, in failover order; at most ${LIMITS.overrideChains} chains.`,
+  },
+);
 
 /** Not in the contract for balance; accepted so a caller (and the tests) can pick the endpoint. */
-export const balanceOptionsSchema = z
-  .object({
-    development: z.boolean().default(false),
-    apiOverrides: balanceOverrides.prefault({}),
-  })
-  .strict()
-  .prefault({})
-  .check(abortOnIssue)
-  .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum }));
+export const balanceOptionsSchema = doc(
+  z
+    .object({
+      development: z.boolean().default(false),
+      apiOverrides: balanceOverrides.prefault({}),
+    })
+    .strict()
+    .prefault({})
+    .check(abortOnIssue)
+    .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum })),
+  { id: 'BalanceOptions', description: 'Not in the contract for balances; accepted so a caller can pick the endpoint.' },
+);
 
 export interface BalanceRequest {
   chain: TChain;
@@ -192,9 +233,11 @@ export interface BalanceRequest {
   options: z.output<typeof balanceOptionsSchema>;
 }
 
-const account = z.string(typeError('must be an address string')).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`);
+const account = doc(z.string(typeError('must be an address string')).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`), {
+  description: 'The account whose balance is read.',
+});
 
-export const balanceParams = z.object({ chain: chainName });
+export const balanceParams = chainParams;
 
 /** `/v5`: `address`, optional `currency`; `/v2`: `recipient` and a required `currency`. */
 export function balanceBody(family: Family) {

@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import { batchBody } from './batch';
+import { evmTransferBody } from './evm';
+import { explainBody } from './explain';
+import { componentName, FAMILIES, type Family } from './family';
+import { assetInfoBody, chainParams, convertSs58Query, currencyBody, palletIndexQuery, paraIdParams, paraIdQuery, supportedAssetsQuery } from './lookups';
+import { balanceBody, preflightSchemas } from './preflight';
+import { pairsBody, routerBody } from './router';
+import { swapTransferBody } from './swap';
+import { transferBody } from './transfer';
+
+// The request schemas openapi.yaml documents, by the component name its operations refer to.
+// `npm run openapi` writes them (and every schema they use that has an `id`, see ./docs.ts) into
+// the document; a test fails when the document differs. A new operation adds its body here, and
+// its path item in openapi.yaml refers to `#/components/schemas/<name>` (per family:
+// `<name>V5` and `<name>V2`).
+
+/** One component per family: `name` + `V5` / `V2`. */
+function perFamily(name: string, make: (family: Family) => z.ZodType): Record<string, z.ZodType> {
+  return Object.fromEntries(FAMILIES.map((family) => [componentName(name, family), make(family)]));
+}
+
+function preflightBodies(): Record<string, z.ZodType> {
+  const names = {
+    dryRun: 'DryRunBody',
+    dryRunPreview: 'DryRunPreviewBody',
+    xcmFee: 'XcmFeeBody',
+    originXcmFee: 'OriginXcmFeeBody',
+    transferInfo: 'TransferInfoBody',
+    transferableAmount: 'TransferableAmountBody',
+    minTransferableAmount: 'MinTransferableAmountBody',
+    receivableAmount: 'ReceivableAmountBody',
+    verifyEdOnDestination: 'VerifyEdBody',
+    bestAmountOut: 'BestAmountOutBody',
+  } as const satisfies Record<keyof ReturnType<typeof preflightSchemas>, string>;
+  const out: Record<string, z.ZodType> = {};
+  for (const family of FAMILIES) {
+    const schemas = preflightSchemas(family);
+    for (const [operation, name] of Object.entries(names)) out[componentName(name, family)] = schemas[operation as keyof typeof names];
+  }
+  return out;
+}
+
+export const REQUEST_BODIES: Record<string, z.ZodType> = {
+  // ---- lookups
+  CurrencyRequest: currencyBody,
+  AssetInfoRequest: assetInfoBody,
+  // ---- transfer
+  ...perFamily('TransferBody', (f) => transferBody(f, { senderRequired: false })),
+  ...perFamily('TransferBatchBody', batchBody),
+  ...perFamily('EvmTransferBody', evmTransferBody),
+  // ---- pre-flight
+  ...preflightBodies(),
+  ...perFamily('BalanceBody', balanceBody),
+  // ---- explain
+  ...perFamily('ExplainBody', explainBody),
+  // ---- router
+  ...perFamily('RouterBuildBody', (f) => routerBody(f, 'build')),
+  ...perFamily('RouterXcmFeesBody', (f) => routerBody(f, 'xcmFees')),
+  ...perFamily('RouterDryRunBody', (f) => routerBody(f, 'dryRun')),
+  ...perFamily('RouterTransferableAmountBody', (f) => routerBody(f, 'transferableAmount')),
+  ...perFamily('RouterMinTransferableAmountBody', (f) => routerBody(f, 'minTransferableAmount')),
+  ...perFamily('RouterBestAmountOutBody', (f) => routerBody(f, 'bestAmountOut')),
+  ...perFamily('SwapTransferBody', swapTransferBody),
+  RouterPairsBody: pairsBody,
+};
+
+/**
+ * Path and query parameters: one component per field of `schema`, named `prefix` + the field's
+ * name (`Chain`, `SupportedAssetsOrigin`); its description and example come from the field's docs.
+ */
+export interface ParameterSet {
+  in: 'path' | 'query';
+  schema: z.ZodObject;
+  prefix: string;
+}
+
+export const PARAMETER_SETS: readonly ParameterSet[] = [
+  { in: 'path', schema: chainParams, prefix: '' },
+  { in: 'path', schema: paraIdParams, prefix: '' },
+  { in: 'query', schema: paraIdQuery, prefix: '' },
+  { in: 'query', schema: supportedAssetsQuery, prefix: 'SupportedAssets' },
+  { in: 'query', schema: palletIndexQuery, prefix: '' },
+  { in: 'query', schema: convertSs58Query, prefix: 'ConvertSs58' },
+];
