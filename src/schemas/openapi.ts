@@ -6,7 +6,7 @@ import { componentName, FAMILIES, type Family } from './family';
 import { assetInfoBody, chainParams, convertSs58Query, currencyBody, palletIndexQuery, paraIdParams, paraIdQuery, supportedAssetsQuery } from './lookups';
 import { balanceBody, preflightSchemas } from './preflight';
 import { pairsBody, routerBody } from './router';
-import { swapTransferBody } from './swap';
+import { swapTransferBody } from './swap-transfer';
 import { transferBody } from './transfer';
 
 // The request schemas openapi.yaml documents, by the component name its operations refer to.

@@ -6,7 +6,7 @@ import { lookupCurrency } from './common';
 import { doc, documentedAs } from './docs';
 import { chainParams } from './lookups';
 import { crossFieldRules, routerCurrency, type RouterRequest } from './router';
-import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap';
+import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap-transfer';
 import { accountAddress, apiOverridesSchema, destination, transferBody, transferFields, wsUrls, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
 import { abortOnIssue, typeError } from './zod-rules';

@@ -12,7 +12,7 @@ import { nearest } from './suggest';
 import { apiOverridesSchema, type TransferOptions } from './transfer';
 
 /**
- * Router bodies (spec "Router (`/v5`)"; `POST /x-transfers` in ./swap.ts). xcm-router 11.14.8
+ * Router bodies (spec "Router (`/v5`)"; `POST /x-transfers` in ./swap-transfer.ts). xcm-router 11.14.8
  * validates almost nothing itself (bad names, currencies and amounts end in plain TypeErrors), so
  * every rule of the contract's router table is checked here, before the router is even loaded.
  */
