@@ -1,5 +1,5 @@
-// Router pairs under load, and what the router costs in memory: idle RSS of a fresh service,
-// RSS after the first router request (which loads xcm-router), then POST /v2/router/pairs with
+// Router pairs under load, and what they cost in memory: idle RSS of a fresh service, RSS after
+// the first pairs request (which reads the router's registry, not the engine), then POST /v2/router/pairs with
 // 50 connections after a warm-up, plain and with each compressed variant (answers are cached
 // bytes after the first, their gzip and brotli variants made once).
 import { SECONDS, load, row, startService } from './harness';
@@ -22,9 +22,9 @@ async function main(): Promise<void> {
   const firstMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (!first.ok) throw new Error(`first pairs request failed: ${first.status} ${await first.text()}`);
   const pairs = (await first.json()) as unknown[];
-  console.log(`first router request (loads xcm-router): ${firstMs.toFixed(0)} ms, ${pairs.length} pairs`);
+  console.log(`first pairs request (the router's registry; the engine stays unloaded): ${firstMs.toFixed(0)} ms, ${pairs.length} pairs`);
   await new Promise((r) => setTimeout(r, 1_000));
-  console.log(`RSS after the first router request: ${service.rssMb()} MB`);
+  console.log(`RSS after the first pairs request: ${service.rssMb()} MB`);
 
   for (const { name, headers } of ENCODINGS) {
     await load({ url, method: 'POST', body, headers, connections: 50, seconds: 3 });

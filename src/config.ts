@@ -79,6 +79,11 @@ const envSchema = z.object({
     .regex(/^\d+(b|kb|mb|gb)?$/i, 'must be a size such as 64mb')
     .default('64mb')
     .transform(bytesOf),
+  // Following transfers (POST /x-transfer/status): see README "Following a transfer".
+  TRACK_LOOKBACK_BLOCKS: z.coerce.number().int().positive().max(600).default(100),
+  TRACK_MAX_BLOCKS: z.coerce.number().int().positive().max(100_000).default(600),
+  TRACK_TIMEOUT_MS: ms(180_000),
+  TRACK_MAX_STREAMS: z.coerce.number().int().positive().max(100_000).default(200),
 });
 
 export type Config = z.infer<typeof envSchema>;

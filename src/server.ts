@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { loadConfig, ConfigError, type Config } from './config';
-import { createApp } from './http/app';
-import { createLogger, flushLogger } from './logger';
-import { createOps } from './ops';
-import { createServices } from './service';
+import { loadConfig, type Config } from './config';
+import { createLogger, flushLogger, routeConsoleTo } from './logger';
+import { projectRoot } from './project-root';
+import { installedSdkVersion, sdkVersionProblem } from './sdk/version';
 
 export interface Running {
   server: Server;
@@ -15,6 +17,8 @@ export interface Running {
 
 /** Starts the service; `stop` stops accepting, lets in-flight requests finish (bounded) and closes chains. */
 export async function start(config: Config): Promise<Running> {
+  // Loaded here, not at the top: main() refuses a wrong Node or SDK before anything loads the SDK.
+  const [{ createApp }, { createOps }, { createServices }] = await Promise.all([import('./http/app'), import('./ops'), import('./service')]);
   const logger = createLogger(config.LOG_LEVEL);
   const services = createServices(config, logger);
   const ops = createOps(config, logger);
@@ -29,9 +33,15 @@ export async function start(config: Config): Promise<Running> {
     connectionsCheckingInterval: 1_000,
   });
   server.maxRequestsPerSocket = config.MAX_REQUESTS_PER_SOCKET;
+  // Node marks the answer that reaches the cap `Connection: close` but keeps the socket, and
+  // answers 503 to everything sent on it after: a client that ignores the header would get
+  // nothing else. Our own `Connection: close` makes Node close the socket after that answer.
+  const served = new WeakMap<Socket, number>();
   let draining = false;
-  server.on('request', (_req, res: ServerResponse) => {
-    if (draining) res.setHeader('Connection', 'close');
+  server.on('request', (req, res: ServerResponse) => {
+    const count = (served.get(req.socket) ?? 0) + 1;
+    served.set(req.socket, count);
+    if (draining || count === config.MAX_REQUESTS_PER_SOCKET) res.setHeader('Connection', 'close');
     // A kept-alive connection goes idle when its answer ends: during the drain, close it then.
     res.once('close', () => {
       if (draining) setImmediate(() => server.closeIdleConnections());
@@ -72,34 +82,78 @@ export async function start(config: Config): Promise<Running> {
   return { server, url, logger, stop };
 }
 
+/** The Node.js this service needs (package.json `engines`, `>=X.Y.Z`); `undefined` when `running` is one. */
+export function nodeVersionProblem(running: string, engines: string): string | undefined {
+  const wanted = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(engines.trim());
+  if (!wanted) throw new Error(`package.json engines.node must read >=X.Y.Z, not ${engines}`);
+  const have = running.replace(/^v/, '').split('.').map(Number);
+  const need = wanted.slice(1).map(Number);
+  const order = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
+  if (order >= 0) return undefined;
+  return `Node.js ${running} is running; xcm-gateway needs Node.js ${engines.trim()}: start it with npm start (which runs the project's own Node ${need[0]}, installed by npm ci) or install Node.js ${need[0]}`;
+}
+
+/** Why this process cannot serve (wrong Node, wrong SDK), read without loading the SDK. */
+function runtimeProblem(): string | undefined {
+  const { engines } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
+  return nodeVersionProblem(process.version, engines.node) ?? sdkVersionProblem(installedSdkVersion());
+}
+
 async function main(): Promise<void> {
+  // Refusals and crashes are written at any LOG_LEVEL (and before it is read), as JSON lines like
+  // every other; the logger's exit hook writes out whatever is still buffered.
+  const lastWords = createLogger('fatal');
+  const refuse = (reason: string) => {
+    lastWords.fatal(reason);
+    process.exit(1);
+  };
+  let running: Running | undefined;
+  let crashed = false;
+  // Nothing is safe to resume after an uncaught exception (a stray rejection during start-up is
+  // one too): say why and stop. A running service first answers /ready 503 and gives in-flight
+  // requests the shutdown grace; a second exception meanwhile ends the process at once.
+  process.on('uncaughtException', (error) => {
+    lastWords.fatal({ err: error }, 'uncaught exception: the service stops');
+    flushLogger(lastWords);
+    if (!running || crashed) process.exit(1);
+    crashed = true;
+    process.exitCode = 1;
+    void running.stop().finally(() => process.exit());
+  });
+
+  const problem = runtimeProblem();
+  if (problem) return refuse(problem);
   let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
+    return refuse(error instanceof Error ? error.message : String(error));
   }
-  const running = await start(config);
+  routeConsoleTo(createLogger(config.LOG_LEVEL));
+  try {
+    running = await start(config);
+  } catch (error) {
+    lastWords.fatal({ err: error }, 'the service cannot start');
+    return process.exit(1);
+  }
+  const { stop, logger } = running;
+  // xcm-router 11.14.8's Acala/Karura clients (and the chain clients it abandons after our
+  // deadline) reject promises nobody awaits. Log them and keep serving.
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
+  });
   const onSignal = (signal: NodeJS.Signals) => {
-    running.stop().then(
-      () => process.exit(0),
+    // process.exit() exits 1 if a crash began the shutdown (process.exitCode), else 0.
+    stop().then(
+      () => process.exit(),
       (error: unknown) => {
-        process.stderr.write(`shutdown failed after ${signal}: ${String(error)}\n`);
+        lastWords.fatal({ err: error, signal }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  // xcm-router 11.14.8's Acala/Karura clients (and the chain clients it abandons after our
-  // deadline) reject promises nobody awaits; Node would exit on them. Log them and keep serving.
-  process.on('unhandledRejection', (reason) => {
-    running.logger.error({ err: reason }, 'unhandled promise rejection; the service keeps running');
-  });
 }
 
 if (require.main === module) void main();

@@ -13,6 +13,9 @@ export interface Parameter {
   in: 'path' | 'query';
   required: boolean;
   description?: string;
+  /** How an array travels in a query (`form`, `explode`: `?exchange=A&exchange=B`). */
+  style?: string;
+  explode?: boolean;
   schema: JsonSchema;
   example?: unknown;
 }
@@ -134,12 +137,14 @@ function parametersOf(set: ParameterSet, converter: Converter): Record<string, P
   const required = new Set((object.required ?? []) as string[]);
   const out: Record<string, Parameter> = {};
   for (const [name, property] of Object.entries(properties)) {
-    const { description, examples, ...schema } = property;
+    const { description, examples, style, explode, ...schema } = property;
     const parameter: Parameter = {
       name,
       in: set.in,
       required: set.in === 'path' || required.has(name),
       ...(typeof description === 'string' ? { description } : {}),
+      ...(typeof style === 'string' ? { style } : {}),
+      ...(typeof explode === 'boolean' ? { explode } : {}),
       schema: tidy(schema) as JsonSchema,
       ...(Array.isArray(examples) && examples.length > 0 ? { example: examples[0] } : {}),
     };
@@ -163,7 +168,9 @@ export function requestComponents(bodies: Record<string, z.ZodType>, parameterSe
   const parameters: Record<string, Parameter> = {};
   for (const set of parameterSets) {
     for (const [name, parameter] of Object.entries(parametersOf(set, converter))) {
-      if (name in parameters) throw new Error(`two parameters are named ${name}: give one of the sets a prefix`);
+      if (name in parameters && JSON.stringify(parameters[name]) !== JSON.stringify(parameter)) {
+        throw new Error(`two different parameters are named ${name}: give one of the sets another prefix`);
+      }
       parameters[name] = parameter;
     }
   }

@@ -232,7 +232,7 @@ export class ConnectionPool {
 }
 
 /** Rejects with the signal's reason as soon as it aborts; the shared work carries on. */
-function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+export function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

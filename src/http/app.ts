@@ -9,7 +9,7 @@ import { FAMILIES, type Family } from '../schemas/family';
 import type { RouteContext } from './context';
 import { addCachedLane } from './cached-lane';
 import { cors } from './cors';
-import { errorHandler, notFoundHandler } from './errors';
+import { errorHandler, notFoundHandler, type RouteEntry } from './errors';
 import { JsonBodies } from './json-body';
 import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
@@ -41,11 +41,6 @@ export function familyRouter(family: Family, ctx: Omit<RouteContext, 'family'>):
   const routeCtx: RouteContext = { ...ctx, family };
   for (const register of FAMILY_ROUTES) register(router, routeCtx);
   return router;
-}
-
-export interface RouteEntry {
-  method: string;
-  path: string;
 }
 
 /** The routes a router declares, read from Express's own route table. */

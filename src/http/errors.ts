@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, type ErrorDetail } from '../errors';
+import { FAMILIES } from '../schemas/family';
 import { fromSdkError } from '../service/sdk-errors';
 import { toJson } from './respond';
 
@@ -45,15 +46,52 @@ function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-export function sendError(req: Request, res: Response, error: ApiError): void {
-  const body: ErrorBody = {
+/** A declared route, as the app lists it in `app.locals.routes`. */
+export interface RouteEntry {
+  method: string;
+  path: string;
+}
+
+/** An operation a message names: `POST /assets/Hydration/asset-info`. */
+const OPERATION = /\b(GET|POST) (\/[\w\-/]*)/g;
+const FAMILY_PREFIX = new RegExp(`^/(${FAMILIES.join('|')})/`);
+
+/** Whether `path` is what route template `template` matches (`:chain` takes any one non-empty segment). */
+function fits(template: string, path: string): boolean {
+  const wanted = template.split('/');
+  const given = path.split('/');
+  return wanted.length === given.length && wanted.every((segment, i) => segment === given[i] || (segment.startsWith(':') && given[i] !== ''));
+}
+
+/**
+ * Below the HTTP layer nothing knows the family a request came in on, so messages name operations
+ * without one (`GET /assets/Hydration lists them`). Each that is a route of the request's family
+ * gets its prefix here: a /v2 client is pointed at /v2 paths, a /v5 client at /v5 ones.
+ */
+function inRequestFamily(req: Request, text: string): string {
+  const family = FAMILY_PREFIX.exec(req.originalUrl)?.[1];
+  const routes = req.app.locals.routes as RouteEntry[] | undefined;
+  if (!family || !routes) return text;
+  return text.replace(OPERATION, (named, method: string, path: string) => {
+    const prefixed = `/${family}${path}`;
+    return routes.some((r) => r.method.toUpperCase() === method && fits(r.path, prefixed)) ? `${method} ${prefixed}` : named;
+  });
+}
+
+/** The JSON body of an error answer (also what a stream's `error` event carries). */
+export function errorBody(req: Request, error: ApiError): ErrorBody {
+  return {
     statusCode: error.status,
     error: STATUS_CODES[error.status] ?? 'Error',
     kind: error.kind,
-    message: error.message,
-    ...(error.details ? { details: error.details } : {}),
+    message: inRequestFamily(req, error.message),
+    ...(error.details ? { details: error.details.map((d) => ({ ...d, message: inRequestFamily(req, d.message) })) } : {}),
     requestId: req.id,
   };
+}
+
+export function sendError(req: Request, res: Response, error: ApiError): void {
+  const body = errorBody(req, error);
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
   res.status(error.status).type('application/json').send(toJson(body));
 }
@@ -75,7 +113,7 @@ export function errorHandler(logger: Logger) {
  * The path parameters a declared route would have taken from `path` had they not been empty
  * (`/v5/pallets//default` is `/v5/pallets/:chain/default` without its chain).
  */
-function emptyParameters(method: string, path: string, routes: { method: string; path: string }[]): string[] | undefined {
+function emptyParameters(method: string, path: string, routes: RouteEntry[]): string[] | undefined {
   const given = path.split('/');
   if (!given.includes('')) return undefined;
   for (const route of routes) {
@@ -96,7 +134,7 @@ function emptyParameters(method: string, path: string, routes: { method: string;
 }
 
 export function notFoundHandler(req: Request, res: Response): void {
-  const missing = emptyParameters(req.method, req.path, (req.app.locals.routes as { method: string; path: string }[] | undefined) ?? []);
+  const missing = emptyParameters(req.method, req.path, (req.app.locals.routes as RouteEntry[] | undefined) ?? []);
   if (missing) {
     const details = missing.map((name) => ({ path: `params.${name}`, message: 'is required (the path has an empty segment in its place)' }));
     sendError(req, res, new ApiError(400, 'MissingParameterError', details.map((d) => `${d.path} ${d.message}`).join('; '), details));

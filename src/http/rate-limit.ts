@@ -14,15 +14,15 @@ const WINDOW_MS = 60_000;
 /** Probes and scrapes must never be refused, whoever sends them. */
 const EXEMPT = new Set(['/health', '/ready', '/metrics']);
 
-/** Registry lookups answered from bundled data; POSTs elsewhere under a family reach chains. */
-const REGISTRY_POSTS = [/^\/assets\/[^/]+\/[^/]+$/, /^\/balance\/[^/]+\/existential-deposit$/, /^\/router\/pairs$/];
+/** Registry lookups answered from bundled data (and /evm-approve, built from it); POSTs elsewhere under a family reach chains. */
+const REGISTRY_POSTS = [/^\/assets\/[^/]+\/[^/]+$/, /^\/balance\/[^/]+\/existential-deposit$/, /^\/router\/pairs$/, /^\/evm-approve$/];
 
 /** Whether a request runs chain work (a transfer, a pre-flight query, a balance, a swap). */
 export function dialsChains(req: Pick<Request, 'method' | 'path'>): boolean {
   const m = /^\/(?:v5|v2)(\/.*)$/.exec(req.path);
   if (!m) return false;
   const path = m[1].replace(/\/+$/, '');
-  if (req.method === 'GET') return path === '/x-transfer/eth-bridge-status';
+  if (req.method === 'GET') return path === '/x-transfer/eth-bridge-status' || path === '/x-transfer/para-eth-fees';
   return req.method === 'POST' && !REGISTRY_POSTS.some((re) => re.test(path));
 }
 
@@ -93,7 +93,8 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
       identifier: name,
       store: stores[name],
       // Forwarded headers from untrusted hops are ignored on purpose (TRUST_PROXY says whose count).
-      validate: { xForwardedForHeader: false },
+      // The IPv6 check greps keyGenerator's source for `ipKeyGenerator`; ours calls it inside clientKey.
+      validate: { xForwardedForHeader: false, keyGeneratorIpFallback: false },
       handler: (req: Request, _res: Response, next: NextFunction) => {
         const info = (req as AugmentedRequest).rateLimit;
         const retryAfter = Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + WINDOW_MS) - Date.now()) / 1000));

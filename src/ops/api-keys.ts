@@ -24,6 +24,27 @@ const keyFile = z
   )
   .refine((keys) => new Set(keys.map((k) => k.name)).size === keys.length, 'names must be unique');
 
+/** The limits of a client without a key (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_CHAIN_PER_MINUTE; 0 means off). */
+export interface AnonymousLimits {
+  perMinute: number;
+  chainPerMinute: number;
+}
+
+const ANONYMOUS_NAMES = { perMinute: 'RATE_LIMIT_PER_MINUTE', chainPerMinute: 'RATE_LIMIT_CHAIN_PER_MINUTE' } as const;
+
+/** 0 is no limit, on both sides. */
+const asLimit = (perMinute: number): number => (perMinute === 0 ? Infinity : perMinute);
+
+/** Why `key` would lower a limit instead of raising it, one line per limit. */
+function belowAnonymous(key: ApiKey, anonymous: AnonymousLimits): string[] {
+  return (['perMinute', 'chainPerMinute'] as const)
+    .filter((limit) => asLimit(key[limit]) < asLimit(anonymous[limit]))
+    .map((limit) => {
+      const shown = anonymous[limit] === 0 ? '0 (no limit)' : String(anonymous[limit]);
+      return `key '${key.name}': ${limit} ${key[limit]} is below ${ANONYMOUS_NAMES[limit]} ${shown}; a key can only raise a limit (its client would get more by sending no key)`;
+    });
+}
+
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /**
@@ -38,7 +59,12 @@ export class ApiKeys {
     this.#byHash = new Map(keys.map(({ sha256, ...key }) => [sha256.toLowerCase(), key]));
   }
 
-  static load(path: string): ApiKeys {
+  /**
+   * Reads the file. A key's limit replaces the anonymous one for whoever sends it, so a key below
+   * the anonymous limit would limit nothing: its client gets more by sending no key. Such a key
+   * stops the start, named, rather than giving an operator a cap that does not hold.
+   */
+  static load(path: string, anonymous: AnonymousLimits): ApiKeys {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -50,6 +76,8 @@ export class ApiKeys {
       const lines = parsed.error.issues.map((i) => `${i.path.join('.') || '(file)'}: ${i.message}`);
       throw new ConfigError(`Invalid configuration: API_KEYS_FILE: ${lines.join('; ')}`);
     }
+    const below = parsed.data.flatMap((key) => belowAnonymous(key, anonymous));
+    if (below.length > 0) throw new ConfigError(`Invalid configuration: API_KEYS_FILE: ${below.join('; ')}`);
     return new ApiKeys(parsed.data);
   }
 

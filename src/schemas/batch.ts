@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { doc, documentedAs } from './docs';
 import { FAMILY_FIELDS, type Family } from './family';
 import { LIMITS } from './limits';
+import { metadataHashOption } from './metadata';
 import { abortOnIssue, typeError } from './zod-rules';
 import { optionsSchema, transferBody, transferFields } from './transfer';
 
@@ -28,7 +29,7 @@ const batchMode = doc(z.enum(['BATCH', 'BATCH_ALL'], { error: 'must be BATCH or 
  */
 export function batchBody(family: Family) {
   const item = transferBody(family, { senderRequired: false });
-  const options = optionsSchema(family, { mode: batchMode });
+  const options = optionsSchema(family, { mode: batchMode, metadataHash: metadataHashOption });
   // Each transfer is read on its own, once the list is valid: the document shows what one holds.
   const transfers = documentedAs(
     transferList(),
@@ -43,13 +44,13 @@ export function batchBody(family: Family) {
     .transform((body, ctx) => {
       // zod runs a transform after unknown fields were reported; the transfers wait for a clean body.
       if (ctx.issues.length > 0) return z.NEVER;
-      const { mode: _mode, ...shared } = body.options;
+      const { mode: _mode, metadataHash: _metadataHash, ...shared } = body.options;
       const transact = FAMILY_FIELDS[family].transact;
       const transfers = body.transfers.map((raw, i) => {
         if (isObject(raw) && 'options' in raw) ctx.addIssue(batchIssue('options go at the top level of a batch', ['transfers', i, 'options']));
         const parsed = item.safeParse(isObject(raw) ? { ...raw, options: shared } : raw);
         if (parsed.success && parsed.data.transact !== undefined) {
-          ctx.addIssue(batchIssue(`is not supported inside a batch: build the transact alone with POST /${family}/x-transfer`, ['transfers', i, transact]));
+          ctx.addIssue(batchIssue(`is not supported inside a batch: build the transact alone with POST /x-transfer`, ['transfers', i, transact]));
         }
         if (parsed.success) return parsed.data;
         for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ['transfers', i, ...issue.path] });

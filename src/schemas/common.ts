@@ -34,7 +34,7 @@ export function unknownChainMessage(value: string, names: readonly string[] = CH
   if (value === '') return 'a chain name is required';
   return `unknown chain ${quoted(value)}; did you mean ${nearest(value, names)
     .map((n) => `'${n}'`)
-    .join(', ')}? (GET /v2/chains lists them all)`;
+    .join(', ')}? (GET /chains lists them all)`;
 }
 
 /** Any chain the SDK knows, Ethereum included. */

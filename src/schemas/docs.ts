@@ -8,7 +8,8 @@ import { z } from 'zod';
  * `id` makes the schema a component of its own (`#/components/schemas/<id>`, referenced wherever
  * the schema is used); every other key is a JSON Schema keyword written beside its shape:
  * `description`, `examples`, or what a refinement checks that the shape cannot say (`enum` for
- * a name checked against a list, `oneOf` for "exactly one of").
+ * a name checked against a list, `oneOf` for "exactly one of"). On a query parameter's field,
+ * `style` and `explode` go to the parameter.
  */
 export interface DocMeta {
   id?: string;

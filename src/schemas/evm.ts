@@ -7,6 +7,7 @@ import { sdk } from '../sdk';
 import { addressMismatch, EVM_ADDRESS, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { finiteOrRefused } from './amount';
 import { assetId, chainName, location, SELECTORS, symbolSpecifier } from './common';
+import { metadataHashNotApplicable } from './metadata';
 import { optionsSchema, type TransferOptions } from './transfer';
 import { abortOnIssue, typeError } from './zod-rules';
 
@@ -37,7 +38,7 @@ export function evmAddressProblem(address: string): string | undefined {
   return getAddress(address) === address ? undefined : 'has a wrong EIP-55 checksum (mixed-case letters that do not match the address); check it or send it in lower case';
 }
 
-const evmSender = doc(
+export const evmSender = doc(
   z
     .string(typeError('must be a 20-byte EVM address (string)'))
     .superRefine((value, ctx) => {
@@ -93,7 +94,7 @@ const evmAmount = doc(
 );
 
 /** The location, id and symbol forms only: no Override locations, no several assets. */
-const evmCurrency = doc(
+export const evmCurrency = doc(
   z
     .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, typeError('must be one currency object {symbol|id|location, amount}'))
     .strict()
@@ -120,7 +121,7 @@ const EVM_CHAINS: readonly string[] = sdk.CHAINS.filter((c) => sdk.isChainEvm(c)
 const evmOrigin = doc(
   chainName.superRefine((value, ctx) => {
     if (!sdk.isChainEvm(value)) {
-      ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
+      ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and POST /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
     }
   }),
   { description: `An EVM chain: ${EVM_CHAINS.join(', ')} (see GET /chains/evm).` },
@@ -152,9 +153,12 @@ function crossFieldRules(body: ParsedBody, recipient: { field: string; value: st
   }
 }
 
+const NO_METADATA_HASH = 'does not apply here: an EVM transaction is signed with an Ethereum key and carries no Substrate metadata hash (RFC-0078)';
+
 /** The `/evm-x-transfer` body under the family's field names, translated into one model. */
 export function evmTransferBody(family: Family) {
-  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options: optionsSchema(family, {}) });
+  const options = optionsSchema(family, { metadataHash: metadataHashNotApplicable(NO_METADATA_HASH) });
+  const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options });
   const signer = doc(evmSender, { description: 'The EVM account that signs (lower case or EIP-55 checksummed).' });
   const recipient = doc(recipientValue, { description: 'The recipient: SS58 or 0x + 32-byte account id on Substrate destinations, 0x + 20-byte address on EVM ones.' });
   const toModel = (b: ParsedBody, sender: Address, recipient: string): EvmTransferRequest => ({

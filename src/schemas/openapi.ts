@@ -1,13 +1,17 @@
 import type { z } from 'zod';
 import { batchBody } from './batch';
 import { evmTransferBody } from './evm';
+import { evmApproveBody } from './evm-approve';
 import { explainBody } from './explain';
 import { componentName, FAMILIES, type Family } from './family';
 import { assetInfoBody, chainParams, convertSs58Query, currencyBody, palletIndexQuery, paraIdParams, paraIdQuery, supportedAssetsQuery } from './lookups';
+import { metadataHashBody, metadataProofBody, transferBuildBody } from './metadata';
+import { paraEthFeesQuery } from './para-eth-fees';
 import { balanceBody, preflightSchemas } from './preflight';
 import { pairsBody, routerBody } from './router';
+import { statusBody } from './status';
+import { swapAssetsFromQuery, swapAssetsToQuery, swapPairsQuery } from './swap';
 import { swapTransferBody } from './swap-transfer';
-import { transferBody } from './transfer';
 
 // The request schemas openapi.yaml documents, by the component name its operations refer to.
 // `npm run openapi` writes them (and every schema they use that has an `id`, see ./docs.ts) into
@@ -46,9 +50,15 @@ export const REQUEST_BODIES: Record<string, z.ZodType> = {
   CurrencyRequest: currencyBody,
   AssetInfoRequest: assetInfoBody,
   // ---- transfer
-  ...perFamily('TransferBody', (f) => transferBody(f, { senderRequired: false })),
+  ...perFamily('TransferBody', transferBuildBody),
   ...perFamily('TransferBatchBody', batchBody),
   ...perFamily('EvmTransferBody', evmTransferBody),
+  ...perFamily('EvmApproveBody', evmApproveBody),
+  // The same body in both families.
+  TransferStatusBody: statusBody('v5'),
+  // ---- RFC-0078 metadata
+  MetadataHashBody: metadataHashBody,
+  MetadataProofBody: metadataProofBody,
   // ---- pre-flight
   ...preflightBodies(),
   ...perFamily('BalanceBody', balanceBody),
@@ -67,11 +77,13 @@ export const REQUEST_BODIES: Record<string, z.ZodType> = {
 
 /**
  * Path and query parameters: one component per field of `schema`, named `prefix` + the field's
- * name (`Chain`, `SupportedAssetsOrigin`); its description and example come from the field's docs.
+ * name (`Chain`, `SupportedAssetsOrigin`); its description, example, `style` and `explode` come
+ * from the field's docs. Sets may share a field when it is the same schema (`SwapExchange`).
  */
 export interface ParameterSet {
   in: 'path' | 'query';
-  schema: z.ZodObject;
+  /** Parses the whole query (or path) object: a z.object, maybe refined. */
+  schema: z.ZodType;
   prefix: string;
 }
 
@@ -82,4 +94,9 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   { in: 'query', schema: supportedAssetsQuery, prefix: 'SupportedAssets' },
   { in: 'query', schema: palletIndexQuery, prefix: '' },
   { in: 'query', schema: convertSs58Query, prefix: 'ConvertSs58' },
+  { in: 'query', schema: paraEthFeesQuery, prefix: 'ParaEthFees' },
+  // The swap lookups share `exchange`: one parameter, SwapExchange.
+  { in: 'query', schema: swapPairsQuery, prefix: 'Swap' },
+  { in: 'query', schema: swapAssetsFromQuery, prefix: 'Swap' },
+  { in: 'query', schema: swapAssetsToQuery, prefix: 'Swap' },
 ];

@@ -124,7 +124,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     const refused = entries.map(([k]) => k).filter((k) => notForPreflight(family).includes(k));
     const transact = FAMILY_FIELDS[family].transact;
     if (refused.includes(transact)) {
-      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /${family}/x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
+      ctx.addIssue({ code: 'custom', path: [transact], message: `is not accepted by pre-flight queries: build the transact with POST /x-transfer and dry-run that call on the chain`, params: { kind: 'ValidationError' } });
     }
     const others = refused.filter((k) => k !== transact);
     if (others.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: others, message: 'not accepted by pre-flight queries' });
@@ -178,7 +178,7 @@ const ethereumRpcUrl = doc(
     .string()
     .url('must be a URL')
     .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)'),
-  { pattern: '^https?://' },
+  { pattern: '^[hH][tT][tT][pP][sS]?://' },
 );
 const ethereumRpcUrls = z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]);
 

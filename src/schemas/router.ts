@@ -12,9 +12,10 @@ import { nearest } from './suggest';
 import { apiOverridesSchema, type TransferOptions } from './transfer';
 
 /**
- * Router bodies (spec "Router (`/v5`)"; `POST /x-transfers` in ./swap-transfer.ts). xcm-router 11.14.8
- * validates almost nothing itself (bad names, currencies and amounts end in plain TypeErrors), so
- * every rule of the contract's router table is checked here, before the router is even loaded.
+ * Router bodies (openapi.yaml: the /router operations; `POST /x-transfers` is in ./swap-transfer.ts).
+ * xcm-router 11.14.8 validates almost nothing itself (bad names, currencies and amounts end in plain
+ * TypeErrors), so every rule of the contract's router table is checked here, before the router is
+ * even loaded.
  */
 
 /**
@@ -43,7 +44,7 @@ const EXCHANGE_SET = new Set<string>(EXCHANGE_NAMES);
 const issue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'ValidationError') =>
   ctx.addIssue({ code: 'custom', path, message, params: { kind } });
 
-const exchangeName = doc(
+export const exchangeName = doc(
   z
     .string(typeError('must be an exchange name (string)'))
     .superRefine((v, ctx) => {

@@ -127,13 +127,13 @@ export const feeAssetSchema = doc(
   },
 );
 
-const wsUrl = doc(
+export const wsUrl = doc(
   z
     .string()
     .max(2048, 'must be at most 2048 characters')
     .url('must be a URL')
     .refine((u) => /^wss?:\/\//i.test(u), 'must be a ws:// or wss:// URL'),
-  { pattern: '^wss?://' },
+  { pattern: '^[wW][sS][sS]?://' },
 );
 export const wsUrls = z.union([wsUrl, z.array(wsUrl).min(1, 'must list at least one URL')]);
 

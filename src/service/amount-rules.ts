@@ -1,5 +1,6 @@
-// The contract's /v2 amount formulas (spec/api-contract.md, "Pre-flight queries", Rules 1, 3, 6),
-// as pure bigint functions. The service gets balances and fees from the SDK (fee results via
+// The contract's amount formulas (Rules 1, 3, 6: written out in openapi.yaml under
+// /transferable-amount, /min-transferable-amount and /verify-ed-on-destination), as pure bigint
+// functions. The service gets balances and fees from the SDK (fee results via
 // preflight-shapes.ts) and applies THESE formulas; it does not use the SDK's own
 // getTransferableAmount / getMinTransferableAmount / verifyEdOnDestination results.
 //

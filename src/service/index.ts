@@ -5,10 +5,13 @@ import { setDefaultSocketContext } from '../chains/chain-socket';
 import { ConnectionPool } from '../chains/pool';
 import { priceFeesWithXcmPaymentApi, readAccountBalancesAsBigInt, reportFeeRefusalsAsUnableToCompute, routeAllSdkChainsThroughOverrides } from '../chains/sdk-apis';
 import { ChainActivity } from '../ops/chain-activity';
+import { BridgeFeeService } from './evm/bridge-fees';
 import { EvmTransferService } from './evm-transfer';
 import { ExplainService } from './explain';
+import { MetadataService } from './metadata';
 import { PreflightService } from './preflight';
 import { RouterService } from './router';
+import { StatusService } from './status';
 import { TransferService } from './transfers';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
@@ -19,11 +22,17 @@ export interface Services {
   transfers: TransferService;
   /** Unsigned EVM transactions for transfers that start on an EVM chain. */
   evmTransfers: EvmTransferService;
+  /** The Ethereum bridge fees a parachain -> Ethereum transfer pays on the asset hub. */
+  bridgeFees: BridgeFeeService;
   preflight: PreflightService;
   /** Cross-chain swaps; the router engine loads on its first use. */
   router: RouterService;
   /** Reads call data (or an EVM transaction) back into what it will do. */
   explain: ExplainService;
+  /** Follows signed transfers from chain to chain (answered at once or streamed). */
+  status: StatusService;
+  /** RFC-0078 metadata hashes and proofs (hardware wallets). */
+  metadata: MetadataService;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   /** Marks the service as shutting down (`ready()` is false from now on); close() follows. */
@@ -56,20 +65,28 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     observer: chainActivity,
   });
   let closing = false;
+  const status = new StatusService(pool, config);
+  const metadata = new MetadataService(pool, config);
   return {
     pool,
     chainActivity,
-    transfers: new TransferService(pool, config),
+    transfers: new TransferService(pool, config, metadata),
     evmTransfers: new EvmTransferService(config, pool),
+    bridgeFees: new BridgeFeeService(pool, config),
     preflight: new PreflightService(pool, config),
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),
+    status,
+    metadata,
     ready: () => !closing,
     drain: () => {
       closing = true;
+      // Open streams end now (each sends what it knows): their clients can ask another instance.
+      status.close();
     },
     close: async () => {
       closing = true;
+      status.close();
       await pool.close();
       restoreSocketDefaults();
     },

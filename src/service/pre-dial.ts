@@ -99,10 +99,10 @@ function unknownOnOrigin(from: TChain, selector: Selector, path: string): ApiErr
       `${path}.location`,
       sdk.isRelayChain(from)
         ? `is no asset of ${from}'s registry; a relay chain sends only its registered assets (Override locations are not accepted from a relay chain). Select the asset by symbol, e.g. {"symbol": "${sdk.getNativeAssetSymbol(from)}"}`
-        : `is no asset of ${from}'s registry. To send an asset the registry does not know, wrap its location: {"location": "Override(<location JSON>)"}; POST /v2/assets/${from}/asset-info shows a registry asset's location`,
+        : `is no asset of ${from}'s registry. To send an asset the registry does not know, wrap its location: {"location": "Override(<location JSON>)"}; POST /assets/${from}/asset-info shows a registry asset's location`,
     );
   }
-  return refuse('InvalidCurrencyError', path, `${JSON.stringify(selector)} is not an asset of ${from} (GET /v2/assets/${from} lists them)`);
+  return refuse('InvalidCurrencyError', path, `${JSON.stringify(selector)} is not an asset of ${from} (GET /assets/${from} lists them)`);
 }
 
 /** The SDK's resolveAsset + validateAssetSupport (bridge and Ethereum rules included), before dialling. */
@@ -137,7 +137,7 @@ function checkCurrency(req: TransferRequest): Sent[] {
 function checkDestinationSupport(from: TChain, to: TChain, selector: TCurrencyCore, asset: TAssetInfo, path: string): void {
   const bridge = sdk.isSubstrateBridge(from, to);
   if (!bridge && !sdk.isRelayChain(to) && !('id' in selector) && !sdk.hasSupportForAsset(to, asset.symbol)) {
-    throw refuse('InvalidCurrencyError', path, `${asset.symbol} is not an asset of the destination ${to} (POST /v5/assets/${from}/supported-destinations lists where it can go)`);
+    throw refuse('InvalidCurrencyError', path, `${asset.symbol} is not an asset of the destination ${to} (POST /assets/${from}/supported-destinations lists where it can go)`);
   }
   if (bridge) {
     const native = sdkCheck(() => sdk.findNativeAssetInfoOrThrow(from));
@@ -244,7 +244,7 @@ export function checkBeforeDial(req: TransferRequest & Pick<TransactCandidate, '
 function routerAsset(chain: TChain, currency: RouterCurrency, path: string): TAssetInfo | undefined {
   try {
     const asset = sdk.findAssetInfo(chain, currency as TCurrencyCore, null);
-    if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /v5/router/pairs lists what each exchange swaps)`);
+    if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /router/pairs lists what each exchange swaps)`);
     return asset;
   } catch (error) {
     if (error instanceof ApiError) throw error;

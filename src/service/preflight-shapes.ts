@@ -1,6 +1,6 @@
 // The ONE translation layer between what @paraspell/sdk-pjs 11.14.8 returns for the pre-flight
 // queries (dry run, XCM fee, origin XCM fee, transfer info) and the response shapes of our HTTP
-// contract (spec/api-contract.md, "Resources and their fields").
+// contract (openapi.yaml: DryRunResult, XcmFeeResult, OriginXcmFeeResult, TransferInfoResult).
 //
 // What 11.14.8 actually returns (read from sdk-core/dist/index.cjs and sdk-pjs/dist/index.cjs):
 //

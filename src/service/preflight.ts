@@ -29,37 +29,24 @@ type ApiOverrides = ChainCall['apiOverrides'];
 type SenderBuilder = ReturnType<ReturnType<typeof configure>['senderAddress']>;
 
 /**
- * The SDK calls this service makes that reach chains. A seam so that tests can feed results shaped
- * exactly like sdk-pjs 11.14.8's (nothing here can execute a runtime offline).
- */
-export interface PreflightSdk {
-  Builder: typeof sdk.Builder;
-  /** Balance of `address` on `chain`; the chain's native asset without `currency`. */
-  getBalance(args: { address: string; chain: TChain; currency?: TCurrencyCore; apiOverrides: ApiOverrides }): Promise<bigint>;
-  getBridgeStatus(apiOverrides: ApiOverrides): Promise<TBridgeStatus>;
-}
-
-/**
  * sdk-pjs's PolkadotJsApi takes builder options (`{apiOverrides, development}`) wherever its .d.ts
  * says `api`; passing them (rather than an awaited ApiPromise) keeps the connection lazy, so the
  * SDK validates the address before anything is dialled.
  */
 const lazyApi = (apiOverrides: ApiOverrides): TPjsApiOrUrl => ({ apiOverrides, development: true }) as unknown as TPjsApiOrUrl;
 
-export const realSdk: PreflightSdk = {
-  Builder: sdk.Builder,
-  getBalance: ({ address, chain, currency, apiOverrides }) =>
-    currency
-      ? sdk.getAssetBalance({ address, chain, currency, api: lazyApi(apiOverrides) })
-      : sdk.getBalanceNative({ address, chain, api: lazyApi(apiOverrides) }),
-  getBridgeStatus: async (apiOverrides) => sdk.getBridgeStatus((await apiOverrides['BridgeHubPolkadot']) as ApiPromise),
-};
+/** Balance of `address` on `chain`; the chain's native asset without `currency`. */
+function balanceOf({ address, chain, currency, apiOverrides }: { address: string; chain: TChain; currency?: TCurrencyCore; apiOverrides: ApiOverrides }): Promise<bigint> {
+  return currency
+    ? sdk.getAssetBalance({ address, chain, currency, api: lazyApi(apiOverrides) })
+    : sdk.getBalanceNative({ address, chain, api: lazyApi(apiOverrides) });
+}
 
 const NO_OVERRIDES: Pick<TransferOptions, 'apiOverrides' | 'development'> = { apiOverrides: {}, development: false };
 
 function requireDryRun(chain: TChain, what: string): void {
   if (!sdk.hasDryRunSupport(chain)) {
-    throw badRequest('RuntimeApiUnavailableError', `${what} needs the dry-run runtime API, which ${chain} does not provide (GET /v5/chains/${chain}/has-dry-run-support)`);
+    throw badRequest('RuntimeApiUnavailableError', `${what} needs the dry-run runtime API, which ${chain} does not provide (GET /chains/${chain}/has-dry-run-support)`);
   }
 }
 
@@ -116,19 +103,14 @@ function originFeeCounts(req: PreflightRequest, asset: TAssetInfo): boolean {
 
 /** Pre-flight queries (dry run, fees, transfer info, amounts) and balances over the connection pool. */
 export class PreflightService {
-  private readonly sdk: PreflightSdk;
-
   constructor(
     private readonly pool: ConnectionPool,
     private readonly config: Config,
-    seam: Partial<PreflightSdk> = {},
-  ) {
-    this.sdk = { ...realSdk, ...seam };
-  }
+  ) {}
 
   private run<T>(req: PreflightRequest, what: string, work: (builder: SenderBuilder, call: ChainCall) => Promise<T>): Promise<T> {
     return runOnChains(this.pool, this.config, req.options, `${what} ${req.from} -> ${req.to}`, (call) => {
-      const builder: Builder = this.sdk.Builder({
+      const builder: Builder = sdk.Builder({
         apiOverrides: call.apiOverrides as Record<string, ApiPromise>,
         abstractDecimals: req.options.abstractDecimals,
         xcmFormatCheck: req.options.xcmFormatCheck,
@@ -146,7 +128,7 @@ export class PreflightService {
   private recipientBalanceAndFees(req: PreflightRequest, destAsset: TAssetInfo, what: string): Promise<{ balance: bigint; fees: XcmFeeResult }> {
     return this.run(req, what, async (b, call) => {
       const [balance, raw] = await Promise.all([
-        this.sdk.getBalance({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
+        balanceOf({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
         b.getXcmFee({ disableFallback: false }),
       ]);
       return { balance, fees: toXcmFeeResult(raw, this.translate(req)) };
@@ -195,7 +177,7 @@ export class PreflightService {
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const counts = originFeeCounts(req, asset);
     const result = await this.run(req, 'Transferable amount for', async (b, call) => {
-      const balance = await this.sdk.getBalance({ address: req.sender, chain: req.from, currency: core, apiOverrides: call.apiOverrides });
+      const balance = await balanceOf({ address: req.sender, chain: req.from, currency: core, apiOverrides: call.apiOverrides });
       // The fee is only needed when it counts; otherwise the origin is not priced at all.
       const fee = counts ? (await b.getOriginXcmFee({ disableFallback: false })).fee : 0n;
       // Unreachable with sdk-pjs 11.14.8 (with fallback on the origin fee is a dry-run or payment-info bigint); kept for the type.
@@ -281,13 +263,15 @@ export class PreflightService {
       sdkCall(() => sdk.findAssetInfoOrThrow(req.chain, currency, null));
     }
     const amount = await runOnChains(this.pool, this.config, req.options, `Reading a balance on ${req.chain}`, (call) =>
-      this.sdk.getBalance({ address: req.address, chain: req.chain, currency: req.currency, apiOverrides: call.apiOverrides }),
+      balanceOf({ address: req.address, chain: req.chain, currency: req.currency, apiOverrides: call.apiOverrides }),
     );
     return amount.toString();
   }
 
   bridgeStatus(): Promise<TBridgeStatus> {
-    return runOnChains(this.pool, this.config, NO_OVERRIDES, 'Reading the Ethereum bridge status', (call) => this.sdk.getBridgeStatus(call.apiOverrides));
+    return runOnChains(this.pool, this.config, NO_OVERRIDES, 'Reading the Ethereum bridge status', async (call) =>
+      sdk.getBridgeStatus((await call.apiOverrides['BridgeHubPolkadot']) as ApiPromise),
+    );
   }
 }
 

@@ -16,6 +16,7 @@ import type { TCurrencyInput } from '@paraspell/sdk-pjs';
 import { routeEngineClientsThroughScopes } from '../chains/engine-clients';
 import { sdk } from '../sdk';
 import type { RouterRequest } from '../schemas/router';
+import { routerRegistry } from './router/registry';
 
 type XcmRouter = typeof import('@paraspell/xcm-router');
 
@@ -30,8 +31,9 @@ export interface EngineCall {
  * seam tests replace: nothing here can run offline (every call needs live chains).
  */
 export interface RouterEngine {
-  /** xcm-router's EXCHANGE_CHAINS. */
+  /** xcm-router's EXCHANGE_CHAINS (from its registry: the engine stays unloaded). */
   exchanges(): readonly string[];
+  /** Its pairs, from the same registry. */
   pairs(exchange: TExchangeInput): [TRouterAsset, TRouterAsset][];
   buildTransactions(call: EngineCall): Promise<TRouterPlan>;
   dryRun(call: EngineCall): Promise<TRouterDryRunResult>;
@@ -86,10 +88,10 @@ function builder(call: EngineCall) {
   return b.senderAddress(sender);
 }
 
-/** The real engine: each operation is one RouterBuilder chain. */
+/** The real engine: each chain operation is one RouterBuilder chain. */
 export const realEngine: RouterEngine = {
-  exchanges: () => loadRouter().EXCHANGE_CHAINS,
-  pairs: (exchange) => loadRouter().getExchangePairs(exchange),
+  exchanges: () => routerRegistry().EXCHANGE_CHAINS,
+  pairs: (exchange) => routerRegistry().getExchangePairs(exchange),
   buildTransactions: (call) => builder(call).buildTransactions(),
   dryRun: (call) => builder(call).dryRun(),
   getXcmFees: (call) => builder(call).getXcmFees(),

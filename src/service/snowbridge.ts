@@ -118,7 +118,7 @@ export async function buildSendToken(rpc: EthRpc, transfer: SendToken): Promise<
   if (allowance !== undefined && allowance < transfer.amount) {
     throw badRequest(
       'AllowanceRequiredError',
-      `${transfer.sender} has approved ${allowance} base units of ${transfer.symbol} (${transfer.token}) for the Snowbridge gateway, less than the ${transfer.amount} to send: first send approve(${GATEWAY}, ${transfer.amount}) to ${transfer.token} from ${transfer.sender}`,
+      `${transfer.sender} has approved ${allowance} base units of ${transfer.symbol} (${transfer.token}) for the Snowbridge gateway, less than the ${transfer.amount} to send: first send approve(${GATEWAY}, ${transfer.amount}) to ${transfer.token} from ${transfer.sender} (POST /evm-approve with the same currency and sender builds that transaction)`,
     );
   }
   const data = encodeFunctionData({

@@ -8,8 +8,14 @@ import { runOnChains, type ChainCall } from './chain-calls';
 import { checkBeforeDial } from './pre-dial';
 import { applyKeepAlive } from './keep-alive';
 import { buildTransact, type TransactPayload } from './transact';
+import type { MetadataService, SignableCall } from './metadata';
 
 export type BatchMode = 'BATCH' | 'BATCH_ALL';
+
+export interface BuildOptions {
+  /** Answer `{callData, metadataHash, specVersion}` (RFC-0078, for hardware wallets) instead of the hex alone. */
+  metadataHash?: boolean;
+}
 
 type Builder = ReturnType<typeof sdk.Builder>;
 
@@ -64,21 +70,25 @@ export class TransferService {
   constructor(
     private readonly pool: ConnectionPool,
     private readonly config: Config,
+    private readonly metadata: MetadataService,
   ) {}
 
-  async build(req: TransferRequest & { transact?: TransactPayload }): Promise<string> {
+  async build(req: TransferRequest & { transact?: TransactPayload }, { metadataHash = false }: BuildOptions = {}): Promise<string | SignableCall> {
     checkBeforeDial(req, this.config);
-    if (req.transact !== undefined) return buildTransact(this.pool, this.config, req);
-    return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
-      const tx = await configure(newBuilder(req, call), req).build();
-      if (!isLocal(req)) return tx.method.toHex();
-      const api = (await call.apiOverrides[req.from]) as ApiPromise;
-      return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
-    });
+    const build = (): Promise<string> => {
+      if (req.transact !== undefined) return buildTransact(this.pool, this.config, req);
+      return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
+        const tx = await configure(newBuilder(req, call), req).build();
+        if (!isLocal(req)) return tx.method.toHex();
+        const api = (await call.apiOverrides[req.from]) as ApiPromise;
+        return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
+      });
+    };
+    return metadataHash ? this.metadata.signable(req.from, req.options, build) : build();
   }
 
   /** One batch call from several transfers that share an origin. */
-  async buildBatch(transfers: TransferRequest[], mode: BatchMode, options: TransferRequest['options']): Promise<string> {
+  async buildBatch(transfers: TransferRequest[], mode: BatchMode, options: TransferRequest['options'], { metadataHash = false }: BuildOptions = {}): Promise<string | SignableCall> {
     const origins = new Set(transfers.map((t) => t.from));
     if (transfers.length === 0) throw badRequest('BatchValidationError', 'transfers must list at least one transfer');
     if (origins.size > 1) throw badRequest('BatchValidationError', `All transfers in a batch start on one chain; got ${[...origins].join(', ')}`);
@@ -87,16 +97,18 @@ export class TransferService {
     }
     transfers.forEach((t, i) => inBatch(i, () => checkBeforeDial({ ...t, options }, this.config)));
     const first = { ...transfers[0], options };
-    return runOnChains(this.pool, this.config, options, `Building a batch from ${first.from}`, async (call) => {
-      // addToBatch() hands back the same builder, holding the batch so far.
-      let builder = newBuilder(first, call);
-      let batched: ReturnType<ReturnType<typeof configure>['addToBatch']> | undefined;
-      for (const transfer of transfers) {
-        batched = configure(builder, { ...transfer, options }).addToBatch();
-        builder = batched as unknown as Builder;
-      }
-      const tx = await batched!.buildBatch({ mode: sdk.BatchMode[mode] });
-      return tx.method.toHex();
-    });
+    const build = () =>
+      runOnChains(this.pool, this.config, options, `Building a batch from ${first.from}`, async (call) => {
+        // addToBatch() hands back the same builder, holding the batch so far.
+        let builder = newBuilder(first, call);
+        let batched: ReturnType<ReturnType<typeof configure>['addToBatch']> | undefined;
+        for (const transfer of transfers) {
+          batched = configure(builder, { ...transfer, options }).addToBatch();
+          builder = batched as unknown as Builder;
+        }
+        const tx = await batched!.buildBatch({ mode: sdk.BatchMode[mode] });
+        return tx.method.toHex();
+      });
+    return metadataHash ? this.metadata.signable(first.from, options, build) : build();
   }
 }

@@ -13,6 +13,7 @@ import {
   type TestChain,
   type TestChainName,
 } from '../support/test-chain';
+import { never, until } from '../hostile/helpers';
 
 // Short, for the unreachable cases; reachable chains get a roomy deadline so a busy machine
 // (metadata decoding takes a few hundred ms) cannot make them flaky.
@@ -20,16 +21,6 @@ const CONNECT_TIMEOUT_MS = 800;
 const ROOMY_CONNECT_MS = 10_000;
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Bounded wait for a condition seen from the fake chain's side. */
-async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 const pools: ConnectionPool[] = [];
 function newPool(options: Partial<ConstructorParameters<typeof ConnectionPool>[0]> = {}): ConnectionPool {
@@ -52,6 +43,9 @@ async function blackHole(): Promise<BlackHole> {
 
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
+  // Clients first: a chain closed before a client's close reaches it closes with 1001 itself,
+  // which polkadot.js reports on stderr as a lost subscription.
+  await until(() => servers.every((server) => server.openConnections === 0), 'every client to finish closing');
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
@@ -176,8 +170,8 @@ describe('ConnectionPool lifetime', () => {
     const polkadot = await chain('Polkadot');
     const pool = newPool({ idleTimeoutMs: 100 });
     const lease = await pool.acquire('Polkadot', [polkadot.url]);
-    await sleep(300);
-    expect(polkadot.openConnections).toBe(1);
+    // Three idle timeouts: an idle timer running on a leased connection would have closed it.
+    await never(() => polkadot.openConnections === 0, 'the leased connection closed', 300);
     lease.release();
     await until(() => polkadot.openConnections === 0, 'the idle connection to close');
     expect(pool.openCount).toBe(0);
@@ -198,7 +192,8 @@ describe('ConnectionPool lifetime', () => {
 
     await use('Polkadot', polkadot.url);
     await use('Kusama', kusama.url);
-    await sleep(5); // distinct lastUsed stamps
+    const kusamaUsed = Date.now();
+    await until(() => Date.now() > kusamaUsed, 'a later lastUsed stamp than Kusama\'s');
     await use('Polkadot', polkadot.url); // Kusama is now the least recently used
     await use('AssetHubKusama', assetHubKusama.url);
 
@@ -265,9 +260,10 @@ describe('ConnectionPool failover and unreachable chains', () => {
     lease.release();
   });
 
-  it('moves past a black hole to a good one within the connect deadline', async () => {
+  it('moves past a black hole to a good one: the hole gets its share of the connect deadline, not all of it', async () => {
     const [polkadot, hole] = await Promise.all([chain('Polkadot'), blackHole()]);
-    // The black hole gets half of the deadline, the good endpoint the rest.
+    // The black hole gets half of the deadline, the good endpoint the rest (had the hole taken it
+    // all, the good endpoint would never be dialled and the acquire would fail).
     const pool = newPool({ connectTimeoutMs: 4_000 });
     const lease = await pool.acquire('Polkadot', [hole.url, polkadot.url]);
     expect(hole.connectionsOpened).toBe(1);
@@ -307,12 +303,14 @@ describe('ConnectionPool failover and unreachable chains', () => {
     expect(pool.openCount).toBe(0);
   });
 
-  it('rejects several dead endpoints together within one connect deadline', async () => {
+  it('tries several dead endpoints in one connect deadline, each in its share, and names them all', async () => {
     const [hole, silent] = await Promise.all([blackHole(), chain('Polkadot', { silent: true })]);
     const refused = await refusedUrl();
     const pool = strictPool();
     const error = await expectUnavailable(() => pool.acquire('Polkadot', [refused, hole.url, silent.url]));
+    // Every endpoint was dialled: the hole did not take the deadline, and the last one ran out of its share.
     expect(error.endpoints).toEqual([refused, hole.url, silent.url]);
+    expect(error.message).toMatch(/unreachable: no ready answer within \d+ ms/);
     await until(() => hole.openConnections === 0 && silent.openConnections === 0, 'abandoned sockets to close');
   });
 

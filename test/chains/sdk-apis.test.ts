@@ -3,6 +3,7 @@ import { ConnectionPool } from '../../src/chains/pool';
 import { createChainScope, routeAllSdkChainsThroughOverrides } from '../../src/chains/sdk-apis';
 import { sdk } from '../../src/sdk';
 import { endpointResolver } from '../../src/service/endpoints';
+import { until } from '../hostile/helpers';
 import { startTestChain } from '../support/test-chain';
 
 interface SdkChainApi {
@@ -28,6 +29,9 @@ describe('createApiForChain goes through the caller\'s overrides', () => {
       scope.release();
     } finally {
       await pool.close();
+      // The chain closes once the pool's close has reached it (else it closes with 1001 itself,
+      // which polkadot.js reports on stderr as a lost subscription).
+      await until(() => assetHub.openConnections === 0, 'the pooled connection to close');
       await assetHub.close();
     }
   });

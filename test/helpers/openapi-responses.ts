@@ -115,6 +115,9 @@ class ResponseDocument {
     const response = this.deref({ value: responses[key] as JsonObject, pointer: `${opPointer}/responses/${escape(key)}` });
     const content = response.value.content;
     if (!isObject(content) || !isObject(content['application/json']) || body === undefined) return undefined; // no JSON body
+    // Another media type the response documents (a text/event-stream answer): not a JSON body.
+    const mediaType = contentType?.split(';')[0]?.trim();
+    if (mediaType && mediaType !== 'application/json' && isObject(content[mediaType])) return undefined;
     if (!contentType?.startsWith('application/json')) return `${where}: documented as JSON, answered ${contentType ?? 'without a content type'}`;
     return this.checkBody(where, `${response.pointer}/content/application~1json/schema`, contentType, body);
   }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Behaviour, HostileNode, RpcFrame } from '../support/hostile-node';
 import { refusedUrl, type TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
-import { ADDRESS, serverSet, sleep, STORAGE_METHODS, until } from './helpers';
+import { ADDRESS, serverSet, STORAGE_METHODS, until } from './helpers';
 
 const servers = serverSet();
 let upstream: TestChain;
@@ -167,7 +167,11 @@ describe('socket errors are named', () => {
 describe('a slow node', () => {
   it('answers after the request deadline: 504, the late answer harms nothing, the socket closes with the pool', async () => {
     const slow = testApp({ CONNECT_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1500' });
-    const node = await nodeAnsweringStorageWith(() => ({ forwardAfterMs: 2_500 }));
+    let late: unknown;
+    const node = await nodeAnsweringStorageWith((frame) => {
+      late = frame.id;
+      return { forwardAfterMs: 2_500 };
+    });
     try {
       const res = await request(slow.app)
         .post('/v5/balance/AssetHubPolkadot')
@@ -176,8 +180,7 @@ describe('a slow node', () => {
       expectErrorBody(res.body, 504, 'DeadlineExceededError');
       expect(node.openConnections).toBe(1);
       // The late answer arrives on the pooled connection, which stays usable.
-      await until(() => node.requests.filter((m) => STORAGE_METHODS.has(m)).length >= 1, 'the storage read to be seen');
-      await sleep(1_500);
+      await until(() => late !== undefined && node.answered.includes(late), 'the late answer to reach the service');
       const again = await request(slow.app)
         .post('/v5/balance/AssetHubPolkadot')
         .send({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: node.url } } });

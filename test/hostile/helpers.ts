@@ -28,6 +28,20 @@ export async function until(check: () => boolean, what: string, ms = 10_000): Pr
   }
 }
 
+/**
+ * Watches for `ms` for the state that would show a fault (a connection opened or closed, a request
+ * sent) and fails as soon as it shows; passes when the bound is over without it. The bound is the
+ * time the fault would take to show, said where it is used.
+ */
+export async function never(fault: () => boolean, what: string, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  do {
+    if (fault()) throw new Error(`${what} (within ${ms} ms)`);
+    await sleep(10);
+  } while (Date.now() < end);
+  if (fault()) throw new Error(`${what} (within ${ms} ms)`);
+}
+
 /** Servers started by a test file, closed together. */
 export function serverSet() {
   const started: Array<{ close(): Promise<void> }> = [];

@@ -6,7 +6,7 @@ import { ConnectionPool } from '../../src/chains/pool';
 import { ProviderUnavailableError } from '../../src/errors';
 import type { TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
-import { ADDRESS, serverSet, sleep, until } from './helpers';
+import { ADDRESS, never, serverSet, until } from './helpers';
 
 const servers = serverSet();
 let upstream: TestChain;
@@ -90,16 +90,22 @@ describe('MAX_CHAINS counts connections open and connecting', () => {
 });
 
 describe('metadata decoding', () => {
-  it('at most 2 new connections fetch and decode metadata at once; the others wait with their socket open', async () => {
+  it('at most 2 new connections fetch and decode metadata at once; the others wait with their socket open, and take a slot that frees', async () => {
     // Nodes that accept the socket and never answer: a connection that got a decode slot asks for
     // metadata (its first RPC requests); one still waiting for a slot has sent nothing.
     const nodes = await Promise.all([1, 2, 3, 4].map(() => servers.hostile({ onRequest: () => 'ignore' })));
     const pool = newPool({ maxDecoding: 2 });
     const pending = nodes.map((node, i) => pool.acquire(`Chain${i}`, [node.url]));
     pending.forEach((p) => p.catch(() => undefined));
+    const asking = () => nodes.filter((n) => n.requests.length > 0);
     await until(() => nodes.every((n) => n.openConnections === 1), 'every socket to open');
-    await until(() => nodes.filter((n) => n.requests.length > 0).length === 2, 'two connections to ask for metadata');
-    await sleep(300);
-    expect(nodes.filter((n) => n.requests.length > 0)).toHaveLength(2);
+    await until(() => asking().length === 2, 'two connections to ask for metadata');
+    // A connection with an open socket asks as soon as it holds a slot: a third would show at once.
+    await never(() => asking().length > 2, 'a third connection asked for metadata while two held the slots', 500);
+    expect(nodes.every((n) => n.openConnections === 1)).toBe(true);
+    // One decoding connection fails (its node goes away): its slot goes to one that waited.
+    await asking()[0].close();
+    await until(() => asking().length === 3, 'a waiting connection to take the freed slot');
+    await never(() => asking().length > 3, 'both waiting connections took the one freed slot', 500);
   });
 });

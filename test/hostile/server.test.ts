@@ -1,10 +1,10 @@
 // The HTTP server against slow clients, and its shutdown with kept-alive connections.
 import * as http from 'node:http';
-import * as net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { start, type Running } from '../../src/server';
 import type { HostileNode } from '../support/hostile-node';
+import { rawClient } from '../support/raw-http';
 import { ADDRESS, serverSet, sleep, until } from './helpers';
 
 const servers = serverSet();
@@ -12,26 +12,6 @@ afterAll(() => servers.closeAll());
 
 const configOf = (env: Record<string, string>) =>
   loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', ALLOW_PRIVATE_OVERRIDES: 'true', ...env });
-
-/** A raw client: what it has received, and whether the server closed the socket. */
-function rawClient(url: string) {
-  const { port } = new URL(url);
-  const socket = net.connect(Number(port), '127.0.0.1');
-  let received = '';
-  let closed = false;
-  socket.on('data', (d) => (received += d.toString()));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => undefined);
-  return {
-    socket,
-    get received() {
-      return received;
-    },
-    get closed() {
-      return closed;
-    },
-  };
-}
 
 /** Writes `text` one byte at a time until the socket closes (a slow-loris client). */
 async function drip(client: ReturnType<typeof rawClient>, text: string): Promise<void> {

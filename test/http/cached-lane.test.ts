@@ -151,15 +151,16 @@ describe('repeated lookups answered before routing', () => {
   it('an API key is checked by the routed path (401 for an unknown one), and a known key counts against its own limit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lane-keys-'));
     const file = join(dir, 'keys.json');
-    writeFileSync(file, JSON.stringify([{ name: 'wallet-backend', sha256: hashApiKey('s3cret-key'), perMinute: 2, chainPerMinute: 0 }]));
-    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '100', API_KEYS_FILE: file });
+    writeFileSync(file, JSON.stringify([{ name: 'wallet-backend', sha256: hashApiKey('s3cret-key'), perMinute: 3, chainPerMinute: 0 }]));
+    const { app } = loggedApp({ RATE_LIMIT_PER_MINUTE: '2', API_KEYS_FILE: file });
     await request(app).get('/v2/chains').expect(200);
     expectErrorBody((await request(app).get('/v2/chains').set('X-API-Key', 'wrong').expect(401)).body, 401, 'InvalidApiKeyError');
     const keyed = await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(200);
-    expect(keyed.headers['ratelimit-policy']).toMatch(/^"all"; q=2; /);
+    expect(keyed.headers['ratelimit-policy']).toMatch(/^"all"; q=3; /);
+    await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(200);
     await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(200);
     await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(429);
-    // The anonymous client (the same address) has its own window.
-    expect((await request(app).get('/v2/chains').expect(200)).headers['ratelimit']).toMatch(/^"all"; r=98; /);
+    // The anonymous client (the same address) has its own window: one of its two requests left.
+    expect((await request(app).get('/v2/chains').expect(200)).headers['ratelimit']).toMatch(/^"all"; r=0; /);
   });
 });

@@ -82,12 +82,14 @@ describe('pooled connections', () => {
   });
 });
 
-describe('unreachable chains answer 503 within the connect deadline, and the server keeps serving', () => {
+// Why each gave up is in the answer: the refused socket, or the connect deadline that ran out
+// (never the request deadline, whose answer would be a 504).
+describe('unreachable chains answer 503 naming the chain, the endpoint and why, and the server keeps serving', () => {
   it.each([
-    ['a port that refuses connections', async () => ({ url: await refusedUrl(), close: async (): Promise<void> => undefined })],
-    ['a server that accepts but never answers', async () => startBlackHole()],
-    ['a chain that accepts WebSockets but never answers', async () => startTestChain('Polkadot', { silent: true })],
-  ])('%s', async (_name, open) => {
+    ['a port that refuses connections: the socket error', /ECONNREFUSED/, async () => ({ url: await refusedUrl(), close: async (): Promise<void> => undefined })],
+    ['a server that accepts but never answers: the connect deadline', /no ready answer within \d+ ms/, async () => startBlackHole()],
+    ['a chain that accepts WebSockets but never answers: the connect deadline', /no ready answer within \d+ ms/, async () => startTestChain('Polkadot', { silent: true })],
+  ])('%s', async (_name, why, open) => {
     const dead = await open();
     cleanups.push(() => dead.close());
     const { url } = await serve({ CONNECT_TIMEOUT_MS: '1000' });
@@ -100,6 +102,7 @@ describe('unreachable chains answer 503 within the connect deadline, and the ser
     expectErrorBody(res.body, 503, 'ProviderUnavailableError');
     expect(res.body.message).toContain('Polkadot');
     expect(res.body.message).toContain(dead.url);
+    expect(res.body.message).toMatch(why);
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
     if ('openConnections' in dead) await until(() => (dead as { openConnections: number }).openConnections === 0);
   });

@@ -381,7 +381,7 @@ describe('/x-transfer from Ethereum', () => {
       .send({ from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: '1' }, recipient: SS58 })
       .expect(400);
     expectErrorBody(res.body, 400, 'UnsupportedOperationError');
-    expect(res.body.message).toContain('POST /evm-x-transfer');
+    expect(res.body.message).toContain('POST /v2/evm-x-transfer');
     await services.close();
   });
 });

@@ -155,3 +155,23 @@ describe.each(FAMILIES)('/%s: the same bad swap gets the same answer from every 
     expect(answers).toEqual(SWAP_OPERATIONS.map((o) => `${o}: 400 ${kind}`));
   });
 });
+
+// ---- messages point at the paths of the family the request came in on ------------------------
+
+const PATH_CASES: [name: string, send: (family: Family) => request.Test, names: string][] = [
+  ['a currency the origin does not have', (f) => send(f, 'x-transfer', { currency: { symbol: 'NOPE', amount: '1000' } }), 'GET /{family}/assets/Hydration lists them'],
+  ['a location the origin\'s registry does not have', (f) => send(f, 'dry-run', { currency: { location: { parents: 1, interior: { X1: [{ Parachain: 4321 }] } }, amount: '1000' } }), 'POST /{family}/assets/Hydration/asset-info shows'],
+  ['a currency the destination does not have', (f) => send(f, 'xcm-fee', { to: 'Astar', currency: { symbol: 'KILT', amount: '1000000000000000' } }), 'POST /{family}/assets/Hydration/supported-destinations lists'],
+  ['a currency to receive that no registry knows', (f) => sendSwap(f, 'router', { currencyTo: { symbol: 'NOPE' } }), 'POST /{family}/router/pairs lists'],
+  ['an unknown chain', (f) => send(f, 'x-transfer-batch', { from: 'Hydrat' }), 'GET /{family}/chains lists them all'],
+];
+
+describe.each(FAMILIES)('/%s: error messages name this family\'s paths', (family) => {
+  const other = FAMILIES.find((f) => f !== family);
+  it.each(PATH_CASES)('%s', async (_name, sendCase, names) => {
+    const res = await sendCase(family).expect(400);
+    const text = JSON.stringify(res.body);
+    expect(text).toContain(names.replace('{family}', family));
+    expect(text).not.toContain(`/${other}/`);
+  });
+});

@@ -1,11 +1,8 @@
-import pino from 'pino';
+import { createRequire } from 'node:module';
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TBridgeStatus } from '@paraspell/sdk-pjs';
-import { createApp } from '../../src/http/app';
-import { createServices } from '../../src/service';
-import { PreflightService } from '../../src/service/preflight';
-import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sdk, utilCrypto } from '../../src/sdk';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { DOT_AH, DOT_HYDRATION, DOT_POLKADOT, HDX } from '../fixtures/sdk-results';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callFailure, callSuccess, parachain, RELAY, reserveMessage, teleportMessage, xcmComplete, xcmIncomplete } from '../support/runtime-answers';
 import { seedAsset, seedForeignAsset, seedNative, seedTokens } from '../support/seed';
@@ -153,12 +150,12 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
     expect(res.body.details).toEqual([{ path: 'body.swapOptions', message: 'is required' }]);
   });
 
-  it('chains without dry-run support: RuntimeApiUnavailableError naming the chain', async () => {
+  it('chains without dry-run support: RuntimeApiUnavailableError naming the chain, and this family\'s lookup for it', async () => {
     const from = { ...bodyOf(family), from: NO_DRY_RUN, currency: { symbol: 'DOT', amount: '10000000000' } };
     for (const endpoint of ['min-transferable-amount', 'dry-run', 'dry-run-preview']) {
       const res = await post(`${v}/${endpoint}`, from).expect(400);
       expectErrorBody(res.body, 400, 'RuntimeApiUnavailableError');
-      expect(res.body.message).toContain(NO_DRY_RUN);
+      expect(res.body.message).toContain(`(GET ${v}/chains/${NO_DRY_RUN}/has-dry-run-support)`);
     }
     for (const endpoint of ['receivable-amount', 'min-transferable-amount']) {
       const res = await post(`${v}/${endpoint}`, { ...bodyOf(family), to: NO_DRY_RUN }).expect(400);
@@ -282,22 +279,42 @@ async function until(cond: () => boolean, what: string, ms = 5_000): Promise<voi
 }
 
 // ---- the Ethereum bridge status ------------------------------------------------------------
-// Read from BridgeHubPolkadot's EthereumOutboundQueue, a chain the offline test chain does not
-// serve (no BridgeHub metadata ships in any package here): the one SDK call replaced in this file.
+// Read by the real SDK from BridgeHubPolkadot's EthereumOutboundQueue on a test chain with its real
+// metadata. The route takes no options, so it dials the registry's endpoints for BridgeHubPolkadot:
+// that one registry lookup is pointed at the test chain, nothing else is replaced. sdk-pjs
+// re-exports sdk-core's functions through getters, so the lookup is replaced in the sdk-core copy
+// the SDK itself loads.
+const sdkCore: { getChainProviders: typeof sdk.getChainProviders } = createRequire(createRequire(__filename).resolve('@paraspell/sdk-pjs'))('@paraspell/sdk-core');
 
-describe.each(FAMILIES)('/%s x-transfer/eth-bridge-status', (family) => {
-  it('answers the status string as JSON', async () => {
-    const config = testConfig();
-    const logger = pino({ level: 'silent' });
-    const services = createServices(config, logger);
-    services.preflight = new PreflightService(services.pool, config, { getBridgeStatus: async (): Promise<TBridgeStatus> => 'Halted' });
-    try {
-      const res = await request(createApp({ config, logger, services })).get(`/${family}/x-transfer/eth-bridge-status`).expect(200);
+describe('x-transfer/eth-bridge-status', () => {
+  let bridgeHub: TestChain;
+  let local: ReturnType<typeof testApp>;
+  beforeAll(async () => {
+    bridgeHub = await startTestChain('BridgeHubPolkadot');
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await bridgeHub.close();
+  });
+  beforeEach(() => {
+    const registry = sdkCore.getChainProviders;
+    const providers = vi.spyOn(sdkCore, 'getChainProviders').mockImplementation((chain) => (chain === 'BridgeHubPolkadot' ? [bridgeHub.url] : registry(chain)));
+    return () => providers.mockRestore();
+  });
+  const setMode = (mode: 'Normal' | 'Halted') => {
+    const query = `${utilCrypto.xxhashAsHex('EthereumOutboundQueue', 128)}${utilCrypto.xxhashAsHex('OperatingMode', 128).slice(2)}`;
+    bridgeHub.setStorage(query, bridgeHub.registry.createType('SnowbridgeCoreOperatingModeBasicOperatingMode', mode).toHex());
+  };
+
+  it.each(FAMILIES)('/%s answers the outbound queue\'s operating mode as a JSON string', async (family) => {
+    for (const mode of ['Halted', 'Normal'] as const) {
+      setMode(mode);
+      const res = await request(local.app).get(`/${family}/x-transfer/eth-bridge-status`).expect(200);
       expect(res.headers['content-type']).toMatch(/application\/json/);
-      expect(res.body).toBe('Halted');
-    } finally {
-      await services.close();
+      expect(res.body).toBe(mode);
     }
+    expect(bridgeHub.connectionsOpened).toBe(1);
   });
 });
 

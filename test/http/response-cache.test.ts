@@ -40,6 +40,26 @@ describe('ResponseCache bounds', () => {
     expect(cache.bytes).toBeLessThanOrEqual(bound);
   });
 
+  it('evicts the least recently used answer, not the least recently stored', async () => {
+    // Answers of about 20 kB: four fit in the bound, a fifth evicts one.
+    const cache = new ResponseCache(4 * 20_500);
+    const computed: string[] = [];
+    const app = express();
+    app.get('/item/:name', (req, res) =>
+      cache.send(req, res, `item:${req.params.name}`, () => {
+        computed.push(req.params.name);
+        return { pad: 'x'.repeat(20_000) };
+      }),
+    );
+    for (const name of ['a', 'b', 'c', 'a', 'd', 'e']) await bare(app).get(`/item/${name}`).expect(200);
+    // `a` was stored first but used again after `b`: `b` went.
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'e']);
+    await bare(app).get('/item/a').expect(200);
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'e']);
+    await bare(app).get('/item/b').expect(200);
+    expect(computed).toEqual(['a', 'b', 'c', 'd', 'e', 'b']);
+  });
+
   it('a request answered before routing carries the route that answers it, as a routed one does', async () => {
     const { app: inner } = cachedApp(64 * 1024);
     const routes: unknown[] = [];

@@ -1,9 +1,10 @@
 // Router endpoints offline. Pairs are the router's real bundled data. Everything that needs chains
 // (building, dry run, fees, amounts) is served by an engine injected at the SDK boundary, fed with
 // results typed with xcm-router 11.14.8's own exported types and shaped as its source builds them.
+import { join } from 'node:path';
 import request from 'supertest';
 import { Binary } from 'polkadot-api';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
 import type {
@@ -11,6 +12,7 @@ import type {
   TRouterPlan,
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
+import { projectRoot } from '../../src/project-root';
 import { sdk } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService } from '../../src/service/router';
@@ -18,6 +20,7 @@ import { loadRouter, realEngine, toExchangeInput, type EngineCall } from '../../
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
+import { runServer } from '../support/built-server';
 import { decodeCall, startTestChain } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -132,25 +135,43 @@ async function expect400(path: string, body: unknown, kind: string, where: strin
 // ---- lazy loading ----------------------------------------------------------------------------
 
 describe('the router engine loads on first use only', () => {
-  it('is not loaded by start-up, other endpoints or refused router requests; pairs load it', async () => {
-    // A fresh copy of the service modules: whatever other tests in this process loaded does not count.
-    vi.resetModules();
-    const engine = await import('../../src/service/router-engine');
-    const { testApp: freshApp } = await import('../helpers/app');
-    const fresh = freshApp();
+  // Only a fresh process can say what start-up loads: this one has loaded the router for other tests.
+  it('is not loaded by start-up, other endpoints, refused router requests, pairs or the swap lookups (read from the router\'s registry)', async () => {
+    const server = await runServer({
+      nodeArgs: ['--require', join(projectRoot(), 'test/fixtures/loaded-modules.cjs')],
+      env: { RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0' },
+      ipc: true,
+    });
+    const filesOf = (name: string) =>
+      new Promise<string[]>((resolve) => {
+        server.child.once('message', (answer: { loaded: string[] }) => resolve(answer.loaded));
+        server.child.send(name);
+      });
+    const routerFiles = () => filesOf('@paraspell/xcm-router');
+    const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     try {
-      expect(engine.isRouterLoaded()).toBe(false);
-      expect((await request(fresh.app).get('/v2/chains').expect(200)).body).toContain('Hydration');
-      const refused = await request(fresh.app).post('/v5/router').send(without(BASE, 'amount')).expect(400);
-      expectErrorBody(refused.body, 400, 'MissingParameterError');
-      expect(engine.isRouterLoaded()).toBe(false);
-      expect((await request(fresh.app).post('/v2/router/pairs').send({ exchange: 'BifrostPolkadotDex' }).expect(200)).body).toHaveLength(7);
-      expect(engine.isRouterLoaded()).toBe(true);
-      expect((globalThis as { WebSocket?: unknown }).WebSocket).toBe(globalWebSocket);
+      const url = await server.listening;
+      // The probe sees what is loaded: the SDK is, from start-up on.
+      expect(await filesOf('@paraspell/sdk-pjs')).not.toEqual([]);
+      expect(await routerFiles()).toEqual([]);
+      expect(await (await fetch(`${url}/v2/chains`)).json()).toContain('Hydration');
+      const refused = await post(`${url}/v5/router`, without(BASE, 'amount'));
+      expect(refused.status).toBe(400);
+      expectErrorBody(await refused.json(), 400, 'MissingParameterError');
+      expect(await routerFiles()).toEqual([]);
+      const pairs = await post(`${url}/v2/router/pairs`, { exchange: 'BifrostPolkadotDex' });
+      expect(await pairs.json()).toHaveLength(7);
+      expect(await (await fetch(`${url}/v2/swap/exchange-chains`)).json()).toContain('HydrationDex');
+      expect(await routerFiles()).toEqual([]);
     } finally {
-      await fresh.services.close();
-      vi.resetModules();
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
+  }, 180_000);
+
+  it('loading it leaves Node\'s WebSocket in place', () => {
+    loadRouter();
+    expect((globalThis as { WebSocket?: unknown }).WebSocket).toBe(globalWebSocket);
   });
 
   it('our exchange list is the router\'s EXCHANGE_CHAINS', () => {
@@ -515,7 +536,7 @@ describe('router results -> contract shapes', () => {
     expect(lastCall().request.exchange).toBeUndefined();
   });
 
-  it('router errors become 400s; a router that never answers is a 504 within the deadline', async () => {
+  it('router errors become 400s; a router that never answers is a 504 naming the request deadline (REQUEST_TIMEOUT_MS)', async () => {
     // A currency the registry knows but the exchange does not pool: the router says so, as a currency error.
     results.buildTransactions = async () => {
       throw new sdk.InvalidParameterError('Currency to {"symbol":"GLMR"} not found in HydrationDex.');
@@ -532,7 +553,7 @@ describe('router results -> contract shapes', () => {
     const slow = await post('/v5/router/dry-run', BASE);
     expect(slow.status).toBe(504);
     expectErrorBody(slow.body, 504, 'DeadlineExceededError');
-    expect(slow.body.message).toContain('300 ms');
+    expect(slow.body.message).toMatch(/did not finish within 300 ms$/);
     // The request was given up, not the service: the next one is answered.
     results.dryRun = async () => dryRunOk;
     expect((await post('/v5/router/dry-run', BASE)).status).toBe(200);

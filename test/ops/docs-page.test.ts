@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../../src/project-root';
 import { testApp } from '../helpers/app';
-import { evaluate, hasChromium, launchChromium, openTab, type Browser } from '../support/chromium';
+import { CHROMIUM, evaluate, launchChromium, openTab, type Browser } from '../support/chromium';
+import { requiredProgram } from '../support/required-program';
 
-const available = hasChromium();
-if (!available) console.log('test/ops/docs-page.test.ts: skipped, no chromium on PATH (Debian package chromium)');
+const available = requiredProgram(CHROMIUM, 'chromium', 'test/ops/docs-page.test.ts');
 
 /** Every (method, path) of openapi.yaml. */
 function documentedOperations(): string[] {

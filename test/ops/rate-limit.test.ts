@@ -102,17 +102,38 @@ describe('API keys', () => {
   });
 
   it('a keyed limit of 0 is unlimited', async () => {
-    const app = limited({ RATE_LIMIT_CHAIN_PER_MINUTE: '1', API_KEYS_FILE: file });
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '1', RATE_LIMIT_CHAIN_PER_MINUTE: '1', API_KEYS_FILE: file });
     for (let i = 0; i < 3; i++) await badTransfer(app).set('x-api-key', 's3cret-key').expect(400);
   });
 
   it('an unknown key is a 401; no key gets the anonymous limits', async () => {
-    const app = limited({ API_KEYS_FILE: file });
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '1', API_KEYS_FILE: file });
     const res = await request(app).get('/v2/chains').set('x-api-key', 'guessed').expect(401);
     expectErrorBody(res.body, 401, 'InvalidApiKeyError');
     expect(res.text).not.toContain('guessed');
     await request(app).get('/v2/chains').expect(200);
     await request(app).get('/health').set('x-api-key', 'guessed').expect(200);
+  });
+
+  it('without API_KEYS_FILE the header is ignored: any key gets the anonymous limits', async () => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '1' });
+    const first = await request(app).get('/v2/chains').set('x-api-key', 'guessed').expect(200);
+    expect(first.headers['ratelimit-policy']).toMatch(/^"all"; q=1; /);
+    await request(app).get('/v2/chains').set('x-api-key', 'another').expect(429);
+  });
+
+  // Without a key a client gets the anonymous limits of its address, so a key below them limits
+  // nothing: refused, named, rather than a cap that does not hold.
+  it.each([
+    ['RATE_LIMIT_PER_MINUTE', { RATE_LIMIT_PER_MINUTE: '5' }, "key 'wallet-backend': perMinute 3 is below RATE_LIMIT_PER_MINUTE 5"],
+    ['RATE_LIMIT_PER_MINUTE off (0)', { RATE_LIMIT_PER_MINUTE: '0' }, "key 'wallet-backend': perMinute 3 is below RATE_LIMIT_PER_MINUTE 0 (no limit)"],
+  ])('a key below %s stops the start, naming the key, its limit and the anonymous one', (_name, overrides, says) => {
+    expect(() => testApp({ ...overrides, API_KEYS_FILE: file })).toThrow(ConfigError);
+    expect(() => testApp({ ...overrides, API_KEYS_FILE: file })).toThrow(`Invalid configuration: API_KEYS_FILE: ${says}; a key can only raise a limit`);
+  });
+
+  it('a key at or above both anonymous limits is accepted, 0 (unlimited) above any', () => {
+    expect(() => testApp({ RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_CHAIN_PER_MINUTE: '0', API_KEYS_FILE: file })).not.toThrow();
   });
 
   it('a bad key file stops the start, naming API_KEYS_FILE', () => {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import pino from 'pino';
 import { Redis } from 'ioredis';
@@ -8,9 +8,9 @@ import { createApp } from '../../src/http/app';
 import { createOps, type Ops } from '../../src/ops';
 import { createServices } from '../../src/service';
 import { testConfig } from '../helpers/app';
+import { requiredProgram } from '../support/required-program';
 
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-if (!hasRedis) console.log('test/ops/redis.test.ts: skipped, no redis-server on PATH (Debian package redis-server)');
+const hasRedis = requiredProgram('redis-server', 'redis-server', 'test/ops/redis.test.ts');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from '../../src/config';
+import { projectRoot } from '../../src/project-root';
 
 describe('configuration from the environment', () => {
   it('has defaults for everything', () => {
@@ -31,11 +34,51 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration: ${name}: `));
   });
 
+  it('following transfers: lookback 100 blocks (at most 600), 600 blocks per request, 180 s per stream, 200 streams', () => {
+    expect(loadConfig({})).toMatchObject({ TRACK_LOOKBACK_BLOCKS: 100, TRACK_MAX_BLOCKS: 600, TRACK_TIMEOUT_MS: 180_000, TRACK_MAX_STREAMS: 200 });
+    expect(loadConfig({ TRACK_LOOKBACK_BLOCKS: '600' }).TRACK_LOOKBACK_BLOCKS).toBe(600);
+    expect(() => loadConfig({ TRACK_LOOKBACK_BLOCKS: '601' })).toThrow(/^Invalid configuration: TRACK_LOOKBACK_BLOCKS: /);
+    expect(() => loadConfig({ TRACK_MAX_STREAMS: '0' })).toThrow(/^Invalid configuration: TRACK_MAX_STREAMS: /);
+  });
+
   it('CACHE_MAX_BYTES is a size (bytes, kb, mb or gb), 64 MB by default', () => {
     expect(loadConfig({}).CACHE_MAX_BYTES).toBe(64 * 1024 * 1024);
     expect(loadConfig({ CACHE_MAX_BYTES: '1000' }).CACHE_MAX_BYTES).toBe(1000);
     expect(loadConfig({ CACHE_MAX_BYTES: '512KB' }).CACHE_MAX_BYTES).toBe(512 * 1024);
     expect(loadConfig({ CACHE_MAX_BYTES: '1gb' }).CACHE_MAX_BYTES).toBe(1024 ** 3);
     expect(() => loadConfig({ CACHE_MAX_BYTES: 'lots' })).toThrow(/^Invalid configuration: CACHE_MAX_BYTES: /);
+  });
+});
+
+/** The rows of the README's configuration table: variable and default, as written. */
+function readmeConfiguration(): { name: string; written: string }[] {
+  const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8');
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Configuration\n')) ?? '';
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [name, written] = line.split('|').slice(1, 3).map((cell) => cell.trim());
+      return { name: name.replace(/`/g, ''), written };
+    });
+}
+
+describe('the README configuration table', () => {
+  const rows = readmeConfiguration();
+  const defaults = loadConfig({});
+
+  it('lists every variable of the config schema, once, and nothing else', () => {
+    const names = rows.map((r) => r.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect([...names].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  // A default written as a value (`3001`, `64mb`) must parse to the schema's default; one written
+  // in words (none, the registry's public endpoint) must be a variable that is unset by default.
+  it.each(rows)('$name: the default it gives ($written) is the schema\'s', ({ name, written }) => {
+    const key = name as keyof Config;
+    const literal = /^`([^`]*)`/.exec(written)?.[1];
+    if (literal === undefined) expect([undefined, false]).toContain(defaults[key]);
+    else expect(loadConfig({ [name]: literal })[key]).toEqual(defaults[key]);
   });
 });

@@ -1,12 +1,11 @@
 // Headless Chromium driven over the DevTools protocol (for the /docs page test and its screenshot).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 
 export const CHROMIUM = 'chromium';
-export const hasChromium = (): boolean => spawnSync(CHROMIUM, ['--version'], { stdio: 'ignore' }).status === 0;
 
 type Params = Record<string, unknown>;
 type Listener = (params: Params, sessionId?: string) => void;

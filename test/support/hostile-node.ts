@@ -36,6 +36,8 @@ export interface HostileNode {
   readonly openConnections: number;
   /** Requests seen, by method. */
   readonly requests: string[];
+  /** Ids of the upstream answers passed on to the client, in order. */
+  readonly answered: unknown[];
   setBehaviour(onRequest: (frame: RpcFrame, connection: number) => Behaviour): void;
   close(): Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
   const wss = new WebSocketServer({ server });
   const sockets = new Set<WebSocket>();
   const requests: string[] = [];
+  const answered: unknown[] = [];
   let onRequest = options.onRequest ?? ((): Behaviour => 'forward');
   let opened = 0;
 
@@ -62,7 +65,14 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
     upstream?.on('error', () => undefined);
     upstream?.on('open', () => queued.splice(0).forEach((f) => upstream.send(f)));
     upstream?.on('message', (data, isBinary) => {
-      if (client.readyState === client.OPEN) client.send(data, { binary: isBinary });
+      if (client.readyState !== client.OPEN) return;
+      client.send(data, { binary: isBinary });
+      try {
+        const { id } = JSON.parse(data.toString()) as RpcFrame;
+        if (id !== undefined) answered.push(id);
+      } catch {
+        // not JSON: passed on, not counted
+      }
     });
     client.on('close', () => {
       sockets.delete(client);
@@ -113,6 +123,7 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
       return sockets.size;
     },
     requests,
+    answered,
     setBehaviour(next) {
       onRequest = next;
     },

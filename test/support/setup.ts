@@ -1,10 +1,12 @@
 // vitest setupFiles: runs in every test file's process before its tests.
 import { afterEach } from 'vitest';
 import { validateSupertestAnswers } from '../helpers/openapi-responses';
+import { dropChainClientReports } from './console';
 import { installOfflineGuard, takeOfflineViolations } from './offline';
 
 installOfflineGuard();
 validateSupertestAnswers();
+dropChainClientReports();
 
 afterEach(() => {
   const leaks = takeOfflineViolations();

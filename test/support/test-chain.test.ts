@@ -2,6 +2,7 @@
 // Hydration's metadata comes from the pinned devDependency @galacticcouncil/descriptors@2.6.0,
 // Moonbeam's and BridgeHubPolkadot's from test/fixtures/metadata: when they do not load, those
 // cases fail (they never skip).
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import type { ApiPromise } from '../../src/sdk';
@@ -15,6 +16,7 @@ import {
   type TestChain,
   type TestChainName,
 } from './test-chain';
+import { never } from '../hostile/helpers';
 
 const ALICE_POLKADOT = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 
@@ -249,9 +251,9 @@ describe('test chain: failure modes', () => {
     const chain = await start('Polkadot', true);
     const api = connect(chain.url);
     await until(() => chain.openConnections === 1);
-    await new Promise((r) => setTimeout(r, 500));
+    // A chain that answered would make the api ready in a few ms (its metadata is local).
+    await never(() => (api as unknown as { _isReady: boolean })._isReady, 'the api became ready', 500);
     expect(api.isConnected).toBe(true);
-    expect((api as unknown as { _isReady: boolean })._isReady).toBe(false);
     await api.disconnect();
     await until(() => chain.openConnections === 0);
     expect(chain.connectionsOpened).toBe(1);
@@ -263,8 +265,8 @@ describe('test chain: failure modes', () => {
     const provider = new polkadotApi.WsProvider(hole.url, false);
     const connecting = provider.connect().catch(() => undefined);
     await until(() => hole.openConnections === 1);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(provider.isConnected).toBe(false);
+    // A completed handshake would connect the provider at once.
+    await never(() => provider.isConnected, 'the provider connected', 200);
     expect(hole.connectionsOpened).toBe(1);
     await hole.close();
     await connecting;
@@ -282,5 +284,38 @@ describe('test chain: failure modes', () => {
     await until(() => errors.length > 0);
     expect(provider.isConnected).toBe(false);
     await provider.disconnect().catch(() => undefined);
+  });
+});
+
+describe('test chain: metadata versions', () => {
+  const SERVED: Record<TestChainName, number[]> = { Polkadot: [15], AssetHubPolkadot: [15], Kusama: [15], AssetHubKusama: [15], Hydration: [15, 16], Moonbeam: [16], BridgeHubPolkadot: [16] };
+
+  for (const name of TEST_CHAIN_NAMES) {
+    it(`${name}: serves ${SERVED[name].map((v) => `v${v}`).join(' and ')} through Metadata_metadata_at_version`, async () => {
+      const chain = await start(name);
+      const api = connect(chain.url);
+      await api.isReady;
+      const versions = api.createType('Vec<u32>', await api.rpc.state.call('Metadata_metadata_versions', '0x'));
+      expect(versions.map((v) => v.toNumber())).toEqual(SERVED[name]);
+      for (const version of [14, 15, 16]) {
+        const answer = api.createType('Option<Bytes>', (await api.rpc.state.call('Metadata_metadata_at_version', `0x${Buffer.from(Uint32Array.of(version).buffer).toString('hex')}`)).toU8a(true));
+        expect(answer.isSome, `v${version}`).toBe(SERVED[name].includes(version));
+        if (answer.isNone) continue;
+        // The bytes are that version of this runtime: polkadot.js reads the same pallets from them.
+        const { Metadata, TypeRegistry } = createRequire(__filename)('@polkadot/types') as typeof import('@polkadot/types');
+        const served = new Metadata(new TypeRegistry(), answer.unwrap().toU8a(true));
+        expect(served.version).toBe(version);
+        expect(served.asLatest.pallets.map((p) => p.name.toString())).toEqual(api.runtimeMetadata.asLatest.pallets.map((p) => p.name.toString()));
+      }
+    });
+  }
+
+  it('setSpecVersion: the runtime version and the metadata say the new spec version', async () => {
+    const chain = await start('Hydration');
+    chain.setSpecVersion(chain.runtimeVersion.specVersion + 5);
+    const api = connect(chain.url);
+    await api.isReady;
+    expect((await api.rpc.state.getRuntimeVersion()).specVersion.toNumber()).toBe(chain.runtimeVersion.specVersion + 5);
+    expect(api.consts.system['version']?.toJSON()).toMatchObject({ specVersion: chain.runtimeVersion.specVersion + 5 });
   });
 });

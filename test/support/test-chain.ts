@@ -1,6 +1,6 @@
 // A fake Substrate node for tests: a JSON-RPC 2.0 WebSocket server on 127.0.0.1 that serves
 // REAL metadata and runtime versions (Polkadot, Kusama and their Asset Hubs from
-// @polkadot/types-support; Hydration from @galacticcouncil/descriptors; Moonbeam and
+// @polkadot/types-support; Hydration from @galacticcouncil/descriptors, also as v15; Moonbeam and
 // BridgeHubPolkadot from the files in test/fixtures/metadata) over EMPTY storage.
 // That is enough for `ApiPromise` to become ready and for the ParaSpell SDK's `build()`;
 // nothing here executes a runtime: a runtime call answers only what a test configured with
@@ -19,6 +19,8 @@ import * as path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Metadata as MetadataClass, TypeRegistry as TypeRegistryClass } from '@polkadot/types';
 import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/types/interfaces';
+import { BlockProducer, type BlockSpec, type ProducedBlock } from './test-blocks';
+import { metadataV15Of, withSpecVersion } from './metadata-versions';
 
 const load = createRequire(__filename);
 
@@ -77,6 +79,22 @@ export interface TestChain {
    */
   setAccountNextIndex(account: string, nonce: number | undefined): void;
   readonly nextIndexAsked: readonly string[];
+  /** Makes a new head block (see test-blocks.ts) and tells every head subscription about it. */
+  produceBlock(spec?: BlockSpec): ProducedBlock;
+  /** The hash of block `n`, if the chain has it. */
+  blockHash(n: number): string | null;
+  /** Subscriptions handed out and not cancelled (by unsubscribe or by the socket closing). */
+  readonly openSubscriptions: number;
+  /** Those of them notified with `method` (`chain_finalizedHead` for finalized heads). */
+  openSubscriptionsOf(method: string): number;
+  /** Every `state_getStorage` asked so far: its key and, when given, the block hash. */
+  readonly storageReads: readonly { key: string; at?: string }[];
+  /**
+   * A runtime upgrade that changes only `spec_version`: from now on state_getRuntimeVersion and the
+   * metadata (its System.Version constant, in every version served) say `specVersion`. Runtime
+   * version subscribers are not told, so a connected ApiPromise keeps the version it read.
+   */
+  setSpecVersion(specVersion: number): void;
   /**
    * Closes the server: open sockets get a close frame (1001), whatever is still open after
    * 100 ms is terminated. Idempotent. Disconnect your clients first to keep logs quiet.
@@ -194,6 +212,12 @@ const METADATA_FILE: Partial<Record<TestChainName, string>> = {
   Moonbeam: 'moonbeam.scale',
   BridgeHubPolkadot: 'bridge-hub-polkadot.scale',
 };
+
+/**
+ * v16 fixtures also served as v15 (see metadata-versions.ts), as real nodes serve both. Moonbeam and
+ * BridgeHubPolkadot stay v16-only: the chains without metadata v15 that tests need.
+ */
+const V15_PROJECTION: ReadonlySet<TestChainName> = new Set(['Hydration']);
 
 const TYPES_SUPPORT_FILE: Partial<Record<TestChainName, string>> = {
   Polkadot: 'polkadot',
@@ -372,11 +396,18 @@ class BlockTree {
   }
 
   get head(): string {
-    return this.hashes[HEAD_NUMBER] as string;
+    return this.hashes[this.hashes.length - 1] as string;
   }
 
   hashOf(n: number): string | null {
-    return Number.isInteger(n) && n >= 0 && n <= HEAD_NUMBER ? (this.hashes[n] as string) : null;
+    return Number.isInteger(n) && n >= 0 && n < this.hashes.length ? (this.hashes[n] as string) : null;
+  }
+
+  /** A produced block (test-blocks.ts) becomes the new head; returns its number. */
+  append(hash: string): number {
+    this.hashes.push(hash);
+    this.numbers.set(hash, this.hashes.length - 1);
+    return this.hashes.length - 1;
   }
 
   header(hash: string): Header | null {
@@ -459,11 +490,16 @@ class Node {
   private readonly blocks: BlockTree;
   private readonly stat: ChainStatic;
   private nextSubscription = 1;
-  private readonly metadataRaw: Buffer;
+  private metadataRaw: Buffer;
+  /** The v15 projection of v16 metadata (`V15_PROJECTION` chains), made when first asked for. */
+  private metadataV15?: Buffer;
+  private runtimeVersion: RuntimeVersionJson;
   readonly runtimeAnswers = new Map<string, RuntimeAnswer>();
   readonly storage = new Map<string, `0x${string}`>();
   readonly nextIndex = new Map<string, number>();
   readonly nextIndexAsked: string[] = [];
+  readonly produced: BlockProducer;
+  readonly storageReads: { key: string; at?: string }[] = [];
 
   constructor(
     private readonly chain: TestChainName,
@@ -472,7 +508,9 @@ class Node {
   ) {
     this.stat = CHAIN_STATIC[chain];
     this.blocks = new BlockTree(chain, this.stat.genesisHash);
+    this.produced = new BlockProducer(chain, () => registryForChain(chain, data.metadataHex), this.blocks);
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
+    this.runtimeVersion = data.runtimeVersion;
   }
 
   /** Returns the result, or a subscription (id + first notification). Throws RpcError. */
@@ -482,7 +520,10 @@ class Node {
       const id = `${this.chain}-${this.nextSubscription++}`;
       return { result: id, subscription: { method: sub.notify, result: this.subscriptionPayload(method, p) } };
     }
-    if (UNSUBSCRIBE_METHODS.has(method)) return { result: true };
+    if (UNSUBSCRIBE_METHODS.has(method)) {
+      this.produced.subscriptions.remove(p[0]);
+      return { result: true };
+    }
     return { result: this.call(method, p) };
   }
 
@@ -490,7 +531,7 @@ class Node {
     switch (method) {
       case 'state_subscribeRuntimeVersion':
       case 'chain_subscribeRuntimeVersion':
-        return this.data.runtimeVersion;
+        return this.runtimeVersion;
       case 'state_subscribeStorage':
         return this.storageChangeSet(p[0], this.blocks.head);
       default:
@@ -515,6 +556,10 @@ class Node {
       .filter((k) => k.startsWith(p) && k > after)
       .sort()
       .slice(0, count);
+  }
+
+  blockHash(n: number): string | null {
+    return this.blocks.hashOf(n);
   }
 
   private blockHashParam(v: unknown): string {
@@ -564,18 +609,19 @@ class Node {
         return this.blocks.head;
       case 'chain_getBlock': {
         const header = this.blocks.header(this.blockHashParam(p[0]));
-        return header ? { block: { header, extrinsics: [] }, justifications: null } : null;
+        return header ? { block: { header, extrinsics: this.produced.extrinsicsOf(this.blockHashParam(p[0])) }, justifications: null } : null;
       }
       case 'state_getRuntimeVersion':
       case 'chain_getRuntimeVersion':
-        return d.runtimeVersion;
+        return this.runtimeVersion;
       case 'state_getMetadata':
-        return d.metadataHex;
+        return `0x${this.metadataRaw.toString('hex')}`;
       case 'state_call':
         return this.stateCall(String(p[0]), typeof p[1] === 'string' ? p[1] : '0x');
       case 'state_getStorage':
       case 'state_getStorageAt':
-        return this.storageValue(p[0]);
+        this.storageReads.push({ key: String(p[0]), ...(typeof p[1] === 'string' ? { at: p[1] } : {}) });
+        return this.produced.storageAt(p[0], p[1]) ?? this.storageValue(p[0]);
       case 'state_getStorageHash':
       case 'state_getStorageHashAt': {
         const value = this.storageValue(p[0]);
@@ -602,17 +648,37 @@ class Node {
     }
   }
 
+  private serves(version: number): boolean {
+    return version === this.data.metadataVersion || (version === 15 && V15_PROJECTION.has(this.chain));
+  }
+
+  /** The metadata served as `version`, if it is served. */
+  private metadataAt(version: number): Buffer | undefined {
+    if (version === this.data.metadataVersion) return this.metadataRaw;
+    if (!this.serves(version)) return undefined;
+    this.metadataV15 ??= Buffer.from(metadataV15Of(this.metadataRaw));
+    return this.metadataV15;
+  }
+
+  setSpecVersion(specVersion: number): void {
+    this.runtimeVersion = { ...this.runtimeVersion, specVersion };
+    this.metadataRaw = Buffer.from(withSpecVersion(this.metadataRaw, specVersion));
+    this.metadataV15 = undefined;
+  }
+
   private stateCall(fn: string, data: string): string {
-    const version = this.data.metadataVersion;
     switch (fn) {
-      case 'Metadata_metadata_versions':
-        // Vec<u32> with one entry: the version of the bytes we hold.
-        return `0x04${hexU32(version)}`;
+      case 'Metadata_metadata_versions': {
+        // Vec<u32>: the version of the bytes we hold, and 15 where it is projected from them.
+        const versions = [...new Set([15, this.data.metadataVersion])].filter((v) => this.serves(v));
+        return `0x${encodeCompact(versions.length).toString('hex')}${versions.map(hexU32).join('')}`;
+      }
       case 'Metadata_metadata_at_version': {
         const asked = Buffer.from(data.replace(/^0x/, ''), 'hex');
-        if (asked.length < 4 || asked.readUInt32LE(0) !== version) return '0x00'; // None
+        const metadata = asked.length < 4 ? undefined : this.metadataAt(asked.readUInt32LE(0));
+        if (!metadata) return '0x00'; // None
         // Option<OpaqueMetadata>: Some + compact length + bytes
-        return `0x01${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
+        return `0x01${encodeCompact(metadata.length).toString('hex')}${metadata.toString('hex')}`;
       }
       case 'Metadata_metadata':
         return `0x${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
@@ -703,7 +769,10 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
   wss.on('connection', (ws) => {
     opened++;
     sockets.add(ws);
-    ws.on('close', () => sockets.delete(ws));
+    ws.on('close', () => {
+      sockets.delete(ws);
+      node.produced.subscriptions.dropOwner(ws);
+    });
     ws.on('error', () => undefined);
     if (silent) return;
     ws.on('message', (raw) => {
@@ -745,6 +814,18 @@ export async function startTestChain(chain: TestChainName, options: TestChainOpt
     },
     get nextIndexAsked() {
       return [...node.nextIndexAsked];
+    },
+    produceBlock: (spec) => node.produced.produce(spec),
+    blockHash: (n) => node.blockHash(n),
+    get openSubscriptions() {
+      return node.produced.subscriptions.count();
+    },
+    openSubscriptionsOf: (method) => node.produced.subscriptions.count(method),
+    get storageReads() {
+      return [...node.storageReads];
+    },
+    setSpecVersion(specVersion) {
+      node.setSpecVersion(specVersion);
     },
     async close() {
       if (closed) return;
@@ -791,6 +872,9 @@ function answer(ws: WebSocket, node: Node, text: string): void {
       const { result, subscription } = node.handle(req.method, params(req.params));
       responses.push({ jsonrpc: '2.0', id, result });
       if (subscription) {
+        node.produced.subscriptions.add(String(result), subscription.method, ws, (payload) =>
+          send(ws, { jsonrpc: '2.0', method: subscription.method, params: { subscription: result, result: payload } }),
+        );
         notifications.push({
           jsonrpc: '2.0',
           method: subscription.method,

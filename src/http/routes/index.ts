@@ -6,10 +6,14 @@ import { balanceRoutes } from './balance';
 import { chainRoutes } from './chains';
 import { evmRoutes } from './evm';
 import { explainRoutes } from './explain';
+import { metadataRoutes } from './metadata';
 import { palletRoutes } from './pallets';
 import { preflightRoutes } from './preflight';
 import { removedRoutes } from './removed';
 import { routerRoutes } from './router';
+import { snowbridgeRoutes } from './snowbridge';
+import { statusTrackingRoutes } from './status-tracking';
+import { swapRoutes } from './swap';
 import { transferRoutes } from './transfer';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
@@ -23,6 +27,10 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   preflightRoutes,
   balanceRoutes,
   routerRoutes,
+  swapRoutes,
   evmRoutes,
+  snowbridgeRoutes,
   explainRoutes,
+  statusTrackingRoutes,
+  metadataRoutes,
 ];

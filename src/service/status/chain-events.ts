@@ -1,0 +1,147 @@
+// A block's `System.Events`, decoded with the chain's own metadata and read into the few facts
+// tracking needs. The bytes come from a chain node: anything that does not decode, or decodes with
+// bytes left over, is a 502 naming the chain, never a crash.
+import type { Codec, Registry } from '@polkadot/types-codec/types';
+import { ChainResponseError } from '../../errors';
+import { quote } from '../../chains/address-guard';
+import type { DispatchFailure } from './answer';
+
+export type Phase = { apply: number } | 'initialization' | 'finalization';
+
+/** What tracking reads from an event; events it does not read carry only their name. */
+export type EventFact =
+  | { kind: 'extrinsic-success' }
+  | { kind: 'extrinsic-failed'; error: DispatchFailure }
+  | { kind: 'sent'; messageId: string; destination: unknown }
+  | { kind: 'message-sent'; messageId?: string }
+  | { kind: 'processed'; id: string; success: boolean }
+  | { kind: 'processing-failed'; id: string; reason: string }
+  | { kind: 'trapped'; hash: string };
+
+export interface ChainEvent {
+  phase: Phase;
+  /** `section.Method` as polkadot.js names it (`xcmPallet.Sent`). */
+  name: string;
+  fact?: EventFact;
+}
+
+export const samePhase = (a: Phase, b: Phase): boolean => (typeof a === 'object' && typeof b === 'object' ? a.apply === b.apply : a === b);
+
+// polkadot.js codecs, as far as this file reads them.
+interface EnumCodec extends Codec {
+  readonly type: string;
+  readonly value: Codec;
+}
+interface PhaseCodec extends Codec {
+  readonly isApplyExtrinsic: boolean;
+  readonly asApplyExtrinsic: { toNumber(): number };
+  readonly isInitialization: boolean;
+}
+interface EventCodec extends Codec {
+  readonly section: string;
+  readonly method: string;
+  readonly data: Codec[] & { readonly meta: { readonly fields: { readonly name: { unwrapOr(fallback: string): { toString(): string } } }[] } };
+}
+interface RecordCodec extends Codec {
+  readonly phase: PhaseCodec;
+  readonly event: EventCodec;
+}
+interface ModuleErrorCodec extends Codec {
+  readonly index: { toNumber(): number };
+  readonly error: Codec;
+}
+
+/** The metadata's type of `System.Events` (a Vec of the runtime's EventRecord), per registry. */
+const eventsTypes = new WeakMap<Registry, string>();
+
+function eventsType(registry: Registry, chain: string): string {
+  let type = eventsTypes.get(registry);
+  if (type === undefined) {
+    const system = registry.metadata.pallets.find((p) => p.name.eq('System'));
+    const entry = system?.storage.unwrapOr(undefined)?.items.find((i) => i.name.eq('Events'));
+    if (!entry) throw new ChainResponseError(chain, 'has no System.Events in its metadata');
+    type = registry.createLookupType(entry.type.asPlain);
+    eventsTypes.set(registry, type);
+  }
+  return type;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Decodes `System.Events` of one block; the whole value must decode, nothing left over. */
+export function decodeEvents(registry: Registry, chain: string, bytes: Uint8Array): ChainEvent[] {
+  try {
+    const records = registry.createType(eventsType(registry, chain), bytes) as unknown as RecordCodec[] & Codec;
+    if (records.encodedLength !== bytes.length) throw new Error(`${bytes.length - records.encodedLength} of ${bytes.length} bytes left over`);
+    return records.map((record) => readEvent(registry, record));
+  } catch (error) {
+    if (error instanceof ChainResponseError) throw error;
+    throw new ChainResponseError(chain, `sent System.Events that do not decode with its metadata: ${quote(messageOf(error))}`);
+  }
+}
+
+function phaseOf(phase: PhaseCodec): Phase {
+  if (phase.isApplyExtrinsic) return { apply: phase.asApplyExtrinsic.toNumber() };
+  return phase.isInitialization ? 'initialization' : 'finalization';
+}
+
+/** A field of an event by its name in the metadata (`message_id`). */
+function field(event: EventCodec, name: string): Codec {
+  const at = event.data.meta.fields.findIndex((f) => f.name.unwrapOr('').toString() === name);
+  const value = event.data[at];
+  if (!value) throw new Error(`${event.section}.${event.method} has no field ${name}`);
+  return value;
+}
+
+const hexOf = (codec: Codec): string => codec.toHex().toLowerCase();
+
+function readEvent(registry: Registry, record: RecordCodec): ChainEvent {
+  const { event } = record;
+  const name = `${event.section}.${event.method}`;
+  return { phase: phaseOf(record.phase), name, fact: factOf(registry, name, event) };
+}
+
+function factOf(registry: Registry, name: string, event: EventCodec): EventFact | undefined {
+  switch (name) {
+    case 'system.ExtrinsicSuccess':
+      return { kind: 'extrinsic-success' };
+    case 'system.ExtrinsicFailed':
+      return { kind: 'extrinsic-failed', error: dispatchFailure(registry, field(event, 'dispatch_error') as EnumCodec) };
+    case 'xcmPallet.Sent':
+    case 'polkadotXcm.Sent':
+      return { kind: 'sent', messageId: hexOf(field(event, 'message_id')), destination: field(event, 'destination').toJSON() };
+    case 'xcmpQueue.XcmpMessageSent':
+      return { kind: 'message-sent', messageId: hexOf(field(event, 'message_hash')) };
+    case 'parachainSystem.UpwardMessageSent': {
+      const hash = field(event, 'message_hash') as Codec & { isSome: boolean; unwrap(): Codec };
+      return { kind: 'message-sent', messageId: hash.isSome ? hexOf(hash.unwrap()) : undefined };
+    }
+    case 'messageQueue.Processed':
+      return { kind: 'processed', id: hexOf(field(event, 'id')), success: field(event, 'success').toJSON() === true };
+    case 'messageQueue.ProcessingFailed':
+      return { kind: 'processing-failed', id: hexOf(field(event, 'id')), reason: (field(event, 'error') as EnumCodec).type };
+    case 'xcmPallet.AssetsTrapped':
+    case 'polkadotXcm.AssetsTrapped':
+      return { kind: 'trapped', hash: hexOf(field(event, 'hash')) };
+    default:
+      return undefined;
+  }
+}
+
+/** A dispatch error as a person reads it: a module error by its pallet and name from the metadata. */
+function dispatchFailure(registry: Registry, error: EnumCodec): DispatchFailure {
+  if (error.type !== 'Module') {
+    const inner = error.value as Partial<EnumCodec>;
+    return { name: error.type, message: typeof inner.type === 'string' ? inner.type : error.type };
+  }
+  const module = error.value as ModuleErrorCodec;
+  const index = module.index.toNumber();
+  const pallet = registry.metadata.pallets.find((p) => p.index.toNumber() === index)?.name.toString();
+  try {
+    const meta = registry.findMetaError(module as unknown as Parameters<Registry['findMetaError']>[0]);
+    return { pallet: pallet ?? meta.section, name: meta.name, message: meta.docs.join(' ').trim() || meta.name };
+  } catch {
+    // An index the metadata does not know: say what the chain sent.
+    return { pallet, name: `Module(${index}, ${module.error.toHex()})`, message: 'an error the chain metadata does not describe' };
+  }
+}

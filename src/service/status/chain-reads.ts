@@ -1,0 +1,130 @@
+// The reads tracking makes on a chain, each one JSON-RPC call over a pooled ApiPromise
+// (`api.rpc(method, ...params)`, answered as the node sent it) checked before use: a chain node is a
+// stranger, and an answer of the wrong shape is a 502 naming the chain.
+import { ChainResponseError } from '../../errors';
+import { quote } from '../../chains/address-guard';
+import { utilCrypto, type ApiPromise } from '../../sdk';
+import { decodeEvents, type ChainEvent } from './chain-events';
+
+export interface BlockRef {
+  number: number;
+  hash: string;
+}
+
+type RawRpc = (method: string, ...params: unknown[]) => Promise<unknown>;
+
+const HASH = /^0x[0-9a-f]{64}$/i;
+const HEX = /^0x(?:[0-9a-f]{2})*$/i;
+const MAX_BLOCK_NUMBER = 2 ** 32 - 1;
+/** More extrinsics than any block of a real chain holds. */
+const MAX_EXTRINSICS = 100_000;
+
+const storageKey = (pallet: string, item: string): string => utilCrypto.xxhashAsHex(pallet, 128) + utilCrypto.xxhashAsHex(item, 128).slice(2);
+const EVENTS_KEY = storageKey('System', 'Events');
+const TIMESTAMP_KEY = storageKey('Timestamp', 'Now');
+
+const rpc = (api: ApiPromise, method: string, ...params: unknown[]): Promise<unknown> => (api.rpc as unknown as RawRpc)(method, ...params);
+
+const shown = (value: unknown): string => quote(JSON.stringify(value) ?? String(value), 120);
+
+function unusable(chain: string, method: string, why: string): ChainResponseError {
+  return new ChainResponseError(chain, `answered ${method} with something this service cannot use: ${why}`);
+}
+
+function hashOf(chain: string, method: string, value: unknown): string {
+  if (typeof value !== 'string' || !HASH.test(value)) throw unusable(chain, method, `${shown(value)} is not a block hash`);
+  return value.toLowerCase();
+}
+
+function numberOf(chain: string, method: string, value: unknown): number {
+  const n = typeof value === 'string' && /^0x[0-9a-f]{1,8}$/i.test(value) ? Number(value) : typeof value === 'number' ? value : NaN;
+  if (!Number.isInteger(n) || n < 0 || n > MAX_BLOCK_NUMBER) throw unusable(chain, method, `${shown(value)} is not a block number`);
+  return n;
+}
+
+/** The number of a header (as a node sends it in JSON). */
+export const headerNumber = (chain: string, method: string, header: unknown): number => {
+  if (header === null || typeof header !== 'object') throw unusable(chain, method, `${shown(header)} is not a header`);
+  return numberOf(chain, method, (header as { number?: unknown }).number);
+};
+
+/** The finalized head: its hash and number. */
+export async function finalizedHead(api: ApiPromise, chain: string): Promise<BlockRef> {
+  const hash = hashOf(chain, 'chain_getFinalizedHead', await rpc(api, 'chain_getFinalizedHead'));
+  const header = await rpc(api, 'chain_getHeader', hash);
+  return { hash, number: headerNumber(chain, 'chain_getHeader', header) };
+}
+
+/** The hash of block `n`, or undefined when the chain has no such block (yet). */
+export async function blockHashAt(api: ApiPromise, chain: string, n: number): Promise<string | undefined> {
+  const hash = await rpc(api, 'chain_getBlockHash', n);
+  return hash === null ? undefined : hashOf(chain, 'chain_getBlockHash', hash);
+}
+
+/** A block's number and the hash of each extrinsic (blake2-256 of its bytes), or undefined for an unknown block. */
+export async function blockExtrinsics(api: ApiPromise, chain: string, hash: string): Promise<{ number: number; extrinsics: string[] } | undefined> {
+  const answer = await rpc(api, 'chain_getBlock', hash);
+  if (answer === null) return undefined;
+  const block = (answer as { block?: { header?: unknown; extrinsics?: unknown } } | undefined)?.block;
+  if (block === null || typeof block !== 'object') throw unusable(chain, 'chain_getBlock', `${shown(answer)} is not a block`);
+  const number = headerNumber(chain, 'chain_getBlock', block.header);
+  const { extrinsics } = block;
+  if (!Array.isArray(extrinsics) || extrinsics.length > MAX_EXTRINSICS) throw unusable(chain, 'chain_getBlock', `its extrinsics are ${shown(extrinsics)}, not a list`);
+  return {
+    number,
+    extrinsics: extrinsics.map((x: unknown, i) => {
+      if (typeof x !== 'string' || !HEX.test(x) || x.length < 4) throw unusable(chain, 'chain_getBlock', `extrinsic ${i} is ${shown(x)}, not hex bytes`);
+      return utilCrypto.blake2AsHex(x, 256);
+    }),
+  };
+}
+
+async function storageAt(api: ApiPromise, chain: string, key: string, hash: string): Promise<Uint8Array | undefined> {
+  const value = await rpc(api, 'state_getStorage', key, hash);
+  if (value === null) return undefined;
+  if (typeof value !== 'string' || !HEX.test(value)) throw unusable(chain, 'state_getStorage', `${shown(value)} is not hex bytes`);
+  return Buffer.from(value.slice(2), 'hex');
+}
+
+/** `System.Events` at a block, decoded with the chain's metadata (none stored reads as none). */
+export async function eventsAt(api: ApiPromise, chain: string, hash: string): Promise<ChainEvent[]> {
+  const bytes = await storageAt(api, chain, EVENTS_KEY, hash);
+  return bytes ? decodeEvents(api.registry, chain, bytes) : [];
+}
+
+interface Provider {
+  subscribe(type: string, method: string, params: unknown[], callback: (error: Error | null, result: unknown) => void): Promise<number | string>;
+  unsubscribe(type: string, method: string, id: number | string): Promise<boolean>;
+}
+
+/**
+ * Subscribes to finalized heads on the api's own provider, each header's number handed on as the
+ * node sent it (checked). Not through `api.rpc`: that keeps a subscription 1.75 s after its last
+ * listener leaves (polkadot.js's cache) and decodes headers before we could check them. The
+ * returned function unsubscribes at once.
+ */
+export async function subscribeFinalizedNumbers(api: ApiPromise, chain: string, next: (number: number) => void, failed: (error: unknown) => void): Promise<() => void> {
+  // polkadot.js keeps the provider it was given in its options (the pool's connections give one).
+  const provider = (api as unknown as { _options?: { provider?: Provider } })._options?.provider;
+  if (!provider) throw new Error(`no provider to subscribe to ${chain}'s heads with`);
+  const id = await provider.subscribe('chain_finalizedHead', 'chain_subscribeFinalizedHeads', [], (error, header) => {
+    try {
+      if (error) throw error;
+      next(headerNumber(chain, 'chain_subscribeFinalizedHeads', header));
+    } catch (failure) {
+      failed(failure);
+    }
+  });
+  return () => {
+    provider.unsubscribe('chain_finalizedHead', 'chain_unsubscribeFinalizedHeads', id).catch(() => undefined);
+  };
+}
+
+/** `Timestamp.Now` at a block, in milliseconds. */
+export async function timestampAt(api: ApiPromise, chain: string, hash: string): Promise<number> {
+  const bytes = await storageAt(api, chain, TIMESTAMP_KEY, hash);
+  if (!bytes || bytes.length !== 8) throw unusable(chain, 'state_getStorage', `Timestamp.Now at ${hash} is ${bytes ? `${bytes.length} bytes` : 'missing'}, not a u64`);
+  const ms = Number(Buffer.from(bytes).readBigUInt64LE());
+  if (!Number.isSafeInteger(ms)) throw unusable(chain, 'state_getStorage', `Timestamp.Now at ${hash} is not a time`);
+  return ms;
+}

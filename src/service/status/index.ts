@@ -1,0 +1,167 @@
+// Following a transfer after it is signed (POST /x-transfer/status), from the chains themselves:
+// the origin's block and events, then each later chain's `messageQueue` events for the message's
+// id, over pooled connections. Answered at once, or streamed until final (the HTTP layer writes the
+// stream; this door gives it leg changes and the answer).
+import type { Config } from '../../config';
+import type { ConnectionPool } from '../../chains/pool';
+import { ApiError, DeadlineExceededError } from '../../errors';
+import type { StatusRequest } from '../../schemas/status';
+import { checkOverrideHosts } from '../endpoints';
+import type { Leg, StatusAnswer } from './answer';
+import { HeadWatchers } from './head-watcher';
+import { Journey } from './journey';
+import { ChainReader } from './reader';
+
+export type { Leg, StatusAnswer } from './answer';
+
+/** A stream whose first answer has been read; `run` follows it to the end. */
+export interface StatusStream {
+  /**
+   * Sends each leg as it changes (all of them first), until the answer is final, TRACK_TIMEOUT_MS
+   * has passed or the service shuts down; answers the status then (not final unless it is), or
+   * undefined when the client went away. A chain failure on the way rejects.
+   */
+  run(leg: (leg: Leg) => void): Promise<StatusAnswer | undefined>;
+}
+
+/** Aborts with `reason` after `ms`, unless cleared first. */
+function timer(ms: number, reason: () => unknown): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const handle = setTimeout(() => controller.abort(reason()), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(handle) };
+}
+
+export class StatusService {
+  readonly #watchers: HeadWatchers;
+  /** Aborts every open stream when the service drains. */
+  #closing = new AbortController();
+  #streams = 0;
+
+  constructor(
+    private readonly pool: ConnectionPool,
+    private readonly config: Config,
+  ) {
+    this.#watchers = new HeadWatchers(pool, config.REQUEST_TIMEOUT_MS);
+  }
+
+  /** Streams open now. */
+  get openStreams(): number {
+    return this.#streams;
+  }
+
+  /** Chains watched for new heads, and how many streams wait on each. */
+  watching(): { chain: string; listeners: number }[] {
+    return this.#watchers.stats();
+  }
+
+  /** What is known now, read up to each chain's finalized head under REQUEST_TIMEOUT_MS. */
+  async status(req: StatusRequest): Promise<StatusAnswer> {
+    await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
+    const deadline = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
+    const reader = this.#reader(req, deadline.signal);
+    try {
+      const journey = this.#journey(req, reader);
+      await journey.scan();
+      return journey.answer();
+    } finally {
+      deadline.clear();
+      reader.release();
+    }
+  }
+
+  /**
+   * Opens a stream: refused at once (503) beyond TRACK_MAX_STREAMS; the first answer is read
+   * before anything is sent, so its failures are plain error answers. `gone` aborts when the
+   * client goes away.
+   */
+  async stream(req: StatusRequest, gone: AbortSignal): Promise<StatusStream> {
+    const max = this.config.TRACK_MAX_STREAMS;
+    if (this.#streams >= max) {
+      throw new ApiError(503, 'TooManyStreamsError', `${max} status streams (TRACK_MAX_STREAMS) are open; retry shortly, or ask without Accept: text/event-stream`, undefined, { 'Retry-After': '5' });
+    }
+    const closing = this.#closing.signal;
+    if (closing.aborted) throw closing.reason;
+    this.#streams++;
+    // The first answer is bounded like any request (504); the stream's own bound, TRACK_TIMEOUT_MS,
+    // counts from the start too.
+    const timeoutMs = this.config.TRACK_TIMEOUT_MS;
+    const firstAnswer = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
+    const timedOut = `Stopped following after ${timeoutMs} ms (TRACK_TIMEOUT_MS); ask again to continue.`;
+    const lifetime = timer(timeoutMs, () => new Error(timedOut));
+    const signal = AbortSignal.any([gone, lifetime.signal, closing]);
+    const reader = this.#reader(req, AbortSignal.any([signal, firstAnswer.signal]));
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      lifetime.clear();
+      firstAnswer.clear();
+      reader.release();
+      this.#streams--;
+    };
+    const journey = this.#journey(req, reader);
+    const stopped = (): string => (closing.aborted ? 'The service is shutting down; ask again.' : timedOut);
+    try {
+      await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
+      await journey.scan();
+    } catch (error) {
+      // Out of time (or shutting down) before the first answer: the stream says what is known.
+      if (lifetime.signal.aborted || (closing.aborted && !gone.aborted)) {
+        journey.stop(stopped());
+      } else {
+        end();
+        throw error;
+      }
+    } finally {
+      firstAnswer.clear();
+    }
+    return {
+      run: async (send) => {
+        const told: string[] = [];
+        const tell = (): void =>
+          journey.legs.forEach((leg, i) => {
+            const json = JSON.stringify(leg);
+            if (told[i] !== json) {
+              told[i] = json;
+              send(leg);
+            }
+          });
+        try {
+          if (journey.watching) await journey.follow(this.#watchers, tell, signal);
+          tell();
+          return journey.answer();
+        } catch (error) {
+          if (gone.aborted) return undefined;
+          if (!lifetime.signal.aborted && !closing.aborted) {
+            // What is known goes out before the error.
+            tell();
+            throw error;
+          }
+          journey.stop(stopped());
+          tell();
+          return journey.answer();
+        } finally {
+          end();
+        }
+      },
+    };
+  }
+
+  /** Ends every stream (each sends what it knows, not final) and every head watch. */
+  close(): void {
+    this.#closing.abort(new ApiError(503, 'ShuttingDownError', 'The service is shutting down; ask another instance', undefined, { 'Retry-After': '1' }));
+    this.#watchers.close();
+  }
+
+  #what(req: StatusRequest): string {
+    return `Following ${req.txHash} from ${req.from}`;
+  }
+
+  #reader(req: StatusRequest, signal: AbortSignal): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS);
+  }
+
+  #journey(req: StatusRequest, reader: ChainReader): Journey {
+    return new Journey(req, reader, { lookback: this.config.TRACK_LOOKBACK_BLOCKS, maxBlocks: this.config.TRACK_MAX_BLOCKS });
+  }
+}

@@ -1,0 +1,195 @@
+// One transfer followed from chain to chain. A cursor says what is looked for next and where: the
+// extrinsic on the origin (when a lookback did not find it), or the message on the next leg's chain
+// from the block a timestamp search gives. `scan` reads every chain up to its finalized head;
+// `follow` then reads each new finalized block of the cursor's chain from a shared head watcher,
+// until the status is final.
+import { abortable } from '../../chains/pool';
+import type { StatusRequest } from '../../schemas/status';
+import { pendingLeg, summarise, type Leg, type StatusAnswer } from './answer';
+import type { HeadWatchers } from './head-watcher';
+import { findMessage, reachedLeg } from './messages';
+import { indexIn, lookBack, notFoundLeg, readOrigin, READ_BATCH } from './origin';
+import { BlockBudgetSpent, type BlockView, type ChainReader } from './reader';
+import { laterLegs } from './route';
+import { startBlock } from './timestamp-search';
+
+interface Cursor {
+  /** 0: the extrinsic on the origin; i > 0: the message on leg i's chain. */
+  leg: number;
+  chain: string;
+  /** The next block to read; undefined until the timestamp search has run from `since`. */
+  next?: number;
+  since?: number;
+}
+
+export interface JourneyLimits {
+  lookback: number;
+  maxBlocks: number;
+}
+
+const BEYOND_BRIDGE = 'The message is followed up to the bridge hub; what happens beyond the bridge is not followed.';
+const NO_MESSAGE = 'The extrinsic succeeded but sent no XCM message.';
+
+export class Journey {
+  #legs: Leg[];
+  #messageId?: string;
+  #notes: string[] = [];
+  #cursor?: Cursor;
+
+  constructor(
+    private readonly req: StatusRequest,
+    private readonly reader: ChainReader,
+    private readonly limits: JourneyLimits,
+  ) {
+    this.#legs = [notFoundLeg(req.from)];
+  }
+
+  get legs(): readonly Leg[] {
+    return this.#legs;
+  }
+
+  /** The chain whose new blocks can still change the answer; undefined when there is nothing to wait for. */
+  get watching(): string | undefined {
+    return this.#cursor?.chain;
+  }
+
+  /** Adds a sentence to the answer's note (why following stopped early). */
+  stop(why: string): void {
+    this.#cursor = undefined;
+    this.#notes.push(why);
+  }
+
+  answer(): StatusAnswer {
+    const { status, final } = summarise(this.#legs, { byBlockHash: this.req.blockHash !== undefined });
+    return {
+      status,
+      final,
+      ...(this.#messageId ? { messageId: this.#messageId } : {}),
+      legs: this.#legs.map((leg) => ({ ...leg, events: [...leg.events] })),
+      ...(this.#notes.length ? { note: this.#notes.join(' ') } : {}),
+    };
+  }
+
+  /** Finds the extrinsic and reads each later chain up to its finalized head. */
+  async scan(): Promise<void> {
+    await this.#budgeted(async () => {
+      const { from, txHash, blockHash } = this.req;
+      if (blockHash) {
+        // A block the chain does not know, or without the extrinsic, is a final not-found.
+        const block = await this.reader.blockByHash(from, blockHash);
+        const index = block ? await indexIn(block, txHash) : -1;
+        if (block && index >= 0) await this.#takeOrigin(block, index);
+      } else {
+        const { head, found } = await lookBack(this.reader, from, txHash, this.limits.lookback);
+        if (found) await this.#takeOrigin(found.block, found.index);
+        else this.#cursor = { leg: 0, chain: from, next: head.number + 1 };
+      }
+      await this.#readToHead();
+    });
+  }
+
+  /**
+   * Reads each new finalized block of the chain that can change the answer, until the answer is
+   * final (or the signal aborts). `changed` is called once the watch is set up (nothing later is
+   * missed), and again whenever a leg changed.
+   */
+  async follow(watchers: HeadWatchers, changed: () => void, signal: AbortSignal): Promise<void> {
+    await this.#budgeted(async () => {
+      for (let cursor = this.#cursor; cursor; cursor = this.#cursor) {
+        const heads = await watchers.watch(cursor.chain, this.reader.endpoints(cursor.chain), signal);
+        try {
+          changed();
+          for (;;) {
+            const block = await heads.next(signal);
+            const next = cursor.next ?? block.number;
+            if (block.number < next) continue;
+            // A gap (the watch began, or the node skipped ahead): read it first, in order.
+            if (block.number > next && (await this.#readRange(cursor, block.number - 1))) break;
+            this.reader.count(block.chain, block.hash);
+            // The watcher reads the block for every stream: this one stops waiting when it ends.
+            if (await abortable(this.#visit(cursor, block), signal)) break;
+          }
+        } finally {
+          heads.close();
+        }
+        await this.#readToHead();
+      }
+    });
+    changed();
+  }
+
+  async #takeOrigin(block: BlockView, index: number): Promise<void> {
+    const origin = await readOrigin(block, index);
+    const route = origin.leg.state === 'failed' ? [] : laterLegs(this.req.from, this.req.to, origin.sentTo);
+    this.#messageId = origin.messageId;
+    this.#cursor = undefined;
+    if (route.length > 0 && !origin.messageId) {
+      this.#legs = [origin.leg, ...route.map((step) => ({ ...pendingLeg(step.chain, step.role), state: 'not-found' as const }))];
+      this.#notes.push(NO_MESSAGE);
+      return;
+    }
+    this.#legs = [origin.leg, ...route.map((step) => pendingLeg(step.chain, step.role))];
+    if (route.some((step) => step.role === 'bridge')) this.#notes.push(BEYOND_BRIDGE);
+    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: await block.timestamp() };
+  }
+
+  /** Reads the cursor's chain (and then the next ones) up to each finalized head. */
+  async #readToHead(): Promise<void> {
+    for (let cursor = this.#cursor; cursor; cursor = this.#cursor) {
+      let head: number;
+      if (cursor.next === undefined) {
+        const search = await startBlock(this.reader, cursor.chain, cursor.since ?? 0, this.limits.maxBlocks);
+        cursor.next = search.start;
+        head = search.head.number;
+        if (search.beyond) this.#notes.push(`The transfer is older than the last ${this.limits.maxBlocks} blocks of ${cursor.chain} (TRACK_MAX_BLOCKS): its message may have been processed before them.`);
+      } else {
+        head = (await this.reader.head(cursor.chain)).number;
+      }
+      if (!(await this.#readRange(cursor, head))) return;
+    }
+  }
+
+  /** Reads `cursor.next` .. `last`, READ_BATCH blocks at a time; true when the cursor moved on. */
+  async #readRange(cursor: Cursor, last: number): Promise<boolean> {
+    while (cursor.next !== undefined && cursor.next <= last) {
+      const first = cursor.next;
+      const numbers = Array.from({ length: Math.min(READ_BATCH, last - first + 1) }, (_, i) => first + i);
+      const blocks = await Promise.all(numbers.map((n) => this.reader.blockAt(cursor.chain, n)));
+      // Fetch the batch together; each block is then looked at in order.
+      await Promise.all(blocks.map((block) => (cursor.leg === 0 ? block?.extrinsics() : block?.events())));
+      for (const block of blocks) {
+        if (!block) return false;
+        if (await this.#visit(cursor, block)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Looks for the cursor's target in one block; true when found (the cursor moved on). */
+  async #visit(cursor: Cursor, block: BlockView): Promise<boolean> {
+    cursor.next = block.number + 1;
+    if (cursor.leg === 0) {
+      const index = await indexIn(block, this.req.txHash);
+      if (index < 0) return false;
+      await this.#takeOrigin(block, index);
+      return true;
+    }
+    const outcome = findMessage(await block.events(), this.#messageId!);
+    if (!outcome) return false;
+    const leg = cursor.leg;
+    this.#legs[leg] = reachedLeg(this.#legs[leg]!, block, outcome);
+    const next = this.#legs[leg + 1];
+    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: await block.timestamp() } : undefined;
+    return true;
+  }
+
+  /** Past TRACK_MAX_BLOCKS the answer is what is known so far, not final, and says why. */
+  async #budgeted(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof BlockBudgetSpent)) throw error;
+      this.stop(`Stopped after reading ${error.limit} blocks (TRACK_MAX_BLOCKS); ask again to continue from the newest blocks.`);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// A message on a chain after the origin: found by its id (the SetTopic the routers append and carry
+// through hops) in `messageQueue.Processed` / `ProcessingFailed`, with what happened while it was
+// processed: the events since the previous message's outcome in the same phase, among them
+// `AssetsTrapped` when its assets were left in the holding register.
+import type { Leg, MessageFailure } from './answer';
+import { samePhase, type ChainEvent } from './chain-events';
+
+export interface MessageOutcome {
+  state: 'success' | 'failed';
+  /** The events of its processing, in order, its outcome last. */
+  events: string[];
+  error?: MessageFailure;
+  trapped?: { hash: string };
+}
+
+const isOutcome = (event: ChainEvent): boolean => event.fact?.kind === 'processed' || event.fact?.kind === 'processing-failed';
+
+/** What became of message `id` in a block's events, or undefined when the block did not process it. */
+export function findMessage(events: readonly ChainEvent[], id: string): MessageOutcome | undefined {
+  const at = events.findIndex((e) => (e.fact?.kind === 'processed' || e.fact?.kind === 'processing-failed') && e.fact.id === id);
+  const outcome = events[at];
+  if (!outcome?.fact) return undefined;
+  let start = at;
+  while (start > 0 && samePhase(events[start - 1]!.phase, outcome.phase) && !isOutcome(events[start - 1]!)) start--;
+  const segment = events.slice(start, at + 1);
+  const trap = segment.find((e) => e.fact?.kind === 'trapped')?.fact;
+  const trapped = trap?.kind === 'trapped' ? { hash: trap.hash } : undefined;
+  const fact = outcome.fact;
+  const error: MessageFailure | undefined =
+    fact.kind === 'processing-failed' ? { reason: fact.reason } : fact.kind === 'processed' && !fact.success ? { reason: 'processed without success' } : undefined;
+  return { state: error || trapped ? 'failed' : 'success', events: segment.map((e) => e.name), ...(error ? { error } : {}), ...(trapped ? { trapped } : {}) };
+}
+
+/** A pending leg, filled with where and how its message was processed. */
+export function reachedLeg(leg: Leg, block: { number: number; hash: string }, outcome: MessageOutcome): Leg {
+  return { chain: leg.chain, role: leg.role, state: outcome.state, blockNumber: block.number, blockHash: block.hash, events: outcome.events, ...(outcome.error ? { error: outcome.error } : {}), ...(outcome.trapped ? { trapped: outcome.trapped } : {}) };
+}

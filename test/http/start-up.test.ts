@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../hostile/helpers';
+import { builtServer, runServer, type ServerProcess } from '../support/built-server';
+import { startTestChain } from '../support/test-chain';
+
+// What an operator sees from `node dist/src/server.js`: JSON lines only, whatever happens.
+// (The polkadot.js reports below are dropped in test processes: test/support/setup.ts.)
+beforeAll(() => builtServer(), 180_000);
+
+const nonJson = (server: ServerProcess) => server.lines.filter((l) => !l.json).map((l) => `${l.stream}: ${l.text}`);
+
+describe('start-up output', () => {
+  it('from start to listening and through shutdown, with the default limits on: JSON lines only', async () => {
+    const server = await runServer();
+    await server.listening;
+    expect(nonJson(server), 'before listening').toEqual([]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(nonJson(server)).toEqual([]);
+    expect(server.lines.map((l) => l.json?.msg)).toEqual(['listening', 'shutting down', 'stopped']);
+  });
+
+  it('a chain that never answers: the chain client\'s console reports are JSON warnings naming their origin', async () => {
+    const silent = await startTestChain('Polkadot', { silent: true });
+    try {
+      const server = await runServer({ env: { CONNECT_TIMEOUT_MS: '1000' } });
+      const url = await server.listening;
+      const res = await fetch(`${url}/v5/x-transfer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          from: 'Polkadot',
+          to: 'AssetHubPolkadot',
+          currency: { symbol: 'DOT', amount: '10000000000' },
+          address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
+          options: { development: true, apiOverrides: { Polkadot: silent.url } },
+        }),
+      });
+      expect(res.status).toBe(503);
+      await until(() => silent.openConnections === 0, 'the abandoned connection to close');
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(nonJson(server)).toEqual([]);
+      const reports = server.lines.filter((l) => l.json?.console !== undefined);
+      expect(reports.length).toBeGreaterThan(0);
+      for (const { json } of reports) expect(json).toMatchObject({ level: 40, origin: expect.stringMatching(/^(RPC-CORE|API\/INIT|API-WS)$/) });
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('a bad variable: one fatal JSON line naming it, exit 1', async () => {
+    const server = await runServer({ env: { PORT: 'eighty' } });
+    expect(await server.exited).toBe(1);
+    expect(nonJson(server)).toEqual([]);
+    expect(server.lines).toHaveLength(1);
+    expect(server.lines[0].json).toMatchObject({ level: 60, msg: expect.stringContaining('PORT') });
+  });
+
+  describe('a port already taken', () => {
+    let taken: Server;
+    beforeAll(() => new Promise<void>((resolve) => (taken = createServer().listen(0, '127.0.0.1', resolve))));
+    afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+
+    it('one fatal JSON line with the error, exit 1', async () => {
+      const address = taken.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const server = await runServer({ env: { PORT: String(port) } });
+      expect(await server.exited).toBe(1);
+      expect(nonJson(server)).toEqual([]);
+      expect(server.lines).toHaveLength(1);
+      expect(server.lines[0].json).toMatchObject({ level: 60, msg: 'the service cannot start', err: { code: 'EADDRINUSE' } });
+    });
+  });
+});
