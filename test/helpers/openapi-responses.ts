@@ -129,13 +129,16 @@ class ResponseDocument {
     const content = requestBody.value.content;
     if (!isObject(content) || !isObject(content['application/json'])) return undefined;
     let body: unknown = sent;
-    if (typeof sent === 'string') {
+    // Raw text or bytes as sent: a body that does not parse as JSON here (compressed) is not checked.
+    if (typeof sent === 'string' || Buffer.isBuffer(sent)) {
       try {
-        body = JSON.parse(sent) as unknown;
+        body = JSON.parse(sent.toString()) as unknown;
       } catch {
         return undefined;
       }
     }
+    // JSON null stands for no body where the body is optional.
+    if (body === null && requestBody.value.required !== true) return undefined;
     const validate = this.validator(`${requestBody.pointer}/content/application~1json/schema`);
     if (validate(body)) return undefined;
     const errors = (validate.errors ?? []).slice(0, 8).map((e) => `  ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
