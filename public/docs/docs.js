@@ -1,220 +1,211 @@
 // The /docs page: renders the OpenAPI document embedded in the page, with no library and no
-// request beyond this script and its stylesheet. Operations, schemas and every $ref are drawn
-// only when opened, so the page stays small however many routes the document has (Swagger UI
-// resolved every $ref up front, and its renderer died on this document).
-(function () {
-  'use strict';
-  const spec = JSON.parse(document.getElementById('spec').textContent);
-  const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
+// request beyond these modules and their stylesheet (and what "Try it" sends to this server).
+// Operations, schemas and every $ref are drawn only when opened, so the page stays small however
+// many routes the document has (library pages measured 10 to 100 times heavier on this document:
+// README, "API docs page").
+import { el } from './dom.js';
+import { apiKeyField, tryPanel } from './try.js';
 
-  const el = (tag, attrs, ...children) => {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === 'text') node.textContent = v;
-      else node.setAttribute(k, v === true ? '' : String(v));
-    }
-    for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
-    return node;
-  };
+const spec = JSON.parse(document.getElementById('spec').textContent);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];
 
-  /** Follows a local $ref to what it names. */
-  function deref(value) {
-    let current = value;
-    for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++) {
-      current = current.$ref
-        .slice(2)
-        .split('/')
-        .reduce((node, key) => (node ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec);
-    }
-    return current || {};
+/** Follows a local $ref to what it names. */
+function deref(value) {
+  let current = value;
+  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 10; hops++) {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((node, key) => (node ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), spec);
   }
-  const refName = (ref) => ref.split('/').pop();
+  return current || {};
+}
+const refName = (ref) => ref.split('/').pop();
 
-  /** Inline Markdown: `code`, **bold**, [links](...); everything else is text. */
-  function inline(text) {
-    const out = [];
-    const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)]+)\)/g;
-    let last = 0;
-    for (let m; (m = re.exec(text)); last = re.lastIndex) {
-      if (m.index > last) out.push(text.slice(last, m.index));
-      if (m[1] !== undefined) out.push(el('code', { text: m[1] }));
-      else if (m[2] !== undefined) out.push(el('strong', { text: m[2] }));
-      else out.push(el('a', { href: /^(https?:|#|\/)/.test(m[4]) ? m[4] : '#', text: m[3] }));
-    }
-    if (last < text.length) out.push(text.slice(last));
-    return out;
+/** Inline Markdown: `code`, **bold**, [links](...); everything else is text. */
+function inline(text) {
+  const out = [];
+  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)]+)\)/g;
+  let last = 0;
+  for (let m; (m = re.exec(text)); last = re.lastIndex) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    if (m[1] !== undefined) out.push(el('code', { text: m[1] }));
+    else if (m[2] !== undefined) out.push(el('strong', {}, inline(m[2])));
+    else out.push(el('a', { href: /^(https?:|#|\/)/.test(m[4]) ? m[4] : '#', text: m[3] }));
   }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
 
-  /** Block Markdown: headings, lists, tables, paragraphs. */
-  function markdown(text) {
-    const box = el('div', { class: 'md' });
-    const blocks = String(text || '').split(/\n\s*\n/);
-    for (const block of blocks) {
-      const lines = block.split('\n').filter((l) => l.trim() !== '');
-      if (lines.length === 0) continue;
-      const heading = /^(#{1,4})\s+(.*)$/.exec(lines[0]);
-      if (heading && lines.length === 1) box.append(el(`h${Math.min(heading[1].length + 2, 6)}`, {}, inline(heading[2])));
-      else if (lines.every((l) => /^\s*\|/.test(l))) {
-        const rows = lines.filter((l) => !/^\s*\|[\s|:-]+\|\s*$/.test(l)).map((l) => l.trim().replace(/^\||\|$/g, '').split('|'));
-        box.append(el('table', {}, rows.map((cells, i) => el('tr', {}, cells.map((c) => el(i === 0 ? 'th' : 'td', {}, inline(c.trim())))))));
-      } else if (/^\s*- /.test(lines[0])) {
-        const items = [];
-        for (const l of lines) {
-          if (/^\s*- /.test(l)) items.push(l.replace(/^\s*- /, ''));
-          else items[items.length - 1] += ` ${l.trim()}`;
-        }
-        box.append(el('ul', {}, items.map((i) => el('li', {}, inline(i)))));
-      } else box.append(el('p', {}, inline(lines.map((l) => l.trim()).join(' '))));
-    }
-    return box;
-  }
-
-  function typeOf(schema) {
-    if (schema.$ref) return null;
-    if (schema.const !== undefined) return `const ${JSON.stringify(schema.const)}`;
-    if (schema.enum) return `enum (${schema.enum.length})`;
-    const type = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type;
-    if (type === 'array' && schema.items) return 'array of';
-    return type || (schema.oneOf ? 'one of' : schema.anyOf ? 'any of' : schema.allOf ? 'all of' : 'any');
-  }
-
-  /** One schema, one level at a time; nested objects open on demand, $refs link to Schemas. */
-  function schemaView(schema, depth) {
-    if (!schema || typeof schema !== 'object') return el('span', { class: 'type', text: 'any' });
-    // A $ref opens in place, drawn on first opening only (shared schemas are never copied ahead).
-    if (schema.$ref) return lazy(el('summary', {}, el('span', { class: 'ref', text: refName(schema.$ref) })), () => schemaView(deref(schema), depth + 1), 'nested ref');
-    const box = el('div', { class: 'schema' });
-    const head = el('div', {}, el('span', { class: 'type', text: typeOf(schema) }));
-    if (schema.format) head.append(el('span', { class: 'fmt', text: ` (${schema.format})` }));
-    if (schema.pattern) head.append(el('code', { class: 'fmt', text: ` ${schema.pattern}` }));
-    box.append(head);
-    if (schema.description) box.append(markdown(schema.description));
-    if (schema.enum) box.append(el('div', { class: 'enum' }, schema.enum.slice(0, 80).map((v) => el('code', { text: JSON.stringify(v) })), schema.enum.length > 80 ? ` … ${schema.enum.length - 80} more` : null));
-    if (schema.items) box.append(nested('items', schema.items, depth));
-    for (const key of ['oneOf', 'anyOf', 'allOf']) {
-      (schema[key] || []).forEach((s, i) => box.append(nested(`${key}[${i}]`, s, depth)));
-    }
-    const required = new Set(schema.required || []);
-    const props = Object.entries(schema.properties || {});
-    if (props.length) {
-      box.append(
-        el('table', { class: 'props' }, props.map(([name, s]) =>
-          el('tr', {}, el('td', {}, el('code', { text: name }), required.has(name) ? el('span', { class: 'req', text: ' required' }) : null), el('td', {}, propertyView(s, depth))),
-        )),
-      );
-    }
-    if (schema.additionalProperties && typeof schema.additionalProperties === 'object') box.append(nested('additional properties', schema.additionalProperties, depth));
-    if (schema.example !== undefined) box.append(el('pre', { text: JSON.stringify(schema.example, null, 2) }));
-    return box;
-  }
-
-  /** A property: a $ref or a scalar in place, anything bigger behind a toggle. */
-  function propertyView(schema, depth) {
-    const small = !schema || schema.$ref || (!schema.properties && !schema.items && !schema.oneOf && !schema.anyOf && !schema.allOf && !schema.additionalProperties);
-    return small ? schemaView(schema, depth + 1) : nested(typeOf(schema), schema, depth);
-  }
-
-  function nested(label, schema, depth) {
-    if (schema && schema.$ref) return el('div', {}, `${label}: `, schemaView(schema, depth + 1));
-    return lazy(el('summary', { text: label }), () => schemaView(schema, depth + 1), 'nested');
-  }
-
-  /** A <details> whose body is built on its first opening. */
-  function lazy(summary, build, className, attrs) {
-    const details = el('details', { class: className, ...(attrs || {}) }, summary);
-    details.addEventListener('toggle', () => {
-      if (details.open && !details.dataset.built) {
-        details.dataset.built = '1';
-        details.append(build());
+/** Block Markdown: headings, lists, tables, paragraphs. */
+function markdown(text) {
+  const box = el('div', { class: 'md' });
+  const blocks = String(text || '').split(/\n\s*\n/);
+  for (const block of blocks) {
+    const lines = block.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length === 0) continue;
+    const heading = /^(#{1,4})\s+(.*)$/.exec(lines[0]);
+    if (heading && lines.length === 1) box.append(el(`h${Math.min(heading[1].length + 2, 6)}`, {}, inline(heading[2])));
+    else if (lines.every((l) => /^\s*\|/.test(l))) {
+      const rows = lines.filter((l) => !/^\s*\|[\s|:-]+\|\s*$/.test(l)).map((l) => l.trim().replace(/^\||\|$/g, '').split('|'));
+      box.append(el('table', {}, rows.map((cells, i) => el('tr', {}, cells.map((c) => el(i === 0 ? 'th' : 'td', {}, inline(c.trim())))))));
+    } else if (/^\s*- /.test(lines[0])) {
+      const items = [];
+      for (const l of lines) {
+        if (/^\s*- /.test(l)) items.push(l.replace(/^\s*- /, ''));
+        else items[items.length - 1] += ` ${l.trim()}`;
       }
-    });
-    return details;
+      box.append(el('ul', {}, items.map((i) => el('li', {}, inline(i)))));
+    } else box.append(el('p', {}, inline(lines.map((l) => l.trim()).join(' '))));
   }
+  return box;
+}
 
-  function operationBody(path, method, op, shared) {
-    const body = el('div', { class: 'op-body' });
-    if (op.description) body.append(markdown(op.description));
-    const params = [...(shared || []), ...(op.parameters || [])].map(deref);
-    if (params.length) {
-      body.append(el('h4', { text: 'Parameters' }));
-      body.append(el('table', { class: 'props' }, params.map((p) =>
-        el('tr', {}, el('td', {}, el('code', { text: p.name }), el('span', { class: 'in', text: ` ${p.in}` }), p.required ? el('span', { class: 'req', text: ' required' }) : null), el('td', {}, p.description ? markdown(p.description) : null, schemaView(p.schema, 0))),
-      )));
-    }
-    if (op.requestBody) {
-      const rb = deref(op.requestBody);
-      body.append(el('h4', { text: 'Request body' }));
-      if (rb.description) body.append(markdown(rb.description));
-      for (const [type, media] of Object.entries(rb.content || {})) {
-        body.append(el('div', { class: 'media', text: type }), schemaView(media.schema, 0));
-        if (media.example !== undefined) body.append(el('pre', { text: JSON.stringify(media.example, null, 2) }));
-      }
-    }
-    body.append(el('h4', { text: 'Responses' }));
-    for (const [status, raw] of Object.entries(op.responses || {})) {
-      const response = deref(raw);
-      const row = el('div', { class: `response s${status[0]}` }, el('span', { class: 'status', text: status }), ' ', inline(response.description || ''));
-      if (raw.$ref) row.append(' ', el('span', { class: 'fmt', text: `(${refName(raw.$ref)})` }));
-      for (const [type, media] of Object.entries(response.content || {})) {
-        row.append(el('div', { class: 'media', text: type }), schemaView(media.schema, 0));
-        if (media.example !== undefined) row.append(lazy(el('summary', { text: 'example' }), () => el('pre', { text: JSON.stringify(media.example, null, 2) }), 'nested'));
-      }
-      body.append(row);
-    }
-    return body;
+function typeOf(schema) {
+  if (schema.$ref) return null;
+  if (schema.const !== undefined) return `const ${JSON.stringify(schema.const)}`;
+  if (schema.enum) return `enum (${schema.enum.length})`;
+  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type;
+  if (type === 'array' && schema.items) return 'array of';
+  return type || (schema.oneOf ? 'one of' : schema.anyOf ? 'any of' : schema.allOf ? 'all of' : 'any');
+}
+
+/** One schema, one level at a time; nested objects open on demand, $refs link to Schemas. */
+function schemaView(schema, depth) {
+  if (!schema || typeof schema !== 'object') return el('span', { class: 'type', text: 'any' });
+  // A $ref opens in place, drawn on first opening only (shared schemas are never copied ahead).
+  if (schema.$ref) return lazy(el('summary', {}, el('span', { class: 'ref', text: refName(schema.$ref) })), () => schemaView(deref(schema), depth + 1), 'nested ref');
+  const box = el('div', { class: 'schema' });
+  const head = el('div', {}, el('span', { class: 'type', text: typeOf(schema) }));
+  if (schema.format) head.append(el('span', { class: 'fmt', text: ` (${schema.format})` }));
+  if (schema.pattern) head.append(el('code', { class: 'fmt', text: ` ${schema.pattern}` }));
+  box.append(head);
+  if (schema.description) box.append(markdown(schema.description));
+  if (schema.enum) box.append(el('div', { class: 'enum' }, schema.enum.slice(0, 80).map((v) => el('code', { text: JSON.stringify(v) })), schema.enum.length > 80 ? ` … ${schema.enum.length - 80} more` : null));
+  if (schema.items) box.append(nested('items', schema.items, depth));
+  for (const key of ['oneOf', 'anyOf', 'allOf']) {
+    (schema[key] || []).forEach((s, i) => box.append(nested(`${key}[${i}]`, s, depth)));
   }
-
-  // ---- the page ----------------------------------------------------------------------------
-  const root = document.getElementById('docs');
-  const info = spec.info || {};
-  root.append(el('header', {}, el('h1', {}, `${info.title || 'API'} `, el('span', { class: 'version', text: info.version || '' })), info.summary ? el('p', { text: info.summary }) : null));
-  root.append(lazy(el('summary', { text: 'About this API' }), () => markdown(info.description), 'about'));
-
-  const filter = el('input', { type: 'search', id: 'filter', placeholder: 'Filter by path, method or summary', autocomplete: 'off' });
-  root.append(el('div', { class: 'toolbar' }, filter, el('a', { href: '/openapi.yaml', text: 'openapi.yaml' })));
-
-  const tags = (spec.tags || []).map((t) => t.name);
-  const groups = new Map(tags.map((t) => [t, []]));
-  let count = 0;
-  for (const [path, rawItem] of Object.entries(spec.paths || {})) {
-    const item = deref(rawItem);
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const tag = (op.tags && op.tags[0]) || 'other';
-      if (!groups.has(tag)) groups.set(tag, []);
-      const summary = el('summary', {}, el('span', { class: `method ${method}`, text: method.toUpperCase() }), el('code', { class: 'path', text: path }), el('span', { class: 'summary', text: op.summary || '' }));
-      const node = lazy(summary, () => operationBody(path, method, op, item.parameters), 'op', { 'data-method': method, 'data-path': path, id: `op-${method}-${path}` });
-      node.dataset.search = `${method} ${path} ${op.summary || ''}`.toLowerCase();
-      groups.get(tag).push(node);
-      count++;
-    }
+  const required = new Set(schema.required || []);
+  const props = Object.entries(schema.properties || {});
+  if (props.length) {
+    box.append(
+      el('table', { class: 'props' }, props.map(([name, s]) =>
+        el('tr', {}, el('td', {}, el('code', { text: name }), required.has(name) ? el('span', { class: 'req', text: ' required' }) : null), el('td', {}, propertyView(s, depth))),
+      )),
+    );
   }
-  const list = el('main', { id: 'operations' });
-  for (const [tag, ops] of groups) {
-    if (ops.length === 0) continue;
-    const description = (spec.tags || []).find((t) => t.name === tag);
-    list.append(el('section', { class: 'tag', 'data-tag': tag }, el('h2', {}, tag, el('span', { class: 'count', text: ` ${ops.length}` })), description && description.description ? el('p', { class: 'tag-desc', text: description.description }) : null, ops));
-  }
-  list.dataset.operations = String(count);
-  root.append(list);
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') box.append(nested('additional properties', schema.additionalProperties, depth));
+  if (schema.example !== undefined) box.append(el('pre', { text: JSON.stringify(schema.example, null, 2) }));
+  return box;
+}
 
-  const schemas = Object.entries((spec.components && spec.components.schemas) || {});
-  root.append(el('section', { class: 'schemas' }, el('h2', { text: 'Schemas' }), schemas.map(([name, s]) => lazy(el('summary', {}, el('code', { text: name })), () => schemaView(s, 0), 'schema-entry', { id: `schema-${name}` }))));
+/** A property: a $ref or a scalar in place, anything bigger behind a toggle. */
+function propertyView(schema, depth) {
+  const small = !schema || schema.$ref || (!schema.properties && !schema.items && !schema.oneOf && !schema.anyOf && !schema.allOf && !schema.additionalProperties);
+  return small ? schemaView(schema, depth + 1) : nested(typeOf(schema), schema, depth);
+}
 
-  filter.addEventListener('input', () => {
-    const q = filter.value.trim().toLowerCase();
-    for (const section of list.querySelectorAll('section.tag')) {
-      let shown = 0;
-      for (const op of section.querySelectorAll('details.op')) {
-        const hit = !q || op.dataset.search.includes(q);
-        op.hidden = !hit;
-        if (hit) shown++;
-      }
-      section.hidden = shown === 0;
+function nested(label, schema, depth) {
+  if (schema && schema.$ref) return el('div', {}, `${label}: `, schemaView(schema, depth + 1));
+  return lazy(el('summary', { text: label }), () => schemaView(schema, depth + 1), 'nested');
+}
+
+/** A <details> whose body is built on its first opening. */
+function lazy(summary, build, className, attrs) {
+  const details = el('details', { class: className, ...(attrs || {}) }, summary);
+  details.addEventListener('toggle', () => {
+    if (details.open && !details.dataset.built) {
+      details.dataset.built = '1';
+      details.append(build());
     }
   });
+  return details;
+}
 
-  document.body.dataset.ready = 'true';
-})();
+function operationBody(path, method, op, shared) {
+  const body = el('div', { class: 'op-body' });
+  if (op.description) body.append(markdown(op.description));
+  const params = [...(shared || []), ...(op.parameters || [])].map(deref);
+  body.append(tryPanel(method, path, params, op.requestBody ? deref(op.requestBody) : undefined, deref));
+  if (params.length) {
+    body.append(el('h4', { text: 'Parameters' }));
+    body.append(el('table', { class: 'props' }, params.map((p) =>
+      el('tr', {}, el('td', {}, el('code', { text: p.name }), el('span', { class: 'in', text: ` ${p.in}` }), p.required ? el('span', { class: 'req', text: ' required' }) : null), el('td', {}, p.description ? markdown(p.description) : null, schemaView(p.schema, 0))),
+    )));
+  }
+  if (op.requestBody) {
+    const rb = deref(op.requestBody);
+    body.append(el('h4', { text: 'Request body' }));
+    if (rb.description) body.append(markdown(rb.description));
+    for (const [type, media] of Object.entries(rb.content || {})) {
+      body.append(el('div', { class: 'media', text: type }), schemaView(media.schema, 0));
+      if (media.example !== undefined) body.append(el('pre', { text: JSON.stringify(media.example, null, 2) }));
+    }
+  }
+  body.append(el('h4', { text: 'Responses' }));
+  for (const [status, raw] of Object.entries(op.responses || {})) {
+    const response = deref(raw);
+    const row = el('div', { class: `response s${status[0]}` }, el('span', { class: 'status', text: status }), ' ', inline(response.description || ''));
+    if (raw.$ref) row.append(' ', el('span', { class: 'fmt', text: `(${refName(raw.$ref)})` }));
+    for (const [type, media] of Object.entries(response.content || {})) {
+      row.append(el('div', { class: 'media', text: type }), schemaView(media.schema, 0));
+      if (media.example !== undefined) row.append(lazy(el('summary', { text: 'example' }), () => el('pre', { text: JSON.stringify(media.example, null, 2) }), 'nested'));
+    }
+    body.append(row);
+  }
+  return body;
+}
+
+// ---- the page ----------------------------------------------------------------------------
+const root = document.getElementById('docs');
+const info = spec.info || {};
+root.append(el('header', {}, el('h1', {}, `${info.title || 'API'} `, el('span', { class: 'version', text: info.version || '' })), info.summary ? el('p', { text: info.summary }) : null));
+root.append(lazy(el('summary', { text: 'About this API' }), () => markdown(info.description), 'about'));
+
+const filter = el('input', { type: 'search', id: 'filter', placeholder: 'Filter by path, method or summary', autocomplete: 'off' });
+root.append(el('div', { class: 'toolbar' }, filter, apiKeyField(), el('a', { href: '/openapi.yaml', text: 'openapi.yaml' })));
+
+const tags = (spec.tags || []).map((t) => t.name);
+const groups = new Map(tags.map((t) => [t, []]));
+let count = 0;
+for (const [path, rawItem] of Object.entries(spec.paths || {})) {
+  const item = deref(rawItem);
+  for (const method of METHODS) {
+    const op = item[method];
+    if (!op) continue;
+    const tag = (op.tags && op.tags[0]) || 'other';
+    if (!groups.has(tag)) groups.set(tag, []);
+    const summary = el('summary', {}, el('span', { class: `method ${method}`, text: method.toUpperCase() }), el('code', { class: 'path', text: path }), el('span', { class: 'summary', text: op.summary || '' }));
+    const node = lazy(summary, () => operationBody(path, method, op, item.parameters), 'op', { 'data-method': method, 'data-path': path, id: `op-${method}-${path}` });
+    node.dataset.search = `${method} ${path} ${op.summary || ''}`.toLowerCase();
+    groups.get(tag).push(node);
+    count++;
+  }
+}
+const list = el('main', { id: 'operations' });
+for (const [tag, ops] of groups) {
+  if (ops.length === 0) continue;
+  const description = (spec.tags || []).find((t) => t.name === tag);
+  list.append(el('section', { class: 'tag', 'data-tag': tag }, el('h2', {}, tag, el('span', { class: 'count', text: ` ${ops.length}` })), description && description.description ? el('p', { class: 'tag-desc', text: description.description }) : null, ops));
+}
+list.dataset.operations = String(count);
+root.append(list);
+
+const schemas = Object.entries((spec.components && spec.components.schemas) || {});
+root.append(el('section', { class: 'schemas' }, el('h2', { text: 'Schemas' }), schemas.map(([name, s]) => lazy(el('summary', {}, el('code', { text: name })), () => schemaView(s, 0), 'schema-entry', { id: `schema-${name}` }))));
+
+filter.addEventListener('input', () => {
+  const q = filter.value.trim().toLowerCase();
+  for (const section of list.querySelectorAll('section.tag')) {
+    let shown = 0;
+    for (const op of section.querySelectorAll('details.op')) {
+      const hit = !q || op.dataset.search.includes(q);
+      op.hidden = !hit;
+      if (hit) shown++;
+    }
+    section.hidden = shown === 0;
+  }
+});
+
+document.body.dataset.ready = 'true';

@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
@@ -7,13 +8,13 @@ import { createOps, type Ops } from '../ops';
 import type { Services } from '../service';
 import { FAMILIES, type Family } from '../schemas/family';
 import type { RouteContext } from './context';
-import { addCachedLane } from './cached-lane';
+import { cachedLane } from './cached-lane';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler, type RouteEntry } from './errors';
 import { JsonBodies } from './json-body';
 import { rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
-import { COMPRESS_MIN_BYTES, ResponseCache } from './respond';
+import { COMPRESS_MIN_BYTES, ResponseCache } from './response-cache';
 import { docsRoutes } from './routes/docs';
 import { statusRoute } from './routes/status';
 import { FAMILY_ROUTES } from './routes';
@@ -54,7 +55,14 @@ function declaredRoutes(router: Router, prefix = ''): RouteEntry[] {
   return entries;
 }
 
-export function createApp({ config, logger, services, ops = createOps(config, logger) }: AppDeps): express.Express {
+/** The server's request listener (tests send their requests to it too), with the routes the app declares. */
+export type AppListener = RequestListener & { readonly routes: readonly RouteEntry[] };
+
+/**
+ * Builds the Express app and puts the cached lane in front of it: the listener answers repeated
+ * lookups from the response cache and hands every other request to the app.
+ */
+export function createApp({ config, logger, services, ops = createOps(config, logger) }: AppDeps): AppListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -97,6 +105,7 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  addCachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN });
-  return app;
+
+  const listener = cachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN });
+  return Object.assign(listener, { routes });
 }

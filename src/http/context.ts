@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { ResponseCache } from './respond';
+import type { ResponseCache } from './response-cache';
 import type { Family } from '../schemas/family';
 import type { Services } from '../service';
 

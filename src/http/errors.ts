@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError, type ErrorDetail } from '../errors';
 import { FAMILIES } from '../schemas/family';
 import { fromSdkError } from '../service/sdk-errors';
-import { toJson } from './respond';
+import { toJson } from './json';
 
 export interface ErrorBody {
   statusCode: number;

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { toJson } from './respond';
+import { toJson } from './json';
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 export const HEARTBEAT_MS = 15_000;

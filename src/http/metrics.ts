@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { CounterState, SharedCounters } from '../ops/shared-counters';
 import type { Services } from '../service';
 import { isRouterLoaded } from '../service/router-engine';
-import type { ResponseCache } from './respond';
+import type { ResponseCache } from './response-cache';
 
 const PREFIX = 'xcm_gateway_';
 

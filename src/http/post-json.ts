@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { z } from 'zod';
 import { parseInput } from '../schemas/parse';
-import { sendJson } from './respond';
+import { sendJson } from './json';
 
 /** The shape of every POST operation: parse the body with its schema, run the service, send JSON. */
 export function postJson<S extends z.ZodTypeAny>(router: Router, path: string, schema: S, run: (body: z.output<S>) => Promise<unknown>): void {

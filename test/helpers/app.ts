@@ -11,7 +11,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', ...overrides });
 }
 
-/** The real app with the real services, logging off. */
+/** The server's request listener (the cached lane, then the Express app) with the real services, logging off. */
 export function testApp(overrides: Record<string, string> = {}): { app: ReturnType<typeof createApp>; services: Services; config: Config } {
   const config = testConfig(overrides);
   const logger = pino({ level: config.LOG_LEVEL });

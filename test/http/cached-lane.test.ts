@@ -1,17 +1,25 @@
-// Repeated registry lookups are answered before Express (src/http/cached-lane.ts). What a client
-// sees must not change: the same status, headers and bytes as the first (routed) answer, one log
-// line and one metrics count per request, and bodies read as body-parser reads them.
+// Repeated registry lookups are answered by the server's request listener before it hands the
+// request to Express (src/http/cached-lane.ts). What a client sees must not change: the same
+// status, headers and bytes as the first (routed) answer, one log line and one metrics count per
+// request, and bodies read as body-parser reads them.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
+import { cachedLane } from '../../src/http/cached-lane';
+import { JsonBodies } from '../../src/http/json-body';
+import { rateLimits } from '../../src/http/rate-limit';
+import { ResponseCache } from '../../src/http/response-cache';
+import { createOps } from '../../src/ops';
 import { hashApiKey } from '../../src/ops/api-keys';
 import { createServices } from '../../src/service';
 import { expectErrorBody, testConfig } from '../helpers/app';
+import { outsideTheDocument } from '../helpers/openapi-responses';
 
 /** The real app, with its log lines captured. */
 function loggedApp(overrides: Record<string, string> = {}) {
@@ -35,6 +43,38 @@ function comparable(headers: Record<string, string>): Record<string, string> {
 }
 
 const ASSET_INFO = '/v2/assets/Hydration/asset-info';
+
+describe('the cached lane in front of an Express app', () => {
+  it('a request that reached a cached answer is answered again without the app; every other request goes to the app', async () => {
+    const config = testConfig();
+    const logger = pino({ level: 'silent' });
+    const ops = createOps(config, logger);
+    const cache = new ResponseCache();
+    const bodies = new JsonBodies(config.BODY_LIMIT);
+    const reached: string[] = [];
+    const app = express();
+    app.use((req, _res, next) => {
+      reached.push(`${req.method} ${req.url}`);
+      next();
+    });
+    app.use(bodies.middleware);
+    app.get('/item/:name', (req, res) => cache.send(req, res, `item:${req.params.name}`, () => ({ name: req.params.name })));
+    app.post('/item', (req, res) => cache.send(req, res, `item:${JSON.stringify(req.body)}`, () => req.body));
+    app.get('/live', (_req, res) => res.json({ live: true }));
+    const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
+    const listener = cachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: '*' });
+    const send = (test: request.Test) => outsideTheDocument(test).expect(200);
+
+    for (let i = 0; i < 3; i++) {
+      expect((await send(request(listener).get('/item/a'))).body).toEqual({ name: 'a' });
+      expect((await send(request(listener).post('/item').send({ name: 'b' }))).body).toEqual({ name: 'b' });
+      await send(request(listener).get('/live'));
+    }
+    await send(request(listener).post('/item').send({ name: 'c' }));
+    expect(reached).toEqual(['GET /item/a', 'POST /item', 'GET /live', 'GET /live', 'GET /live', 'POST /item']);
+    await ops.close();
+  });
+});
 
 describe('repeated lookups answered before routing', () => {
   it.each([

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { request, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app';
@@ -15,7 +15,7 @@ let server: Server;
 let base: string;
 
 beforeAll(async () => {
-  server = app.listen(0, '127.0.0.1');
+  server = createServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

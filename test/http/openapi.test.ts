@@ -12,8 +12,7 @@ const toExpress = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 function appRoutes(): Set<string> {
-  const routes = app.locals.routes as { method: string; path: string }[];
-  return new Set(routes.map((r) => key(r.method, r.path)));
+  return new Set(app.routes.map((r) => key(r.method, r.path)));
 }
 
 // ---- tests --------------------------------------------------------------------------------

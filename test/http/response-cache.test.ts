@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
-import { ResponseCache } from '../../src/http/respond';
+import { ResponseCache } from '../../src/http/response-cache';
 import { createServices } from '../../src/service';
 import { expectErrorBody, testConfig } from '../helpers/app';
 import { outsideTheDocument } from '../helpers/openapi-responses';

@@ -31,7 +31,7 @@ const find = (kind: string, name = 'xcm-gateway') => {
 const deployment = find('Deployment');
 const container = deployment.spec.template.spec.containers[0];
 const configMap = find('ConfigMap');
-const routes = new Set((testApp().app.locals.routes as { method: string; path: string }[]).map((r) => `${r.method} ${r.path}`));
+const routes = new Set(testApp().app.routes.map((r) => `${r.method} ${r.path}`));
 
 describe('deploy/kubernetes', () => {
   it('every manifest parses and names its kind; kustomization lists every file', () => {

@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { projectRoot } from '../../src/project-root';
 import { testApp } from '../helpers/app';
-import { CHROMIUM, evaluate, launchChromium, openTab, type Browser } from '../support/chromium';
+import { CHROMIUM, closeTab, evaluate, launchChromium, openTab, type Browser } from '../support/chromium';
 import { requiredProgram } from '../support/required-program';
 
 const available = requiredProgram(CHROMIUM, 'chromium', 'test/ops/docs-page.test.ts');
@@ -24,39 +25,107 @@ function documentedOperations(): string[] {
   return ops.sort();
 }
 
+describe('GET /docs and its assets', () => {
+  const { app, services } = testApp();
+  afterAll(() => services.close());
+
+  it('keep the page to this origin (CSP), are not sniffed, and are revalidated with a 304', async () => {
+    const page = await request(app).get('/docs').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html; charset=utf-8/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe');
+    const assets = ['/docs/assets/docs.js', '/docs/assets/try.js', '/docs/assets/dom.js', '/docs/assets/docs.css'];
+    const types: [string, RegExp][] = [['/docs', /^text\/html/], ...assets.map((a): [string, RegExp] => [a, a.endsWith('.js') ? /^(text|application)\/javascript/ : /^text\/css/])];
+    for (const [path, type] of types) {
+      const first = await request(app).get(path).expect(200);
+      expect(first.headers['content-type'], path).toMatch(type);
+      expect(first.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(first.headers['cache-control'], path).toBe('no-cache');
+      expect(first.headers.etag, path).toEqual(expect.any(String));
+      await request(app).get(path).set('If-None-Match', first.headers.etag as string).expect(304);
+    }
+  });
+});
+
 describe.skipIf(!available)('the /docs page in headless Chromium', () => {
   const { app, services } = testApp();
   let server: Server;
   let origin: string;
   let browser: Browser;
-  let tab: string;
+  /** Every URL any tab requested, and every script error. */
   const requested: string[] = [];
+  const exceptions: string[] = [];
   let crashed = false;
-  let listed: string[] | null = null;
+  /** A tab that loaded the page once, shared by the tests that only read it. */
+  let tab: string;
+
+  /** A new tab showing /docs, once its script listed the operations (or it crashed). */
+  async function openDocs(): Promise<string> {
+    const session = await openTab(browser);
+    for (const domain of ['Network', 'Page', 'Runtime', 'Inspector']) await browser.send(`${domain}.enable`, {}, session);
+    await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1100, deviceScaleFactor: 1, mobile: false }, session);
+    // Anything the page's policy blocks is recorded: the page must work within it.
+    await browser.send(
+      'Page.addScriptToEvaluateOnNewDocument',
+      { source: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));` },
+      session,
+    );
+    await browser.send('Page.navigate', { url: `${origin}/docs` }, session);
+    const end = Date.now() + 30_000;
+    while (!crashed && Date.now() < end) {
+      if (await evaluate<boolean>(browser, session, `document.body?.dataset.ready === 'true'`).catch(() => false)) return session;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(crashed ? 'the renderer crashed' : '/docs did not list its operations within 30 s');
+  }
+
+  /**
+   * Opens an operation, fills its "Try it" form (inputs by name, the JSON body), presses Send and
+   * returns what the page then shows: the status and the answer's text.
+   */
+  async function tryIt(session: string, method: string, path: string, fill: { inputs?: Record<string, string>; body?: string } = {}): Promise<{ status: string; shown: string; answer: string }> {
+    return evaluate(
+      browser,
+      session,
+      `(async () => {
+        const op = document.querySelector(${JSON.stringify(`details.op[data-method="${method}"][data-path="${path}"]`)});
+        op.open = true;
+        // The body is drawn on the toggle event, after the open.
+        for (let i = 0; i < 100 && !op.querySelector('form.try'); i++) await new Promise((r) => setTimeout(r, 20));
+        const form = op.querySelector('form.try');
+        for (const [name, value] of Object.entries(${JSON.stringify(fill.inputs ?? {})})) form.elements.namedItem(name).value = value;
+        const body = ${JSON.stringify(fill.body ?? null)};
+        if (body !== null) form.elements.namedItem('body').value = body;
+        const result = op.querySelector('.try-result');
+        form.querySelector('button[type=submit]').click();
+        for (let i = 0; i < 500 && !result.dataset.status; i++) await new Promise((r) => setTimeout(r, 20));
+        return { status: result.dataset.status ?? 'none', shown: result.querySelector('.try-status')?.textContent ?? '', answer: result.querySelector('.try-answer')?.textContent ?? '' };
+      })()`,
+    );
+  }
+
+  /** What the server answers the same request directly. */
+  async function direct(method: string, path: string, body?: string): Promise<unknown> {
+    const res = await fetch(`${origin}${path}`, { method, body, headers: body ? { 'Content-Type': 'application/json' } : {} });
+    expect(res.status).toBe(200);
+    return res.json();
+  }
 
   beforeAll(async () => {
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer(app).listen(0, '127.0.0.1', () => resolve(s));
     });
     const address = server.address();
     origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     browser = await launchChromium();
     browser.on('Network.requestWillBeSent', (params) => requested.push((params.request as { url: string }).url));
+    browser.on('Runtime.exceptionThrown', (params) => exceptions.push(JSON.stringify(params.exceptionDetails)));
     browser.on('Inspector.targetCrashed', () => (crashed = true));
-    tab = await openTab(browser);
-    for (const domain of ['Network', 'Page', 'Runtime', 'Inspector']) await browser.send(`${domain}.enable`, {}, tab);
-    await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1500, deviceScaleFactor: 1, mobile: false }, tab);
-    await browser.send('Page.navigate', { url: `${origin}/docs` }, tab);
-    // Every test reads a settled page: wait until it lists the operations (or the tab crashed).
-    const end = Date.now() + 30_000;
-    while (!listed && !crashed && Date.now() < end) {
-      listed = await evaluate<string[] | null>(
-        browser,
-        tab,
-        `document.body && document.body.dataset.ready === 'true' ? [...document.querySelectorAll('details.op')].map((d) => d.dataset.method + ' ' + d.dataset.path) : null`,
-      ).catch(() => null);
-      if (!listed) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    tab = await openDocs();
   }, 90_000);
 
   afterAll(async () => {
@@ -66,13 +135,13 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
   });
 
   it('lists every operation of both families, and opening all of them keeps the tab alive', async () => {
-    expect(crashed, 'the renderer crashed').toBe(false);
     const expected = documentedOperations();
     expect(expected.filter((o) => o.includes(' /v5/')).length).toBeGreaterThan(40);
-    expect(listed?.sort()).toEqual(expected);
+    const listed = await evaluate<string[]>(browser, tab, `[...document.querySelectorAll('details.op')].map((d) => d.dataset.method + ' ' + d.dataset.path)`);
+    expect(listed.sort()).toEqual(expected);
 
     // Each operation is drawn on its toggle event, which fires after the open: wait for all of them.
-    const opened = await evaluate<number>(
+    const opened = await evaluate<{ bodies: number; forms: number }>(
       browser,
       tab,
       `(async () => {
@@ -80,10 +149,10 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
         for (const d of ops) d.open = true;
         const built = () => document.querySelectorAll('details.op .op-body').length;
         for (let i = 0; i < 200 && built() < ops.length; i++) await new Promise((r) => setTimeout(r, 50));
-        return built();
+        return { bodies: built(), forms: document.querySelectorAll('details.op .op-body form.try').length };
       })()`,
     );
-    expect(opened).toBe(expected.length);
+    expect(opened).toEqual({ bodies: expected.length, forms: expected.length });
     expect(crashed).toBe(false);
     // A $ref opens in place: the body schema of a transfer names its fields.
     const fields = await evaluate<string[]>(
@@ -101,32 +170,69 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
     expect(responses).toEqual(expect.arrayContaining(['200', '400', '500']));
   });
 
-  it('made no request that left 127.0.0.1', async () => {
-    expect(requested.length).toBeGreaterThanOrEqual(3);
-    const outside = requested.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:') && url !== 'about:blank');
-    expect(outside).toEqual([]);
-    expect(requested).toEqual(expect.arrayContaining([`${origin}/docs`, `${origin}/docs/assets/docs.js`, `${origin}/docs/assets/docs.css`]));
+  it('sends GET /v2/chains from the page and shows its answer', async () => {
+    const session = await openDocs();
+    const shown = await tryIt(session, 'get', '/v2/chains');
+    await closeTab(browser, session);
+    expect(shown.status).toBe('200');
+    expect(shown.shown).toContain('200 OK');
+    expect(JSON.parse(shown.answer)).toEqual(await direct('GET', '/v2/chains'));
+    expect(JSON.parse(shown.answer)).toEqual(expect.arrayContaining(['Polkadot', 'Hydration', 'AssetHubPolkadot']));
   });
 
-  // DOCS_SCREENSHOT=docs/docs-page.png npx vitest run test/ops/docs-page.test.ts refreshes the README's picture.
-  it.runIf(process.env.DOCS_SCREENSHOT)('takes the README screenshot', async () => {
+  it('sends POST /v2/assets/Hydration/asset-info with a JSON body from the page and shows its answer', async () => {
+    const session = await openDocs();
+    const body = '{"currency":{"symbol":"DOT"}}';
+    const shown = await tryIt(session, 'post', '/v2/assets/{chain}/asset-info', { inputs: { 'path.chain': 'Hydration' }, body });
+    await closeTab(browser, session);
+    expect(shown.status).toBe('200');
+    const answer = JSON.parse(shown.answer) as { symbol: string; decimals: number };
+    expect(answer).toEqual(await direct('POST', '/v2/assets/Hydration/asset-info', body));
+    expect(answer).toMatchObject({ symbol: 'DOT', decimals: 10 });
+  });
+
+  it('shows a 400 answer as the server sent it (an unknown chain named in the path)', async () => {
+    const session = await openDocs();
+    const shown = await tryIt(session, 'post', '/v5/assets/{chain}/asset-info', { inputs: { 'path.chain': 'Atlantis' } });
+    await closeTab(browser, session);
+    expect(shown.status).toBe('400');
+    expect(JSON.parse(shown.answer)).toMatchObject({ statusCode: 400, kind: 'UnknownChainError' });
+  });
+
+  it('works within its content security policy and made no request that left 127.0.0.1', async () => {
+    const session = await openDocs();
+    expect((await tryIt(session, 'get', '/v5/chains')).status).toBe('200');
+    const violations = await evaluate<string[]>(browser, session, 'window.__violations');
+    await closeTab(browser, session);
+    expect(violations).toEqual([]);
+    expect(exceptions).toEqual([]);
+    const outside = requested.filter((url) => !url.startsWith(`${origin}/`) && url !== 'about:blank');
+    expect(outside).toEqual([]);
+    expect(requested).toEqual(
+      expect.arrayContaining([`${origin}/docs`, `${origin}/docs/assets/docs.js`, `${origin}/docs/assets/try.js`, `${origin}/docs/assets/docs.css`, `${origin}/v5/chains`]),
+    );
+  });
+
+  // The README's picture is of the page as it is: every run draws it again; outside CI (where a
+  // changed file would go unnoticed) it is written to docs/docs-page.png.
+  it('draws the README screenshot: an asset lookup sent from the page', async () => {
+    const session = await openDocs();
     await evaluate(
       browser,
-      tab,
-      `(async () => {
-        for (const d of document.querySelectorAll('details.op')) d.open = false;
+      session,
+      `(() => {
         const filter = document.getElementById('filter');
-        filter.value = 'x-transfer';
+        filter.value = 'asset-info';
         filter.dispatchEvent(new Event('input'));
-        const op = document.querySelector('details.op[data-method="post"][data-path="/v5/x-transfer"]');
-        op.open = true;
-        await new Promise((r) => setTimeout(r, 100));
-        op.querySelector('.op-body details.ref').open = true;
-        window.scrollTo(0, 0);
-        await new Promise((r) => setTimeout(r, 300));
       })()`,
     );
-    const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, tab);
-    writeFileSync(join(projectRoot(), process.env.DOCS_SCREENSHOT as string), Buffer.from(data, 'base64'));
+    const shown = await tryIt(session, 'post', '/v2/assets/{chain}/asset-info', { inputs: { 'path.chain': 'Hydration' }, body: '{"currency":{"symbol":"DOT"}}' });
+    expect(shown.status).toBe('200');
+    await evaluate(browser, session, `window.scrollTo(0, 0)`);
+    const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, session);
+    await closeTab(browser, session);
+    const png = Buffer.from(data, 'base64');
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    if (!process.env.CI) writeFileSync(join(projectRoot(), 'docs/docs-page.png'), png);
   });
 });

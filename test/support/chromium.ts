@@ -98,6 +98,12 @@ export async function openTab(browser: Browser): Promise<string> {
   return sessionId;
 }
 
+/** Closes a tab opened by openTab. */
+export async function closeTab(browser: Browser, sessionId: string): Promise<void> {
+  const { targetInfo } = await browser.send<{ targetInfo: { targetId: string } }>('Target.getTargetInfo', {}, sessionId);
+  await browser.send('Target.closeTarget', { targetId: targetInfo.targetId });
+}
+
 /** Evaluates an expression in the page and returns its value. */
 export async function evaluate<T>(browser: Browser, sessionId: string, expression: string): Promise<T> {
   const { result, exceptionDetails } = await browser.send<{ result: { value?: T }; exceptionDetails?: { text: string } }>(

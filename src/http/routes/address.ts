@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import * as lookups from '../../service/lookups';
 import { parseInput } from '../../schemas/parse';
 import { convertSs58Query } from '../../schemas/lookups';
-import { sendJson } from '../respond';
+import { sendJson } from '../json';
 import type { RouteContext } from '../context';
 
 export function addressRoutes(router: Router, _ctx: RouteContext): void {

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import * as lookups from '../../service/lookups';
 import { parseInput } from '../../schemas/parse';
 import { assetInfoBody, chainParams, currencyBody, supportedAssetsQuery } from '../../schemas/lookups';
-import { toJson } from '../respond';
+import { toJson } from '../json';
 import type { RouteContext } from '../context';
 
 export function assetRoutes(router: Router, { cache }: RouteContext): void {

@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { parseInput } from '../../schemas/parse';
 import { balanceBody, balanceParams } from '../../schemas/preflight';
-import { sendJson } from '../respond';
+import { sendJson } from '../json';
 import type { RouteContext } from '../context';
 
 /** Balances: `/v5` takes `address` (currency optional, native by default), `/v2` `recipient` and `currency`. */

@@ -5,7 +5,7 @@ import type { RouterRequest } from '../../schemas/router';
 import type { Services } from '../../service';
 import { SWAP_TRANSFER_PATHS } from '../../service/pre-dial';
 import { postJson } from '../post-json';
-import { sendJson } from '../respond';
+import { sendJson } from '../json';
 import type { RouteContext } from '../context';
 
 type Schemas = ReturnType<typeof preflightSchemas>;

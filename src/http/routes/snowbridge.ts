@@ -4,7 +4,7 @@ import { paraEthFeesQuery } from '../../schemas/para-eth-fees';
 import { parseInput } from '../../schemas/parse';
 import { buildApprove } from '../../service/evm/approve';
 import { postJson } from '../post-json';
-import { sendJson } from '../respond';
+import { sendJson } from '../json';
 import type { RouteContext } from '../context';
 
 /** The two Ethereum-side helpers of Snowbridge transfers: the gateway's ERC-20 approval, and the fees to Ethereum. */

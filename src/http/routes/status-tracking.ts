@@ -5,7 +5,7 @@ import { statusBody } from '../../schemas/status';
 import type { RouteContext } from '../context';
 import { errorBody } from '../errors';
 import { openEventStream } from '../event-stream';
-import { sendJson } from '../respond';
+import { sendJson } from '../json';
 
 /**
  * `POST /x-transfer/status`: where a signed transfer is now. JSON by default; with

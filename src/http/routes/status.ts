@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Ops } from '../../ops';
 import type { Services } from '../../service';
 import { isRouterLoaded } from '../../service/router-engine';
-import type { ResponseCache } from '../respond';
+import type { ResponseCache } from '../response-cache';
 import { projectRoot } from '../../project-root';
 
 const REDIS_STATE = { local: 'not configured', redis: 'connected', fallback: 'unreachable' } as const;

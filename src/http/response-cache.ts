@@ -3,13 +3,9 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
-
-/** JSON text of a response value: big integers become decimal strings. */
-export function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
+import { JSON_TYPE, toJson } from './json';
 
 /** Answers smaller than this are sent plain: compression would save next to nothing. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -38,6 +34,11 @@ export interface Entry {
   size: number;
 }
 
+/** What the LRU holds for an entry: a new one each time the entry grows, as lru-cache sizes a value when it is set. */
+interface Held {
+  entry: Entry;
+}
+
 const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
   // Quality 9 of 11: within a few per cent of the best ratio at a small fraction of its time
   // (quality 11 takes seconds for the 1 MB router pairs answer).
@@ -48,27 +49,27 @@ const compressors: Record<Encoding, (bytes: Buffer) => Promise<Buffer>> = {
   gzip: (bytes) => promisify(gzip)(bytes, { level: 9 }),
 };
 
+/** The codings cached answers are kept in, brotli first: it is the smaller. */
+const CODINGS: readonly Encoding[] = ['br', 'gzip'];
+
+/** negotiator 1's `encoding`, with the `preferred` option that @types/negotiator (written for 0.6) lacks. */
+type EncodingNegotiator = { encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined };
+
 /**
- * The encoding to send for an Accept-Encoding header: brotli when the client takes it at least as
- * willingly as gzip (it is smaller), else gzip, else none. `*` stands for codings not named; q=0
- * refuses. Headers repeat from client to client, so answers are memoised (bounded).
+ * The coding to send for an Accept-Encoding header: brotli when the client takes it at least as
+ * willingly as gzip, else gzip, else none (`*` stands for codings not named; q=0 refuses).
+ * Headers repeat from client to client, so answers are memoised (bounded).
  */
-const negotiated = new Map<string, Encoding | undefined>();
-export function preferredEncoding(header: string | undefined): Encoding | undefined {
+const negotiated = new LRUCache<string, Encoding | 'identity'>({ max: 256 });
+function preferredEncoding(header: string | undefined): Encoding | undefined {
   if (!header) return undefined;
-  if (negotiated.has(header)) return negotiated.get(header);
-  const q: Record<string, number> = {};
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (name) q[name] = Number.isFinite(value) ? value : 0;
+  let choice = negotiated.get(header);
+  if (choice === undefined) {
+    const negotiator = new Negotiator({ headers: { 'accept-encoding': header } }) as unknown as EncodingNegotiator;
+    choice = (negotiator.encoding(CODINGS, { preferred: CODINGS }) as Encoding | undefined) ?? 'identity';
+    negotiated.set(header, choice);
   }
-  const of = (name: string) => q[name] ?? q['*'] ?? 0;
-  const choice = of('br') > 0 && of('br') >= of('gzip') ? 'br' : of('gzip') > 0 ? 'gzip' : undefined;
-  if (negotiated.size >= 256) negotiated.clear();
-  negotiated.set(header, choice);
-  return choice;
+  return choice === 'identity' ? undefined : choice;
 }
 
 /**
@@ -98,7 +99,7 @@ const MAX_ALIASES = 8;
 /** POST bodies up to this size are remembered as request lines (larger ones always take the route). */
 const MAX_ALIAS_BODY = 1024;
 
-export function cacheKey(key: string): string {
+function cacheKey(key: string): string {
   return key.length <= MAX_KEY_LENGTH ? key : `#${createHash('sha256').update(key).digest('base64url')}`;
 }
 
@@ -124,19 +125,27 @@ function requestLine(req: Request): string | undefined {
  * on nothing but its method, URL and body, and the headers `sendVariant` looks at.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
+  /** Entries by key, least recently used first out once their sizes pass the bound. */
+  private readonly entries: LRUCache<string, Held>;
   private readonly byLine = new Map<string, Entry>();
   /** URLs of the POST lines held, and how many each: other POSTs skip making a request line. */
   private readonly postUrls = new Map<string, number>();
-  private heldBytes = 0;
 
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {
+    this.entries = new LRUCache<string, Held>({
+      maxSize: maxBytes,
+      sizeCalculation: (held) => held.entry.size,
+      // After each change: an entry no longer held (evicted, or grown past the bound) takes its
+      // request lines with it; one re-counted after it grew is still held.
+      disposeAfter: (held, key) => {
+        if (this.entries.peek(key)?.entry !== held.entry) this.forgetLines(held.entry);
+      },
+    });
+  }
 
   send(req: Request, res: Response, key: string, compute: () => unknown): void {
     const k = cacheKey(key);
-    let entry = this.entries.get(k);
-    if (entry) this.touch(entry);
-    else entry = this.store(k, compute());
+    const entry = this.entries.get(k)?.entry ?? this.store(k, compute());
     entry.route ??= `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`;
     const line = requestLine(req);
     if (line !== undefined && this.entries.has(k) && !this.byLine.has(line) && entry.aliases.length < MAX_ALIASES) {
@@ -191,7 +200,7 @@ export class ResponseCache {
 
   /** Bytes held: every variant, keys and request lines. */
   get bytes(): number {
-    return this.heldBytes;
+    return this.entries.calculatedSize;
   }
 
   private store(key: string, value: unknown): Entry {
@@ -200,7 +209,6 @@ export class ResponseCache {
     const entry: Entry = { key, plain: { bytes, etag }, aliases: [], size: 0 };
     // An answer larger than the whole cache is served and forgotten.
     if (bytes.length + key.length > this.maxBytes) return entry;
-    this.entries.set(key, entry);
     this.grow(entry, bytes.length + key.length);
     return entry;
   }
@@ -223,7 +231,7 @@ export class ResponseCache {
       (bytes): Variant => {
         const variant: Variant = { bytes, etag: `${entry.plain.etag.slice(0, -1)}-${encoding}"`, encoding };
         entry[encoding] = variant;
-        if (this.entries.get(entry.key) === entry) this.grow(entry, bytes.length);
+        if (this.entries.peek(entry.key)?.entry === entry) this.grow(entry, bytes.length);
         return variant;
       },
       (error: unknown) => {
@@ -237,31 +245,23 @@ export class ResponseCache {
 
   /** Marks an entry as the most recently used. */
   private touch(entry: Entry): void {
-    this.entries.delete(entry.key);
-    this.entries.set(entry.key, entry);
+    this.entries.get(entry.key);
   }
 
-  /** Accounts for bytes an entry holds, then evicts least recently used entries beyond the bound. */
+  /** Accounts for bytes an entry holds: (re-)set, so that the least recently used entries beyond the bound go. */
   private grow(entry: Entry, bytes: number): void {
     entry.size += bytes;
-    this.heldBytes += bytes;
-    for (const oldest of this.entries.values()) {
-      if (this.heldBytes <= this.maxBytes) break;
-      this.entries.delete(oldest.key);
-      for (const { line, postUrl } of oldest.aliases) {
-        this.byLine.delete(line);
-        if (postUrl === undefined) continue;
-        const count = (this.postUrls.get(postUrl) ?? 1) - 1;
-        if (count > 0) this.postUrls.set(postUrl, count);
-        else this.postUrls.delete(postUrl);
-      }
-      this.heldBytes -= oldest.size;
+    this.entries.set(entry.key, { entry });
+  }
+
+  /** Forgets the request lines that led to an entry no longer held. */
+  private forgetLines(entry: Entry): void {
+    for (const { line, postUrl } of entry.aliases) {
+      this.byLine.delete(line);
+      if (postUrl === undefined) continue;
+      const count = (this.postUrls.get(postUrl) ?? 1) - 1;
+      if (count > 0) this.postUrls.set(postUrl, count);
+      else this.postUrls.delete(postUrl);
     }
   }
-}
-
-/** Sends a computed (uncached) value as JSON. */
-export function sendJson(res: Response, value: unknown, status = 200): void {
-  res.status(status).setHeader('Content-Type', JSON_TYPE);
-  res.send(toJson(value));
 }
