@@ -57,7 +57,7 @@ const envSchema = z.object({
   IDLE_TIMEOUT_MS: ms(300_000),
   MAX_CHAINS: z.coerce.number().int().positive().max(1000).default(32),
   SHUTDOWN_GRACE_MS: ms(10_000),
-  ALLOW_PRIVATE_OVERRIDES: bool.default('false'),
+  ALLOW_PRIVATE_OVERRIDES: bool.default(false),
   CORS_ORIGIN: z.string().min(1).default('*'),
   /** Ethereum JSON-RPC for Snowbridge fee quotes; unset means the registry's public endpoint. */
   ETHEREUM_RPC_URL: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL').optional(),

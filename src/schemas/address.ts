@@ -1,7 +1,7 @@
 import { utilCrypto } from '../sdk';
 import { LIMITS } from './limits';
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const ACCOUNT_ID_HEX = /^0x[0-9a-fA-F]{64}$/;
 
 export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(address);

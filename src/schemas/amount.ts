@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { doc } from './docs';
 import { LIMITS, U128_MAX } from './limits';
 
 /**
@@ -16,7 +17,6 @@ type Checked = { text: string } | { error: string };
 const SHAPE = 'must be ASCII digits with at most one decimal point, e.g. "10000000000" or "1.5"';
 
 function fromNumber(n: number): Checked {
-  if (!Number.isFinite(n)) return { error: 'is not a finite number' };
   if (n < 0) return { error: 'must not be negative' };
   if (Number.isInteger(n)) {
     return Number.isSafeInteger(n) ? { text: n.toFixed(0) } : { error: 'is too large for a JSON number to carry exactly; send it as a string' };
@@ -38,6 +38,17 @@ function fromString(text: string, all: boolean): Checked {
 
 const isZero = (text: string): boolean => /^[0.]+$/.test(text);
 
+/**
+ * A JSON number beyond a double (1e309) parses as Infinity, which z.number() refuses as a wrong
+ * type: it is named for what it is before the union sees it.
+ */
+export function finiteOrRefused<S extends z.ZodType>(schema: S) {
+  return z.preprocess((value, ctx) => {
+    if (value === Infinity || value === -Infinity) ctx.addIssue({ code: 'custom', message: 'is not a finite number', params: { kind: 'NumberFormatError' }, fatal: true });
+    return value;
+  }, schema);
+}
+
 export interface AmountRules {
   /** A transfer amount: 0 is refused. */
   positive: boolean;
@@ -47,9 +58,17 @@ export interface AmountRules {
   typeMessage?: string;
 }
 
+/** What the document says an amount is: the checks below, as JSON Schema. */
+const documented = ({ positive, all }: AmountRules) => ({
+  anyOf: [
+    { type: 'string', pattern: all ? `^ALL$|${DECIMAL.source}` : DECIMAL.source, maxLength: LIMITS.amount },
+    { type: 'number', ...(positive ? { exclusiveMinimum: 0 } : { minimum: 0 }) },
+  ],
+});
+
 /** An amount as its normalised decimal text (or `ALL` where allowed). */
 export function amountSchema({ positive, all = false, typeMessage = 'must be a number or a numeric string' }: AmountRules) {
-  return z.union([z.string(), z.number()], { errorMap: () => ({ message: typeMessage }) }).transform((value, ctx) => {
+  const parser = finiteOrRefused(z.union([z.string(), z.number()], { error: typeMessage })).transform((value, ctx) => {
     const checked = typeof value === 'number' ? fromNumber(value) : fromString(value, all);
     const error = 'error' in checked ? checked.error : positive && isZero(checked.text) ? 'must be greater than 0' : undefined;
     if ('error' in checked || error !== undefined) {
@@ -59,4 +78,5 @@ export function amountSchema({ positive, all = false, typeMessage = 'must be a n
     }
     return checked.text;
   });
+  return doc(parser, documented({ positive, all }));
 }

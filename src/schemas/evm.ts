@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { getAddress, type Address } from 'viem';
 import type { TChain, TCurrencyCore } from '@paraspell/sdk-pjs';
+import { doc, exactlyOne } from './docs';
 import type { Family } from './family';
 import { sdk } from '../sdk';
-import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
-import { assetId, chainName, location, symbolSpecifier } from './common';
+import { addressMismatch, EVM_ADDRESS, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
+import { finiteOrRefused } from './amount';
+import { assetId, chainName, location, SELECTORS, symbolSpecifier } from './common';
 import { metadataHashNotApplicable } from './metadata';
 import { optionsSchema, type TransferOptions } from './transfer';
+import { abortOnIssue, typeError } from './zod-rules';
 
 /** An Ethereum-origin transfer (`/evm-x-transfer`), whatever the family. */
 export interface EvmTransferRequest {
@@ -35,61 +38,94 @@ export function evmAddressProblem(address: string): string | undefined {
   return getAddress(address) === address ? undefined : 'has a wrong EIP-55 checksum (mixed-case letters that do not match the address); check it or send it in lower case';
 }
 
-export const evmSender = z
-  .string({ invalid_type_error: 'must be a 20-byte EVM address (string)' })
-  .superRefine((value, ctx) => {
-    const problem = evmAddressProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', ...issue(problem, 'InvalidAddressError') });
-  })
-  .transform((value) => getAddress(value));
+export const evmSender = doc(
+  z
+    .string(typeError('must be a 20-byte EVM address (string)'))
+    .superRefine((value, ctx) => {
+      const problem = evmAddressProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', ...issue(problem, 'InvalidAddressError') });
+    })
+    .check(abortOnIssue)
+    .transform((value) => getAddress(value)),
+  { id: 'EvmAddress', description: 'A 20-byte EVM address, in one case or EIP-55 checksummed (a wrong checksum is a 400 `InvalidAddressError`).', pattern: EVM_ADDRESS.source },
+);
 
 const recipientValue = z
-  .string({ invalid_type_error: 'must be an address (string)' })
+  .string(typeError('must be an address (string)'))
   .min(1, 'must not be empty')
   .refine(isValidAddress, issue(INVALID_ADDRESS, 'InvalidAddressError'));
 
 /** An asset hub account: SS58 or 0x + 32 bytes (a 20-byte address has no account there). */
-const ahAddressValue = z
-  .string({ invalid_type_error: 'must be an address (string)' })
-  .refine((v) => isValidAddress(v) && !isEvmAddress(v), issue('must be an asset hub account: SS58 or 0x + 32-byte account id', 'InvalidAddressError'));
+const ahAddressValue = doc(
+  z
+    .string(typeError('must be an address (string)'))
+    .refine((v) => isValidAddress(v) && !isEvmAddress(v), issue('must be an asset hub account: SS58 or 0x + 32-byte account id', 'InvalidAddressError')),
+  {
+    id: 'EvmTransferAhAddress',
+    description:
+      "Moonbeam -> Ethereum only, and required there: the sender's account on the asset hub (SS58 or 0x + 32-byte account id), where what is left on the asset hub goes. Any other route answers 400 `ValidationError` at `body.ahAddress`.",
+  },
+);
 
 /** The one route that takes `ahAddress` (the registry's, upstream's `transferMoonbeamToEth`). */
 export const needsAhAddress = (from: string, to: string): boolean => from === 'Moonbeam' && to === 'Ethereum';
 
+const EVM_AMOUNT = /^\d+(\.\d+)?$/;
+
 /** A positive decimal amount; EVM transfers take no `ALL`. */
-const evmAmount = z.union(
-  [
-    z.string().trim().refine((v) => /^\d+(\.\d+)?$/.test(v), issue('must be a positive number, as a string or number (ALL is not available here)', 'NumberFormatError')),
-    z
-      .number()
-      .refine((n) => n >= 0 && (!Number.isInteger(n) || Number.isSafeInteger(n)), issue('must be a non-negative number; send large amounts as strings', 'NumberFormatError'))
-      .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
-  ],
-  { errorMap: () => ({ message: 'must be a number or a numeric string' }) },
+const evmAmount = doc(
+  finiteOrRefused(
+    z.union(
+      [
+        z.string().trim().refine((v) => EVM_AMOUNT.test(v), issue('must be a positive number, as a string or number (ALL is not available here)', 'NumberFormatError')),
+        z
+          .number()
+          .refine((n) => n >= 0 && (!Number.isInteger(n) || Number.isSafeInteger(n)), issue('must be a non-negative number; send large amounts as strings', 'NumberFormatError'))
+          .check(abortOnIssue)
+          .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
+      ],
+      { error: 'must be a number or a numeric string' },
+    ),
+  ),
+  {
+    description: 'Greater than 0. Base units, unless `options.abstractDecimals` is on (whole units, decimals allowed). Integers beyond 2^53 must be strings.',
+    anyOf: [{ type: 'string', pattern: EVM_AMOUNT.source }, { type: 'number', minimum: 0 }],
+  },
 );
 
 /** The location, id and symbol forms only: no Override locations, no several assets. */
-export const evmCurrency = z
-  .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, { invalid_type_error: 'must be one currency object {symbol|id|location, amount}' })
-  .strict()
-  .superRefine((v, ctx) => {
-    const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
-    if (count !== 1) ctx.addIssue({ code: 'custom', ...issue('must carry exactly one of location, id or symbol', 'InvalidCurrencyError') });
-    if (/^0+(\.0+)?$/.test(v.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], ...issue('must be greater than 0', 'NumberFormatError') });
-  })
-  .transform((v): TCurrencyCore & { amount: string } => {
-    if (v.location !== undefined) return { location: v.location, amount: v.amount };
-    if (v.id !== undefined) return { id: v.id, amount: v.amount };
-    return { symbol: v.symbol!, amount: v.amount };
-  });
+export const evmCurrency = doc(
+  z
+    .object({ location: location.optional(), id: assetId.optional(), symbol: symbolSpecifier.optional(), amount: evmAmount }, typeError('must be one currency object {symbol|id|location, amount}'))
+    .strict()
+    .superRefine((v, ctx) => {
+      const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
+      if (count !== 1) ctx.addIssue({ code: 'custom', ...issue('must carry exactly one of location, id or symbol', 'InvalidCurrencyError') });
+      if (/^0+(\.0+)?$/.test(v.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], ...issue('must be greater than 0', 'NumberFormatError') });
+    })
+    .check(abortOnIssue)
+    .transform((v): TCurrencyCore & { amount: string } => {
+      if (v.location !== undefined) return { location: v.location, amount: v.amount };
+      if (v.id !== undefined) return { id: v.id, amount: v.amount };
+      return { symbol: v.symbol!, amount: v.amount };
+    }),
+  {
+    id: 'EvmTransferCurrency',
+    description: 'One registry asset and its amount; exactly one of `location`, `id` or `symbol` (no Override, no array, no `ALL`).',
+    ...exactlyOne(SELECTORS),
+  },
+);
 
 const EVM_CHAINS: readonly string[] = sdk.CHAINS.filter((c) => sdk.isChainEvm(c));
 
-const evmOrigin = chainName.superRefine((value, ctx) => {
-  if (!sdk.isChainEvm(value)) {
-    ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and POST /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
-  }
-});
+const evmOrigin = doc(
+  chainName.superRefine((value, ctx) => {
+    if (!sdk.isChainEvm(value)) {
+      ctx.addIssue({ code: 'custom', ...issue(`'${value}' is not an EVM chain; this route starts on one of ${EVM_CHAINS.join(', ')} (GET /chains/evm), and POST /x-transfer builds transfers from Substrate chains`, 'UnsupportedOperationError') });
+    }
+  }),
+  { description: `An EVM chain: ${EVM_CHAINS.join(', ')} (see GET /chains/evm).` },
+);
 
 interface ParsedBody {
   from: TChain;
@@ -123,6 +159,8 @@ const NO_METADATA_HASH = 'does not apply here: an EVM transaction is signed with
 export function evmTransferBody(family: Family) {
   const options = optionsSchema(family, { metadataHash: metadataHashNotApplicable(NO_METADATA_HASH) });
   const common = z.object({ from: evmOrigin, to: chainName, currency: evmCurrency, ahAddress: ahAddressValue.optional(), options });
+  const signer = doc(evmSender, { description: 'The EVM account that signs (lower case or EIP-55 checksummed).' });
+  const recipient = doc(recipientValue, { description: 'The recipient: SS58 or 0x + 32-byte account id on Substrate destinations, 0x + 20-byte address on EVM ones.' });
   const toModel = (b: ParsedBody, sender: Address, recipient: string): EvmTransferRequest => ({
     from: b.from,
     to: b.to,
@@ -134,14 +172,16 @@ export function evmTransferBody(family: Family) {
   });
   if (family === 'v5') {
     return common
-      .extend({ senderAddress: evmSender, address: recipientValue })
+      .extend({ senderAddress: signer, address: recipient })
       .strict()
       .superRefine((b, ctx) => crossFieldRules(b, { field: 'address', value: b.address }, ctx))
+      .check(abortOnIssue)
       .transform((b) => toModel(b, b.senderAddress, b.address));
   }
   return common
-    .extend({ sender: evmSender, recipient: recipientValue })
+    .extend({ sender: signer, recipient })
     .strict()
     .superRefine((b, ctx) => crossFieldRules(b, { field: 'recipient', value: b.recipient }, ctx))
+    .check(abortOnIssue)
     .transform((b) => toModel(b, b.sender, b.recipient));
 }

@@ -10,3 +10,11 @@ export const FAMILY_FIELDS = {
   v5: { recipient: 'address', sender: 'senderAddress', transact: 'transact' },
   v2: { recipient: 'recipient', sender: 'sender', transact: 'transactOptions' },
 } as const satisfies Record<Family, Record<string, string>>;
+
+/** One value per family, made once: a schema named per family in openapi.yaml is one schema. */
+export function byFamily<T>(make: (family: Family) => T): Record<Family, T> {
+  return { v5: make('v5'), v2: make('v2') };
+}
+
+/** How openapi.yaml names a family's variant of a component: `TransferBodyV5`. */
+export const componentName = (name: string, family: Family): string => `${name}${family.toUpperCase()}`;

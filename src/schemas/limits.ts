@@ -43,11 +43,9 @@ export function quoted(text: string, max = 64): string {
  * `array` with at most `max` items, counted before any item is parsed: zod would parse every item
  * of an over-long array, and report each one that fails.
  */
-export function boundedArray<S extends z.ZodTypeAny>(array: S, max: number, message: string) {
-  return z
-    .unknown()
-    .superRefine((value, ctx) => {
-      if (Array.isArray(value) && value.length > max) ctx.addIssue({ code: 'custom', message, params: { kind: 'ValidationError' }, fatal: true });
-    })
-    .pipe(array);
+export function boundedArray<S extends z.ZodArray<z.ZodType>>(array: S, max: number, message: string) {
+  return z.preprocess((value, ctx) => {
+    if (Array.isArray(value) && value.length > max) ctx.addIssue({ code: 'custom', message, params: { kind: 'ValidationError' }, fatal: true });
+    return value;
+  }, array.max(max, message));
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { doc, documentedAs } from './docs';
 import { boundedArray } from './limits';
 import { wsUrl } from './transfer';
+import { abortOnIssue } from './zod-rules';
 
 /** `GET /x-transfer/para-eth-fees`: where to read AssetHubPolkadot, the one chain it dials. */
 export interface ParaEthFeesRequest {
@@ -19,13 +21,25 @@ const MAX_ENDPOINT_VALUES = 16;
  */
 export const paraEthFeesQuery = z
   .object({
-    endpoint: z
-      .union([wsUrl.transform((url) => [url]), boundedArray(z.array(wsUrl), MAX_ENDPOINT_VALUES, `must be given at most ${MAX_ENDPOINT_VALUES} times`)])
-      .optional(),
-    development: z
-      .enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) })
-      .default('false')
-      .transform((v) => v === 'true'),
+    endpoint: doc(
+      documentedAs(
+        z.union([wsUrl.check(abortOnIssue).transform((url) => [url]), boundedArray(z.array(wsUrl), MAX_ENDPOINT_VALUES, `must be given at most ${MAX_ENDPOINT_VALUES} times`)]),
+        z.array(wsUrl).max(MAX_ENDPOINT_VALUES),
+      ),
+      {
+        description: 'An AssetHubPolkadot endpoint; repeat the parameter for failover.',
+        style: 'form',
+        explode: true,
+        examples: [['wss://asset-hub-polkadot-rpc.n.dwellir.com']],
+      },
+    ).optional(),
+    development: doc(
+      z
+        .enum(['true', 'false'], { error: 'must be true or false' })
+        .default('false')
+        .transform((v) => v === 'true'),
+      { description: '`true`: dial only `endpoint` (required then). Default `false`.' },
+    ),
   })
   .strict()
   .superRefine((q, ctx) => {
@@ -33,4 +47,5 @@ export const paraEthFeesQuery = z
       ctx.addIssue({ code: 'custom', path: ['endpoint'], message: 'is required with development=true: the AssetHubPolkadot endpoint to read', params: { kind: 'MissingChainApiError' } });
     }
   })
+  .check(abortOnIssue)
   .transform((q): ParaEthFeesRequest => ({ ...(q.endpoint ? { endpoints: q.endpoint } : {}), development: q.development }));

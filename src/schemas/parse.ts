@@ -1,36 +1,53 @@
 import { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../errors';
 import { resetScaleLookups } from './amount-scale';
+import './zod-rules';
 
 type Where = 'body' | 'query' | 'params';
+type Issue = z.core.$ZodIssue;
+type Path = PropertyKey[];
+
+const pathKey = (path: Path): string => path.map(String).join('\u0000');
+
+/**
+ * zod 4 checks the length of a value of the wrong type too (a string and an array both have one);
+ * such an issue only repeats that the type is wrong.
+ */
+function withoutEchoes(issues: Issue[]): Issue[] {
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => pathKey(i.path)));
+  if (wrongType.size === 0) return issues;
+  return issues.filter((i) => (i.code !== 'too_small' && i.code !== 'too_big') || !wrongType.has(pathKey(i.path)));
+}
 
 /**
  * A union reports every branch's failure; the useful one is the branch whose type matched
  * (its issues are not `invalid_type`). Fall back to the first branch.
  */
-function leafIssues(issue: z.ZodIssue): z.ZodIssue[] {
+function leafIssues(issue: Issue): Issue[] {
   if (issue.code !== 'invalid_union') return [issue];
-  const branches = issue.unionErrors.map((e) => e.issues.flatMap(leafIssues));
-  const typed = branches.find((b) => b.some((i) => i.code !== 'invalid_type' || i.path.length > issue.path.length));
+  // A branch's issues are given relative to the union.
+  const branches = issue.errors.map((branch) => withoutEchoes(branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as Issue)).flatMap(leafIssues));
+  // A fraction given to an integer is a number: its branch matched the type.
+  const typed = branches.find((b) => b.some((i) => i.code !== 'invalid_type' || i.expected === 'int' || i.path.length > issue.path.length));
   if (typed) return typed;
   return [{ ...issue, code: 'custom', message: issue.message === 'Invalid input' ? 'has the wrong type or shape' : issue.message }];
 }
 
 /** The input value an issue points at: undefined means the caller left the field out. */
-function valueAt(input: unknown, path: (string | number)[]): unknown {
+function valueAt(input: unknown, path: Path): unknown {
   let value = input;
   for (const key of path) {
     if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string | number, unknown>)[key];
+    value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
 }
 
-function isMissing(issue: z.ZodIssue, input: unknown): boolean {
+function isMissing(issue: Issue, input: unknown): boolean {
   return issue.code !== 'unrecognized_keys' && valueAt(input, issue.path) === undefined;
 }
 
-function kindOf(issue: z.ZodIssue, input: unknown): string {
+function kindOf(issue: Issue, input: unknown): string {
   if (issue.code === 'custom' && typeof issue.params?.kind === 'string') return issue.params.kind;
   if (isMissing(issue, input)) return 'MissingParameterError';
   return 'ValidationError';
@@ -47,11 +64,11 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
 }
 
-function fieldPath(where: Where, path: (string | number)[]): string {
+function fieldPath(where: Where, path: Path): string {
   return clip([where, ...path].map((segment) => clip(String(segment), MAX_SEGMENT)).join('.'), 4 * MAX_SEGMENT);
 }
 
-function describe(issue: z.ZodIssue, input: unknown): string {
+function describe(issue: Issue, input: unknown): string {
   const explained = issue.code === 'custom' && typeof issue.params?.kind === 'string';
   if (!explained && isMissing(issue, input)) return 'is required';
   if (issue.code === 'unrecognized_keys') {
@@ -63,7 +80,7 @@ function describe(issue: z.ZodIssue, input: unknown): string {
 }
 
 /** The details of the first issues, as many as fit the bounds above. */
-function detailsOf(issues: z.ZodIssue[], where: Where, input: unknown): ErrorDetail[] {
+function detailsOf(issues: Issue[], where: Where, input: unknown): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   let size = 0;
   for (const issue of issues.slice(0, MAX_DETAILS)) {
@@ -79,12 +96,12 @@ function detailsOf(issues: z.ZodIssue[], where: Where, input: unknown): ErrorDet
  * Parses `value` or throws a 400 naming each failing field, with the most specific error kind.
  * However many issues a body has, the answer names the first few and counts the rest.
  */
-export function parseInput<S extends z.ZodTypeAny>(schema: S, value: unknown, where: Where): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: Where): z.output<S> {
   const input = value ?? (where === 'body' ? undefined : {});
   resetScaleLookups();
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.flatMap(leafIssues);
+  const issues = withoutEchoes(result.error.issues).flatMap(leafIssues);
   const details = detailsOf(issues, where, input);
   const rest = issues.length - details.length;
   const message = details.map((d) => `${d.path} ${d.message}`).join('; ') + (rest > 0 ? `; and ${rest} more issue(s)` : '');

@@ -2,11 +2,15 @@ import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { SDK_VERSION } from '../sdk';
 import { FAMILY_FIELDS, type Family } from './family';
-import { chainOfLocation } from '../service/offline-checks';
-import { chainName, lookupCurrency } from './common';
-import { crossFieldRules, reportNested, routerCurrency, SWAP_FIELD_NAMES, swapOptionsSchema, type RouterRequest } from './router';
-import { apiOverridesSchema, transferBody, type TransferRequest } from './transfer';
+import { chainOfLocation } from './location-chain';
+import { lookupCurrency } from './common';
+import { doc, documentedAs } from './docs';
+import { chainParams } from './lookups';
+import { crossFieldRules, routerCurrency, type RouterRequest } from './router';
+import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap-transfer';
+import { accountAddress, apiOverridesSchema, destination, transferBody, transferFields, wsUrls, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
+import { abortOnIssue, typeError } from './zod-rules';
 
 /**
  * Pre-flight bodies: the family's transfer fields (sender required) plus per-endpoint extras.
@@ -14,10 +18,14 @@ import { LIMITS } from './limits';
  */
 
 /** The contract writes the flag as the string `True`; JSON booleans are accepted too. */
-const fallbackMessage = { errorMap: () => ({ message: 'must be true, false, "True" or "False"' }) };
-export const disableFallbackSchema = z
-  .union([z.boolean(), z.enum(['True', 'False'], fallbackMessage)], fallbackMessage)
-  .transform((v) => v === true || v === 'True');
+const fallbackMessage = { error: 'must be true, false, "True" or "False"' };
+export const disableFallbackSchema = doc(
+  z.union([z.boolean(), z.enum(['True', 'False'], fallbackMessage)], fallbackMessage).transform((v) => v === true || v === 'True'),
+  {
+    id: 'DisableFallback',
+    description: 'Disables the fallback to payment info. The contract writes `"True"`; booleans and `"False"` are accepted. Default false.',
+  },
+);
 
 export interface PreflightRequest extends TransferRequest {
   to: TChain;
@@ -82,6 +90,24 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
 /** Fields of a transfer body that pre-flight queries do not take (the SDK's pre-flight cannot carry a transact; keepAlive is local-build only). */
 const notForPreflight = (family: Family): string[] => [FAMILY_FIELDS[family].transact, 'keepAlive'];
 
+/** What a pre-flight body holds: the transfer fields it takes, a chain as `to`, and its extras. */
+function preflightShape(family: Family, extras: z.ZodRawShape, options?: z.ZodRawShape) {
+  const fields = FAMILY_FIELDS[family];
+  const { shape } = transferFields(family, { senderRequired: true, options });
+  const taken = Object.fromEntries(Object.entries(shape).filter(([k]) => !notForPreflight(family).includes(k)));
+  return z
+    .object({
+      ...taken,
+      to: doc(destination(), {
+        description:
+          'A chain name, or a Location that names a chain seen from `from` (the relay, a sibling parachain, or from a relay chain one of its parachains), which is priced as that chain.',
+      }),
+      [fields.recipient]: doc(accountAddress, { description: 'Recipient address (an address string: pre-flight queries take no location).' }),
+      ...extras,
+    })
+    .strict();
+}
+
 /**
  * Splits a raw body into the endpoint's extra fields and the transfer fields, validates each with
  * its own schema (transferBody stays strict, so anything else is still an unknown field), and
@@ -92,7 +118,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
   const extraSchema = z.object(extras);
   const extraKeys = Object.keys(extras);
   const fields = FAMILY_FIELDS[family];
-  return z.unknown().transform((raw, ctx) => {
+  const parser = z.unknown().transform((raw, ctx) => {
     const isObject = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
     const entries = isObject ? Object.entries(raw) : [];
     const rest = isObject ? Object.fromEntries(entries.filter(([k]) => !extraKeys.includes(k) && !notForPreflight(family).includes(k))) : raw;
@@ -105,7 +131,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     if (others.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: others, message: 'not accepted by pre-flight queries' });
     const extra = extraSchema.safeParse(Object.fromEntries(entries.filter(([k]) => extraKeys.includes(k))));
     const body = base.safeParse(rest);
-    for (const issue of [...(body.success ? [] : body.error.issues), ...(extra.success ? [] : extra.error.issues)]) ctx.addIssue(issue);
+    for (const issue of [...(body.success ? [] : body.error.issues), ...(extra.success ? [] : extra.error.issues)]) ctx.addIssue(issue as z.core.$ZodRawIssue);
     if (!body.success || !extra.success) return z.NEVER;
     const b = body.data;
     // The SDK prices transfers to a chain only (assertToIsString): a Location that names a chain
@@ -125,6 +151,7 @@ function preflightBody<E extends z.ZodRawShape, O extends z.ZodRawShape>(family:
     if (swap) parsed.swap = swap;
     return parsed;
   });
+  return documentedAs(parser, preflightShape(family, extras, options));
 }
 
 const swap = { swapOptions: swapOptionsSchema.optional() };
@@ -133,7 +160,7 @@ const fallback = { disableFallback: disableFallbackSchema.optional() };
 export function preflightSchemas(family: Family) {
   return {
     dryRun: preflightBody(family, swap),
-    dryRunPreview: preflightBody(family, {}, { mintFeeAssets: z.boolean({ invalid_type_error: 'must be true or false' }).default(false) }),
+    dryRunPreview: preflightBody(family, {}, { mintFeeAssets: doc(z.boolean(typeError('must be true or false')).default(false), { description: 'Mint the fee assets on the origin before the dry run.' }) }),
     xcmFee: preflightBody(family, { ...swap, ...fallback }),
     originXcmFee: preflightBody(family, fallback),
     transferInfo: preflightBody(family, {}),
@@ -147,40 +174,57 @@ export function preflightSchemas(family: Family) {
 
 // ---- balance ----------------------------------------------------------------------------
 
-const ethereumRpcUrl = z
-  .string()
-  .url('must be a URL')
-  .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)');
+const ethereumRpcUrl = doc(
+  z
+    .string()
+    .url('must be a URL')
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL (Ethereum is read over JSON-RPC)'),
+  { pattern: '^[hH][tT][tT][pP][sS]?://' },
+);
+const ethereumRpcUrls = z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]);
 
 /**
  * Substrate chains take WebSocket endpoints; Ethereum (balances only) takes HTTP JSON-RPC URLs.
  * Out: the Substrate overrides, and Ethereum's URLs apart.
  */
-const balanceOverrides = z
-  .record(z.string(), z.unknown())
-  .superRefine((o, ctx) => {
-    const { Ethereum: ethereum, ...substrate } = o;
-    const checks: [z.SafeParseReturnType<unknown, unknown>, (string | number)[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
-    if (ethereum !== undefined) checks.push([z.union([ethereumRpcUrl, z.array(ethereumRpcUrl).min(1, 'must list at least one URL')]).safeParse(ethereum), ['Ethereum']]);
-    for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.IssueData);
-  })
-  .transform((o) => {
-    const { Ethereum: ethereum, ...substrate } = o;
-    return {
-      apiOverrides: apiOverridesSchema.parse(substrate),
-      ethereum: ethereum === undefined ? undefined : typeof ethereum === 'string' ? [ethereum] : (ethereum as string[]),
-    };
-  });
+const balanceOverrides = doc(
+  documentedAs(
+    z
+      .record(z.string(), z.unknown())
+      .superRefine((o, ctx) => {
+        const { Ethereum: ethereum, ...substrate } = o;
+        const checks: [z.ZodSafeParseResult<unknown>, PropertyKey[]][] = [[apiOverridesSchema.safeParse(substrate), []]];
+        if (ethereum !== undefined) checks.push([ethereumRpcUrls.safeParse(ethereum), ['Ethereum']]);
+        for (const [result, at] of checks) if (!result.success) for (const i of result.error.issues) ctx.addIssue({ ...i, path: [...at, ...i.path] } as z.core.$ZodRawIssue);
+      })
+      .check(abortOnIssue)
+      .transform((o) => {
+        const { Ethereum: ethereum, ...substrate } = o;
+        return {
+          apiOverrides: apiOverridesSchema.parse(substrate),
+          ethereum: ethereum === undefined ? undefined : typeof ethereum === 'string' ? [ethereum] : (ethereum as string[]),
+        };
+      }),
+    z.object({ Ethereum: ethereumRpcUrls.optional() }).catchall(wsUrls),
+  ),
+  {
+    description: `Substrate chains take WebSocket URLs (as \`ApiOverrides\`); \`Ethereum\` takes HTTP(S) JSON-RPC URLs. One URL or an array, in failover order; at most ${LIMITS.overrideChains} chains.`,
+  },
+);
 
 /** Not in the contract for balance; accepted so a caller (and the tests) can pick the endpoint. */
-export const balanceOptionsSchema = z
-  .object({
-    development: z.boolean().default(false),
-    apiOverrides: balanceOverrides.default({}),
-  })
-  .strict()
-  .default({})
-  .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum }));
+export const balanceOptionsSchema = doc(
+  z
+    .object({
+      development: z.boolean().default(false),
+      apiOverrides: balanceOverrides.prefault({}),
+    })
+    .strict()
+    .prefault({})
+    .check(abortOnIssue)
+    .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum })),
+  { id: 'BalanceOptions', description: 'Not in the contract for balances; accepted so a caller can pick the endpoint.' },
+);
 
 export interface BalanceRequest {
   chain: TChain;
@@ -190,9 +234,11 @@ export interface BalanceRequest {
   options: z.output<typeof balanceOptionsSchema>;
 }
 
-const account = z.string({ invalid_type_error: 'must be an address string' }).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`);
+const account = doc(z.string(typeError('must be an address string')).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`), {
+  description: 'The account whose balance is read.',
+});
 
-export const balanceParams = z.object({ chain: chainName });
+export const balanceParams = chainParams;
 
 /** `/v5`: `address`, optional `currency`; `/v2`: `recipient` and a required `currency`. */
 export function balanceBody(family: Family) {
@@ -200,10 +246,12 @@ export function balanceBody(family: Family) {
     return z
       .object({ address: account, currency: lookupCurrency.optional(), options: balanceOptionsSchema })
       .strict()
+      .check(abortOnIssue)
       .transform((b) => ({ address: b.address, currency: b.currency, options: b.options }));
   }
   return z
     .object({ recipient: account, currency: lookupCurrency, options: balanceOptionsSchema })
     .strict()
+    .check(abortOnIssue)
     .transform((b) => ({ address: b.recipient, currency: b.currency as TCurrencyCore | undefined, options: b.options }));
 }

@@ -1,18 +1,21 @@
 import { z } from 'zod';
 import type { TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
-import { FAMILY_FIELDS, type Family } from './family';
-import { sdk } from '../sdk';
-import { addressMismatch, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
+import { byFamily, componentName, type Family } from './family';
+import { sdk, SDK_VERSION } from '../sdk';
+import { addressMismatch, EVM_ADDRESS, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
 import { amountSchema } from './amount';
 import { boundedArray, LIMITS, quoted } from './limits';
-import { assetId, chainName, location, substrateChainName } from './common';
+import { abortOnIssue, typeError } from './zod-rules';
+import { assetId, chainName, location, SELECTORS, substrateChainName, symbolText } from './common';
+import { doc, documentedAs, exactlyOne } from './docs';
 import { nearest } from './suggest';
 import { apiOverridesSchema, type TransferOptions } from './transfer';
 
 /**
- * Router bodies (openapi.yaml: the /router operations and `POST /x-transfers`). xcm-router SDK_VERSION validates
- * almost nothing itself (bad names, currencies and amounts end in plain TypeErrors), so every rule
- * of the contract's router table is checked here, before the router is even loaded.
+ * Router bodies (openapi.yaml: the /router operations; `POST /x-transfers` is in ./swap-transfer.ts).
+ * xcm-router SDK_VERSION validates almost nothing itself (bad names, currencies and amounts end in plain
+ * TypeErrors), so every rule of the contract's router table is checked here, before the router is
+ * even loaded.
  */
 
 /**
@@ -41,25 +44,35 @@ const EXCHANGE_SET = new Set<string>(EXCHANGE_NAMES);
 const issue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'ValidationError') =>
   ctx.addIssue({ code: 'custom', path, message, params: { kind } });
 
-const exchangeName = z
-  .string({ invalid_type_error: 'must be an exchange name (string)' })
-  .superRefine((v, ctx) => {
-    if (EXCHANGE_SET.has(v)) return;
-    const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
-    issue(ctx, [], `unknown exchange ${quoted(v)}${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
-  })
-  .transform((v) => v as ExchangeName);
+export const exchangeName = doc(
+  z
+    .string(typeError('must be an exchange name (string)'))
+    .superRefine((v, ctx) => {
+      if (EXCHANGE_SET.has(v)) return;
+      const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
+      issue(ctx, [], `unknown exchange ${quoted(v)}${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
+    })
+    .check(abortOnIssue)
+    .transform((v) => v as ExchangeName),
+  { id: 'ExchangeName', description: `An exchange of xcm-router ${SDK_VERSION}, named \`<Chain>Dex\`. Any other name is a 400 \`UnknownExchangeError\`.`, enum: [...EXCHANGE_NAMES] },
+);
 
 /**
  * Exchange selection. Absent: automatic (best price of all); several: whitelist (best price among
  * them); one value, as a string or a one-element array: manual. Normalized to a de-duplicated list.
  */
-export const exchangeSelection = z
-  .union([exchangeName, boundedArray(z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)'), LIMITS.exchanges, `must list at most ${LIMITS.exchanges} exchanges`)], {
-    errorMap: (i, c) => (i.code === 'invalid_union' ? { message: 'must be an exchange name or an array of exchange names' } : { message: c.defaultError }),
-  })
-  .transform((v): ExchangeName[] => (typeof v === 'string' ? [v] : [...new Set(v)]))
-  .optional();
+export const exchangeSelection = doc(
+  z
+    .union([exchangeName, boundedArray(z.array(exchangeName).min(1, 'must list at least one exchange (leave exchange out for automatic selection)'), LIMITS.exchanges, `must list at most ${LIMITS.exchanges} exchanges`)], {
+      error: (issue) => (issue.code === 'invalid_union' ? 'must be an exchange name or an array of exchange names' : undefined),
+    })
+    .check(abortOnIssue)
+    .transform((v): ExchangeName[] => (typeof v === 'string' ? [v] : [...new Set(v)])),
+  {
+    id: 'ExchangeSelection',
+    description: 'Absent = automatic (best price of all). Array of several = whitelist. One value (string or one-element array) = manual. Duplicates are ignored.',
+  },
+).optional();
 
 export type ExchangeSelection = z.output<typeof exchangeSelection>;
 
@@ -69,60 +82,88 @@ export const isManual = (exchange: ExchangeSelection): exchange is [ExchangeName
 /** The router's currency: location (JSON or its text), id or a basic symbol; nothing else (contract rule 4). */
 export type RouterCurrency = { location: TLocation } | { id: string | number | bigint } | { symbol: string };
 
-export const routerCurrency = z
-  .object(
-    {
-      location: location.optional(),
-      id: assetId.optional(),
-      symbol: z.unknown().optional(),
-    },
-    { invalid_type_error: 'must be a currency object {location} | {id} | {symbol}' },
-  )
-  .strict()
-  .superRefine((v, ctx) => {
-    const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
-    if (count !== 1) issue(ctx, [], 'must carry exactly one of location, id or symbol', 'InvalidCurrencyError');
-    if (v.symbol !== undefined && typeof v.symbol !== 'string') {
-      issue(ctx, ['symbol'], 'must be a plain symbol string: the router does not accept currency specifiers (Native/Foreign/ForeignAbstract)', 'InvalidCurrencyError');
-    } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
-    else if (typeof v.symbol === 'string' && v.symbol.length > LIMITS.symbol) issue(ctx, ['symbol'], `must be at most ${LIMITS.symbol} characters`, 'InvalidCurrencyError');
-  })
-  .transform((v): RouterCurrency => {
-    if (v.location !== undefined) return { location: v.location };
-    if (v.id !== undefined) return { id: v.id };
-    return { symbol: v.symbol as string };
-  });
+export const routerCurrency = doc(
+  z
+    .object(
+      {
+        location: location.optional(),
+        id: assetId.optional(),
+        // Any value is taken, so that the refinement below names what the router refuses.
+        symbol: documentedAs(z.unknown(), doc(symbolText, { description: 'A plain symbol.' })).optional(),
+      },
+      typeError('must be a currency object {location} | {id} | {symbol}'),
+    )
+    .strict()
+    .superRefine((v, ctx) => {
+      const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
+      if (count !== 1) issue(ctx, [], 'must carry exactly one of location, id or symbol', 'InvalidCurrencyError');
+      if (v.symbol !== undefined && typeof v.symbol !== 'string') {
+        issue(ctx, ['symbol'], 'must be a plain symbol string: the router does not accept currency specifiers (Native/Foreign/ForeignAbstract)', 'InvalidCurrencyError');
+      } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
+      else if (typeof v.symbol === 'string' && v.symbol.length > LIMITS.symbol) issue(ctx, ['symbol'], `must be at most ${LIMITS.symbol} characters`, 'InvalidCurrencyError');
+    })
+    .check(abortOnIssue)
+    .transform((v): RouterCurrency => {
+      if (v.location !== undefined) return { location: v.location };
+      if (v.id !== undefined) return { id: v.id };
+      return { symbol: v.symbol as string };
+    }),
+  {
+    id: 'RouterCurrency',
+    description:
+      'One asset by exactly one of `location` (JSON or its JSON text), `id`, or a plain `symbol`. Currency specifiers (Native/Foreign/ForeignAbstract), Override and multi-asset arrays are refused (400 `InvalidCurrencyError`). The id form needs a manual exchange.',
+    ...exactlyOne(SELECTORS),
+  },
+);
 
 const AMOUNT = /^(\d+)(\.\d+)?$/;
 
 /** An amount as the contract writes it (a string); a JSON number is taken as its decimal text. */
-const amountText = amountSchema({ positive: true, typeMessage: 'must be an amount string, e.g. "10000000000"' });
+export const amountText = doc(amountSchema({ positive: true, typeMessage: 'must be an amount string, e.g. "10000000000"' }), {
+  id: 'RouterAmount',
+  description:
+    'Amount to send. Base units (whole number) unless options.abstractDecimals, then a decimal in whole-asset units. Must be greater than 0 and at most 2^128-1; ASCII digits, no spaces or exponents, leading zeros dropped. A JSON number is taken as its decimal text when it is a safe integer or a decimal without an exponent.',
+});
 
 // ---- addresses --------------------------------------------------------------------------
 
-const address = z
-  .string({ invalid_type_error: 'must be an address string' })
-  .min(1, 'must not be empty')
-  .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
-  .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } });
+export const address = doc(
+  z
+    .string(typeError('must be an address string'))
+    .min(1, 'must not be empty')
+    .max(LIMITS.address, `must be at most ${LIMITS.address} characters`)
+    .refine((a) => a.length > LIMITS.address || isValidAddress(a), { message: INVALID_ADDRESS, params: { kind: 'InvalidAddressError' } }),
+  {
+    id: 'RouterAddress',
+    description: 'SS58, 0x + 32-byte account id, or 0x + 20-byte EVM address (EVM destinations need an EVM recipient; the sender must be a Substrate address).',
+  },
+);
 
 // ---- options ----------------------------------------------------------------------------
 
 export type RouterOptions = Pick<TransferOptions, 'development' | 'abstractDecimals' | 'apiOverrides'>;
 
+const ROUTER_OPTIONS = byFamily((family) =>
+  doc(
+    z.preprocess(
+      (v) => v ?? {},
+      z
+        .object({
+          development: z.boolean(typeError('must be true or false')).default(false),
+          abstractDecimals: z.boolean(typeError('must be true or false')).default(family === 'v2'),
+          apiOverrides: apiOverridesSchema.default({}),
+        })
+        .strict(),
+    ),
+    {
+      id: componentName('RouterOptions', family),
+      description: 'The router accepts only these options. abstractDecimals defaults to false in /v5 and true in /v2.',
+    },
+  ),
+);
+
 /** The router takes abstractDecimals, development and apiOverrides only (contract: API options). */
-export function routerOptionsSchema(family: Family) {
-  return z.preprocess(
-    (v) => v ?? {},
-    z
-      .object({
-        development: z.boolean({ invalid_type_error: 'must be true or false' }).default(false),
-        abstractDecimals: z.boolean({ invalid_type_error: 'must be true or false' }).default(family === 'v2'),
-        apiOverrides: apiOverridesSchema.default({}),
-      })
-      .strict('the router accepts only development, abstractDecimals and apiOverrides'),
-  );
-}
+export const routerOptionsSchema = (family: Family) => ROUTER_OPTIONS[family];
 
 // ---- the request model ------------------------------------------------------------------
 
@@ -165,9 +206,16 @@ export const ROUTER_RULES = {
 
 export type RouterOperation = keyof typeof ROUTER_RULES;
 
-const slippageText = z
-  .union([z.string().trim(), z.number().transform(String)], { errorMap: () => ({ message: 'must be a percentage, e.g. "1"' }) })
-  .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 100, 'must be a percentage above 0 and at most 100');
+const slippageText = doc(
+  z
+    .union([z.string().trim(), z.number().transform(String)], { error: 'must be a percentage, e.g. "1"' })
+    .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= 100, 'must be a percentage above 0 and at most 100'),
+  {
+    id: 'SlippagePct',
+    description: 'Maximum slippage, percent, above 0 and at most 100.',
+    anyOf: [{ type: 'string', pattern: '^\\d+(\\.\\d+)?$' }, { type: 'number', exclusiveMinimum: 0, maximum: 100 }],
+  },
+);
 
 const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'required' ? schema : schema.optional());
 
@@ -214,25 +262,26 @@ export function crossFieldRules(b: Shared, ctx: z.RefinementCtx, names: SwapFiel
   }
 }
 
-const evmSenderValue = z.string({ invalid_type_error: 'must be a 20-byte EVM address (0x...)' });
+export const evmSenderValue = doc(z.string(typeError('must be a 20-byte EVM address (0x...)')), { pattern: EVM_ADDRESS.source });
 
 /** A router body for one operation, under the family's defaults, translated into RouterRequest. */
 export function routerBody(family: Family, operation: RouterOperation) {
   const rules = ROUTER_RULES[operation];
+  const measured = rules.senderAddress === 'optional' && rules.recipientAddress === 'required';
   return z
     .object({
-      from: substrateChainName.optional(),
+      from: doc(substrateChainName.optional(), { description: 'Origin (a Substrate chain). Optional only with a manual exchange.' }),
       to: opt(chainName, rules.to),
       exchange: exchangeSelection,
       currencyFrom: routerCurrency,
       currencyTo: routerCurrency,
       amount: amountText,
-      slippagePct: opt(slippageText, rules.slippagePct),
+      slippagePct: rules.slippagePct === 'required' ? slippageText : doc(slippageText.optional(), { description: 'Default 1.' }),
       recipientAddress: opt(address, rules.recipientAddress),
-      senderAddress: opt(address, rules.senderAddress),
+      senderAddress: measured ? doc(address.optional(), { description: 'The account measured; defaults to recipientAddress.' }) : opt(address, rules.senderAddress),
       // The contract's table calls it evmInjectorAddress, its examples evmSenderAddress: both are taken.
-      evmSenderAddress: evmSenderValue.optional(),
-      evmInjectorAddress: evmSenderValue.optional(),
+      evmSenderAddress: doc(evmSenderValue.optional(), { description: 'Required for an EVM origin.' }),
+      evmInjectorAddress: doc(evmSenderValue.optional(), { description: "The contract table's name for evmSenderAddress; give one of the two." }),
       options: routerOptionsSchema(family),
     })
     .strict()
@@ -251,6 +300,7 @@ export function routerBody(family: Family, operation: RouterOperation) {
         currencyTo: ['currencyTo'],
       });
     })
+    .check(abortOnIssue)
     .transform(
       (b): RouterRequest => ({
         from: b.from,
@@ -270,113 +320,3 @@ export function routerBody(family: Family, operation: RouterOperation) {
 
 /** `POST /router/pairs`: an optional exchange (string, array, or absent for all). */
 export const pairsBody = z.preprocess((v) => v ?? {}, z.object({ exchange: exchangeSelection }).strict());
-
-// ---- POST /x-transfers ------------------------------------------------------------------
-
-/** `swapOptions` of the contract: currencyTo, exchange (absent: automatic, several: whitelist, one: manual), slippage (default 1), evmSenderAddress. */
-export const swapOptionsSchema = z
-  .object(
-    {
-      currencyTo: routerCurrency,
-      exchange: exchangeSelection,
-      slippage: z
-        .number({ invalid_type_error: 'must be a number (percent)' })
-        .gt(0, 'must be above 0')
-        .max(100, 'must be at most 100')
-        .default(1),
-      evmSenderAddress: evmSenderValue.optional(),
-    },
-    { required_error: 'is required', invalid_type_error: 'must be an object {currencyTo, exchange?, slippage?, evmSenderAddress?}' },
-  )
-  .strict();
-
-const SWAP_CURRENCY_FIELDS = new Set(['location', 'id', 'symbol', 'amount']);
-const currencyIssue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'InvalidCurrencyError') =>
-  ctx.addIssue({ code: 'custom', path, message, params: { kind } });
-
-/** Re-reports what a nested parse found, at the caller's path (union branches collapse into one message). */
-export function reportNested(ctx: z.RefinementCtx, at: (string | number)[], error: z.ZodError, kind: string): void {
-  for (const i of error.issues) {
-    const message = i.code === 'invalid_union' ? 'must be a location: {parents, interior} or its JSON text' : i.message;
-    currencyIssue(ctx, [...at, ...i.path], message, i.code === 'custom' && typeof i.params?.kind === 'string' ? i.params.kind : kind);
-  }
-}
-
-/** The one currency a swap sends: a router selector plus `amount`. Any malformed currency is an InvalidCurrencyError. */
-const swapCurrency = z.unknown().transform((v, ctx) => {
-  if (v === undefined) {
-    currencyIssue(ctx, [], 'is required', 'MissingParameterError');
-    return z.NEVER;
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    currencyIssue(ctx, [], 'must be one currency object {location|id|symbol, amount}: a swap sends one asset');
-    return z.NEVER;
-  }
-  const unknown = Object.keys(v).filter((k) => !SWAP_CURRENCY_FIELDS.has(k));
-  if (unknown.length > 0) currencyIssue(ctx, [], `has unknown field(s): ${unknown.join(', ')} (a currency is {location|id|symbol, amount})`);
-  const { amount: rawAmount, ...selector } = v as Record<string, unknown>;
-  const amount = amountText.safeParse(rawAmount);
-  if (rawAmount === undefined) currencyIssue(ctx, ['amount'], 'is required', 'MissingParameterError');
-  else if (!amount.success) reportNested(ctx, ['amount'], amount.error, 'NumberFormatError');
-  const parsed = routerCurrency.safeParse(Object.fromEntries(Object.entries(selector).filter(([, x]) => x !== undefined)));
-  if (!parsed.success) reportNested(ctx, [], parsed.error, 'InvalidCurrencyError');
-  if (unknown.length > 0 || !amount.success || !parsed.success) return z.NEVER;
-  return { selector: parsed.data, amount: amount.data };
-});
-
-/** Where the router's fields sit in a swap transfer body (also pre-flight bodies with swapOptions). */
-export const SWAP_FIELD_NAMES = (family: Family): SwapFieldNames => ({
-  amount: ['currency', 'amount'],
-  recipient: [FAMILY_FIELDS[family].recipient],
-  sender: [FAMILY_FIELDS[family].sender],
-  evmSender: ['swapOptions', 'evmSenderAddress'],
-  currencyFrom: ['currency'],
-  currencyTo: ['swapOptions', 'currencyTo'],
-});
-
-/**
- * The swap transfer: the family's transfer fields (recipient and sender required) plus
- * `swapOptions`. Transfer-only fields (feeAsset, xcmVersion, pallet, ...) are not accepted: the
- * router builds the calls itself and has no place for them.
- */
-export function swapTransferBody(family: Family) {
-  const f = FAMILY_FIELDS[family];
-  const body = z
-    .object({
-      from: substrateChainName,
-      to: chainName,
-      currency: swapCurrency,
-      [f.recipient]: address,
-      [f.sender]: address,
-      swapOptions: swapOptionsSchema,
-      options: routerOptionsSchema(family),
-    })
-    .strict('is not accepted by a swap transfer');
-  // One mapping onto RouterRequest: the cross-field rules check exactly what the router will get.
-  const toRequest = (b: z.output<typeof body>): RouterRequest => {
-    const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
-    const currency = b.currency as z.output<typeof swapCurrency>;
-    return {
-      from: b.from as TSubstrateChain,
-      to: b.to as TChain,
-      exchange: swap.exchange,
-      currencyFrom: currency.selector,
-      currencyTo: swap.currencyTo,
-      amount: currency.amount,
-      slippagePct: String(swap.slippage),
-      recipientAddress: b[f.recipient] as string,
-      senderAddress: b[f.sender] as string,
-      evmSenderAddress: swap.evmSenderAddress,
-      options: b.options as RouterOptions,
-    };
-  };
-  return body
-    .superRefine((b, ctx) => {
-      // A field that failed its own schema (reported already) leaves nothing to compare.
-      const currency = b.currency as z.output<typeof swapCurrency> | undefined;
-      const swap = b.swapOptions as z.output<typeof swapOptionsSchema> | undefined;
-      if (currency?.selector === undefined || swap?.currencyTo === undefined) return;
-      crossFieldRules(toRequest(b), ctx, SWAP_FIELD_NAMES(family));
-    })
-    .transform(toRequest);
-}

@@ -25,6 +25,16 @@ describe('answers are checked against openapi.yaml', () => {
     expect(openApiViolation('POST', '/v5/x-transfer/status', 200, 'text/plain', 'delivered')).toMatch(/documented as JSON/);
   });
 
+  it('holds a request body the service accepted to the request schema of the document', () => {
+    const body = { from: 'Hydration', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ' };
+    expect(openApiViolation('POST', '/v5/x-transfer', 200, JSON_TYPE, '0x00', true, body)).toBeUndefined();
+    expect(openApiViolation('POST', '/v5/x-transfer', 200, JSON_TYPE, '0x00', true, JSON.stringify(body))).toBeUndefined();
+    expect(openApiViolation('POST', '/v5/x-transfer', 200, JSON_TYPE, '0x00', true, { ...body, recipient: 'x' })).toMatch(/accepted a request body that openapi\.yaml's request schema refuses/);
+    // A refused body is the test's own business: only accepted ones say something about the document.
+    const error = { statusCode: 400, error: 'Bad Request', kind: 'ValidationError', message: 'x', requestId: 'r' };
+    expect(openApiViolation('POST', '/v5/x-transfer', 400, JSON_TYPE, error, true, { ...body, recipient: 'x' })).toBeUndefined();
+  });
+
   it('fails a supertest request whose answer contradicts the document', async () => {
     // An app that answers GET /v2/chains (documented: a list of chain names) with something else.
     const drifted = express().get('/v2/chains', (_req, res) => res.json({ not: 'a chain list' }));

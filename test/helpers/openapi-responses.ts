@@ -1,6 +1,8 @@
 // Every answer a test receives through supertest is checked against openapi.yaml: the operation
 // must document the status, and a JSON body must match that response's schema (ajv, OpenAPI 3.1's
-// JSON Schema 2020-12 dialect). The document then cannot drift from what the service sends.
+// JSON Schema 2020-12 dialect). The document then cannot drift from what the service sends. A
+// request body the service accepted (a 2xx answer) must match the operation's request schema:
+// the document cannot be stricter than the service either.
 // Installed for the whole suite by test/support/setup.ts.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -87,7 +89,7 @@ class ResponseDocument {
   }
 
   /** What is wrong with this answer according to the document; undefined when nothing is. */
-  check(method: string, url: string, status: number, contentType: string | undefined, body: unknown, sentBody = false): string | undefined {
+  check(method: string, url: string, status: number, contentType: string | undefined, body: unknown, sentBody = false, requestBody?: unknown): string | undefined {
     // The path as sent (no dot-segment normalization: Express routes it as it comes).
     // Express routes are not strict: a trailing slash reaches the same route.
     const path = (url.replace(/^[a-z]+:\/\/[^/]+/i, '').split(/[?#]/)[0] ?? '/').replace(/(.)\/$/, '$1');
@@ -105,6 +107,8 @@ class ResponseDocument {
       return this.checkBody(where, '/components/schemas/ErrorBody', contentType, body);
     }
     const opPointer = `${documented.item.pointer}/${m}`;
+    const accepted = status >= 200 && status < 300 ? this.checkRequest(where, documented.item.value[m] as JsonObject, opPointer, requestBody) : undefined;
+    if (accepted) return accepted;
     const responses = (documented.item.value[m] as JsonObject).responses as JsonObject;
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => responses[k] !== undefined);
     if (!key) return `${where}: status ${status} is not documented for ${method.toUpperCase()} ${documented.template}`;
@@ -116,6 +120,29 @@ class ResponseDocument {
     if (mediaType && mediaType !== 'application/json' && isObject(content[mediaType])) return undefined;
     if (!contentType?.startsWith('application/json')) return `${where}: documented as JSON, answered ${contentType ?? 'without a content type'}`;
     return this.checkBody(where, `${response.pointer}/content/application~1json/schema`, contentType, body);
+  }
+
+  /** A body the service accepted must be one the document describes. */
+  private checkRequest(where: string, operation: JsonObject, opPointer: string, sent: unknown): string | undefined {
+    if (sent === undefined || !isObject(operation.requestBody)) return undefined;
+    const requestBody = this.deref({ value: operation.requestBody, pointer: `${opPointer}/requestBody` });
+    const content = requestBody.value.content;
+    if (!isObject(content) || !isObject(content['application/json'])) return undefined;
+    let body: unknown = sent;
+    // Raw text or bytes as sent: a body that does not parse as JSON here (compressed) is not checked.
+    if (typeof sent === 'string' || Buffer.isBuffer(sent)) {
+      try {
+        body = JSON.parse(sent.toString()) as unknown;
+      } catch {
+        return undefined;
+      }
+    }
+    // JSON null stands for no body where the body is optional.
+    if (body === null && requestBody.value.required !== true) return undefined;
+    const validate = this.validator(`${requestBody.pointer}/content/application~1json/schema`);
+    if (validate(body)) return undefined;
+    const errors = (validate.errors ?? []).slice(0, 8).map((e) => `  ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return `${where}: the service accepted a request body that openapi.yaml's request schema refuses\n${errors.join('\n')}\nbody: ${JSON.stringify(body).slice(0, 600)}`;
   }
 
   private checkBody(where: string, schemaPointer: string, contentType: string | undefined, body: unknown): string | undefined {
@@ -135,8 +162,8 @@ function responseDocument(): ResponseDocument {
 }
 
 /** The check on its own, for answers that do not come through supertest (or for tests of the check). */
-export function openApiViolation(method: string, url: string, status: number, contentType: string | undefined, body: unknown, sentBody = false): string | undefined {
-  return responseDocument().check(method, url, status, contentType, body, sentBody);
+export function openApiViolation(method: string, url: string, status: number, contentType: string | undefined, body: unknown, sentBody = false, requestBody?: unknown): string | undefined {
+  return responseDocument().check(method, url, status, contentType, body, sentBody, requestBody);
 }
 
 interface SupertestResponse {
@@ -177,7 +204,7 @@ export function validateSupertestAnswers(): void {
   const assert = Test.prototype.assert;
   Test.prototype.assert = function checkedAssert(resError, res, fn) {
     if (res && !this._skipOpenApi) {
-      const violation = openApiViolation(this.method, this.url, res.status, res.headers['content-type'], res.body, this._data !== undefined);
+      const violation = openApiViolation(this.method, this.url, res.status, res.headers['content-type'], res.body, this._data !== undefined, this._data);
       if (violation) {
         fn?.call(this, new Error(`openapi.yaml check: ${violation}`), res);
         return;

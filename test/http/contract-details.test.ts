@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TChain, TLocation } from '@paraspell/sdk-pjs';
 import { sdk } from '../../src/sdk';
-import { chainOfLocation } from '../../src/service/offline-checks';
+import { chainOfLocation } from '../../src/schemas/location-chain';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { refusedUrl } from '../support/test-chain';
 

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { parseInput } from '../../schemas/parse';
-import { pairsBody, routerBody, swapTransferBody } from '../../schemas/router';
+import { pairsBody, routerBody } from '../../schemas/router';
+import { swapTransferBody } from '../../schemas/swap-transfer';
 import { SWAP_TRANSFER_PATHS } from '../../service/offline-checks';
 import { postJson } from '../post-json';
 import type { RouteContext } from '../context';
