@@ -10,15 +10,8 @@ import { endpointResolver, runOnChains } from '../sdk-calls';
 import { MerkleizedMetadataCache, type ChainMetadata } from './merkleized';
 import { callEnd, payloadEnds, PayloadReadError } from './payload';
 
-export interface MetadataHashAnswer {
-  chain: string;
-  specName: string;
-  specVersion: number;
-  metadataHash: `0x${string}`;
-  decimals: number;
-  tokenSymbol: string;
-  base58Prefix: number;
-}
+/** What `POST /metadata-hash` answers: the cached runtime's facts, without its merkleizer. */
+export type MetadataHashAnswer = Omit<ChainMetadata, 'merkleizer'>;
 
 export interface MetadataProofAnswer {
   metadataHash: `0x${string}`;
