@@ -67,7 +67,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxy,
   API_KEYS_FILE: z.string().min(1).optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
-  // Chain sockets and the HTTP server (issue 9): see README "Security and limits".
+  // Chain sockets and the HTTP server (issue 9): see docs/security.md.
   CHAIN_MAX_FRAME_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
   MAX_METADATA_DECODING: z.coerce.number().int().positive().max(64).default(2),
   HEADERS_TIMEOUT_MS: ms(10_000),
@@ -79,7 +79,7 @@ const envSchema = z.object({
     .regex(/^\d+(b|kb|mb|gb)?$/i, 'must be a size such as 64mb')
     .default('64mb')
     .transform(bytesOf),
-  // Following transfers (POST /x-transfer/status): see README "Following a transfer".
+  // Following transfers (POST /x-transfer/status): see docs/status.md.
   TRACK_LOOKBACK_BLOCKS: z.coerce.number().int().positive().max(600).default(100),
   TRACK_MAX_BLOCKS: z.coerce.number().int().positive().max(100_000).default(600),
   TRACK_TIMEOUT_MS: ms(180_000),

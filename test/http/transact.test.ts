@@ -103,7 +103,7 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
       return queryInfo(1_234_567_890, 9_876)();
     });
     const call = remark('Hydration');
-    expect(call).toBe('0x0107207472616e73616374'); // the example in openapi.yaml and the README
+    expect(call).toBe('0x0107207472616e73616374'); // the example in openapi.yaml and docs/transfers-and-transact.md
     const decoded = await buildBoth({ from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, transact: { hex: call } });
     expect(`${decoded.section}.${decoded.method}`).toBe('polkadotXcm.send');
     expect(decoded.args.dest).toEqual({ v4: { parents: 1, interior: { x1: [{ parachain: 2034 }] } } });

@@ -73,7 +73,7 @@ describe('deploy/kubernetes', () => {
 
   it('sizes memory from the measured RSS, and points the rest at the Deployment', () => {
     const mi = (v: string) => Number(/^(\d+)Mi$/.exec(v)?.[1]);
-    // README, Benchmarks: the soak's highest RSS sample was 378 MB (about 360 Mi).
+    // docs/performance.md, Soak: the highest RSS sample was 378 MB (about 360 Mi).
     expect(mi(container.resources.requests.memory)).toBeGreaterThanOrEqual(360);
     expect(mi(container.resources.limits.memory)).toBeGreaterThanOrEqual(2 * mi(container.resources.requests.memory));
     const hpa = find('HorizontalPodAutoscaler');

@@ -1,6 +1,6 @@
 // Transact: run a call on the destination, built by the service over @polkadot/api (sdk-pjs 11
 // cannot build it). V3/V4 go through the origin's XCM pallet `send`, V5 through `execute` with
-// InitiateTransfer; see README "Transact" for what each asks of the caller.
+// InitiateTransfer; see docs/transfers-and-transact.md, "Transact", for what each asks of the caller.
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Codec } from '@polkadot/types-codec/types';
 import type { Config } from '../../config';
