@@ -1,9 +1,11 @@
 // The /docs page: renders the OpenAPI document embedded in the page, with no library and no
-// request beyond these modules and their stylesheet (and what "Try it" sends to this server).
-// Operations, schemas and every $ref are drawn only when opened, so the page stays small however
-// many routes the document has (library pages measured 10 to 100 times heavier on this document:
-// README, "API docs page").
+// request beyond these modules, their stylesheet and the favicon (and what "Try it" sends to this
+// server). Operations are grouped by what a wallet does, in the document's tag order (transfers
+// first), one family at a time (the /v5 | /v2 switch). Operations, schemas and every $ref are
+// drawn only when opened, so the page stays small however many routes the document has (library
+// pages measured 10 to 100 times heavier on this document: docs/performance.md).
 import { el } from './dom.js';
+import { inline, markdown, splitLead } from './markdown.js';
 import { apiKeyField, tryPanel } from './try.js';
 
 const spec = JSON.parse(document.getElementById('spec').textContent);
@@ -21,45 +23,6 @@ function deref(value) {
   return current || {};
 }
 const refName = (ref) => ref.split('/').pop();
-
-/** Inline Markdown: `code`, **bold**, [links](...); everything else is text. */
-function inline(text) {
-  const out = [];
-  const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)]+)\)/g;
-  let last = 0;
-  for (let m; (m = re.exec(text)); last = re.lastIndex) {
-    if (m.index > last) out.push(text.slice(last, m.index));
-    if (m[1] !== undefined) out.push(el('code', { text: m[1] }));
-    else if (m[2] !== undefined) out.push(el('strong', {}, inline(m[2])));
-    else out.push(el('a', { href: /^(https?:|#|\/)/.test(m[4]) ? m[4] : '#', text: m[3] }));
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
-}
-
-/** Block Markdown: headings, lists, tables, paragraphs. */
-function markdown(text) {
-  const box = el('div', { class: 'md' });
-  const blocks = String(text || '').split(/\n\s*\n/);
-  for (const block of blocks) {
-    const lines = block.split('\n').filter((l) => l.trim() !== '');
-    if (lines.length === 0) continue;
-    const heading = /^(#{1,4})\s+(.*)$/.exec(lines[0]);
-    if (heading && lines.length === 1) box.append(el(`h${Math.min(heading[1].length + 2, 6)}`, {}, inline(heading[2])));
-    else if (lines.every((l) => /^\s*\|/.test(l))) {
-      const rows = lines.filter((l) => !/^\s*\|[\s|:-]+\|\s*$/.test(l)).map((l) => l.trim().replace(/^\||\|$/g, '').split('|'));
-      box.append(el('table', {}, rows.map((cells, i) => el('tr', {}, cells.map((c) => el(i === 0 ? 'th' : 'td', {}, inline(c.trim())))))));
-    } else if (/^\s*- /.test(lines[0])) {
-      const items = [];
-      for (const l of lines) {
-        if (/^\s*- /.test(l)) items.push(l.replace(/^\s*- /, ''));
-        else items[items.length - 1] += ` ${l.trim()}`;
-      }
-      box.append(el('ul', {}, items.map((i) => el('li', {}, inline(i)))));
-    } else box.append(el('p', {}, inline(lines.map((l) => l.trim()).join(' '))));
-  }
-  return box;
-}
 
 function typeOf(schema) {
   if (schema.$ref) return null;
@@ -125,9 +88,12 @@ function lazy(summary, build, className, attrs) {
 
 function operationBody(path, method, op, shared) {
   const body = el('div', { class: 'op-body' });
-  if (op.description) body.append(markdown(op.description));
+  // What the operation is, then "Try it", then the rest of its description.
+  const [lead, rest] = splitLead(op.description);
+  if (lead) body.append(markdown(lead));
   const params = [...(shared || []), ...(op.parameters || [])].map(deref);
   body.append(tryPanel(method, path, params, op.requestBody ? deref(op.requestBody) : undefined, deref));
+  if (rest) body.append(markdown(rest));
   if (params.length) {
     body.append(el('h4', { text: 'Parameters' }));
     body.append(el('table', { class: 'props' }, params.map((p) =>
@@ -146,7 +112,9 @@ function operationBody(path, method, op, shared) {
   body.append(el('h4', { text: 'Responses' }));
   for (const [status, raw] of Object.entries(op.responses || {})) {
     const response = deref(raw);
-    const row = el('div', { class: `response s${status[0]}` }, el('span', { class: 'status', text: status }), ' ', inline(response.description || ''));
+    // A one-line description sits beside the status; a longer one (lists, several kinds) below it.
+    const text = response.description || '';
+    const row = el('div', { class: `response s${status[0]}` }, el('span', { class: 'status', text: status }), ' ', text.includes('\n') ? markdown(text) : inline(text));
     if (raw.$ref) row.append(' ', el('span', { class: 'fmt', text: `(${refName(raw.$ref)})` }));
     for (const [type, media] of Object.entries(response.content || {})) {
       row.append(el('div', { class: 'media', text: type }), schemaView(media.schema, 0));
@@ -163,12 +131,18 @@ const info = spec.info || {};
 root.append(el('header', {}, el('h1', {}, `${info.title || 'API'} `, el('span', { class: 'version', text: info.version || '' })), info.summary ? el('p', { text: info.summary }) : null));
 root.append(lazy(el('summary', { text: 'About this API' }), () => markdown(info.description), 'about'));
 
+const FAMILIES = ['v5', 'v2'];
+/** The family shown: the address says it (`/docs#v2`), /v5 by default. */
+let family = FAMILIES.includes(location.hash.slice(1)) ? location.hash.slice(1) : FAMILIES[0];
+const familyOf = (path) => (/^\/(v\d+)\//.exec(path) || [])[1] || '';
+
 const filter = el('input', { type: 'search', id: 'filter', placeholder: 'Filter by path, method or summary', autocomplete: 'off' });
-root.append(el('div', { class: 'toolbar' }, filter, apiKeyField(), el('a', { href: '/openapi.yaml', text: 'openapi.yaml' })));
+const switchButtons = FAMILIES.map((f) => el('button', { type: 'button', 'data-family': f, 'aria-pressed': String(f === family), text: `/${f}` }));
+const familySwitch = el('div', { class: 'family-switch', role: 'group', 'aria-label': 'Path family' }, switchButtons);
+root.append(el('div', { class: 'toolbar' }, familySwitch, filter, apiKeyField(), el('a', { href: '/openapi.yaml', text: 'openapi.yaml' })));
 
 const tags = (spec.tags || []).map((t) => t.name);
 const groups = new Map(tags.map((t) => [t, []]));
-let count = 0;
 for (const [path, rawItem] of Object.entries(spec.paths || {})) {
   const item = deref(rawItem);
   for (const method of METHODS) {
@@ -177,35 +151,55 @@ for (const [path, rawItem] of Object.entries(spec.paths || {})) {
     const tag = (op.tags && op.tags[0]) || 'other';
     if (!groups.has(tag)) groups.set(tag, []);
     const summary = el('summary', {}, el('span', { class: `method ${method}`, text: method.toUpperCase() }), el('code', { class: 'path', text: path }), el('span', { class: 'summary', text: op.summary || '' }));
-    const node = lazy(summary, () => operationBody(path, method, op, item.parameters), 'op', { 'data-method': method, 'data-path': path, id: `op-${method}-${path}` });
+    const node = lazy(summary, () => operationBody(path, method, op, item.parameters), 'op', { 'data-method': method, 'data-path': path, 'data-family': familyOf(path), id: `op-${method}-${path}` });
     node.dataset.search = `${method} ${path} ${op.summary || ''}`.toLowerCase();
     groups.get(tag).push(node);
-    count++;
   }
 }
 const list = el('main', { id: 'operations' });
 for (const [tag, ops] of groups) {
   if (ops.length === 0) continue;
   const description = (spec.tags || []).find((t) => t.name === tag);
-  list.append(el('section', { class: 'tag', 'data-tag': tag }, el('h2', {}, tag, el('span', { class: 'count', text: ` ${ops.length}` })), description && description.description ? el('p', { class: 'tag-desc', text: description.description }) : null, ops));
+  list.append(el('section', { class: 'tag', 'data-tag': tag }, el('h2', {}, tag, el('span', { class: 'count' })), description && description.description ? el('p', { class: 'tag-desc', text: description.description }) : null, ops));
 }
-list.dataset.operations = String(count);
 root.append(list);
 
 const schemas = Object.entries((spec.components && spec.components.schemas) || {});
 root.append(el('section', { class: 'schemas' }, el('h2', { text: 'Schemas' }), schemas.map(([name, s]) => lazy(el('summary', {}, el('code', { text: name })), () => schemaView(s, 0), 'schema-entry', { id: `schema-${name}` }))));
 
-filter.addEventListener('input', () => {
+/** Shows the operations of the chosen family (and those of no family) that match the filter. */
+function show() {
   const q = filter.value.trim().toLowerCase();
+  let count = 0;
   for (const section of list.querySelectorAll('section.tag')) {
     let shown = 0;
     for (const op of section.querySelectorAll('details.op')) {
-      const hit = !q || op.dataset.search.includes(q);
+      const hit = (op.dataset.family === '' || op.dataset.family === family) && (!q || op.dataset.search.includes(q));
       op.hidden = !hit;
       if (hit) shown++;
     }
     section.hidden = shown === 0;
+    section.querySelector('.count').textContent = ` ${shown}`;
+    count += shown;
   }
+  list.dataset.family = family;
+  list.dataset.operations = String(count);
+  for (const b of switchButtons) b.setAttribute('aria-pressed', String(b.dataset.family === family));
+}
+
+for (const b of switchButtons) {
+  b.addEventListener('click', () => {
+    family = b.dataset.family;
+    history.replaceState(null, '', `#${family}`);
+    show();
+  });
+}
+window.addEventListener('hashchange', () => {
+  if (!FAMILIES.includes(location.hash.slice(1))) return;
+  family = location.hash.slice(1);
+  show();
 });
+filter.addEventListener('input', show);
+show();
 
 document.body.dataset.ready = 'true';

@@ -1,8 +1,8 @@
 // "Try it" for one operation of the /docs page: a form for its parameters and JSON body, sent with
 // fetch to the server that served the page (relative URLs, whatever `servers` in the document
 // says), and the answer shown under it: status (its time on hover), headers, body, and the same
-// request as a curl command. The time and the server's port stay off screen, so the README
-// screenshot is the same from run to run.
+// request as a curl command. The time and the server's port stay off screen, so the screenshot
+// (docs/docs-page.png) is the same from run to run.
 import { el } from './dom.js';
 
 /** Answers longer than this are cut on the page (the curl line fetches the whole of it). */

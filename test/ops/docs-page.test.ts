@@ -38,8 +38,12 @@ describe('GET /docs and its assets', () => {
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe');
-    const assets = ['/docs/assets/docs.js', '/docs/assets/try.js', '/docs/assets/dom.js', '/docs/assets/docs.css'];
-    const types: [string, RegExp][] = [['/docs', /^text\/html/], ...assets.map((a): [string, RegExp] => [a, a.endsWith('.js') ? /^(text|application)\/javascript/ : /^text\/css/])];
+    const assets = ['/docs/assets/docs.js', '/docs/assets/try.js', '/docs/assets/dom.js', '/docs/assets/markdown.js', '/docs/assets/docs.css'];
+    const types: [string, RegExp][] = [
+      ['/docs', /^text\/html/],
+      ['/favicon.ico', /^image\/x-icon/],
+      ...assets.map((a): [string, RegExp] => [a, a.endsWith('.js') ? /^(text|application)\/javascript/ : /^text\/css/]),
+    ];
     for (const [path, type] of types) {
       const first = await request(app).get(path).expect(200);
       expect(first.headers['content-type'], path).toMatch(type);
@@ -63,8 +67,8 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
   /** A tab that loaded the page once, shared by the tests that only read it. */
   let tab: string;
 
-  /** A new tab showing /docs, once its script listed the operations (or it crashed). */
-  async function openDocs(): Promise<string> {
+  /** A new tab showing /docs (`hash`: `#v2` say), once its script listed the operations (or it crashed). */
+  async function openDocs(hash = ''): Promise<string> {
     const session = await openTab(browser);
     for (const domain of ['Network', 'Page', 'Runtime', 'Inspector']) await browser.send(`${domain}.enable`, {}, session);
     await browser.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1100, deviceScaleFactor: 1, mobile: false }, session);
@@ -74,7 +78,7 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
       { source: `window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));` },
       session,
     );
-    await browser.send('Page.navigate', { url: `${origin}/docs` }, session);
+    await browser.send('Page.navigate', { url: `${origin}/docs${hash}` }, session);
     const end = Date.now() + 30_000;
     while (!crashed && Date.now() < end) {
       if (await evaluate<boolean>(browser, session, `document.body?.dataset.ready === 'true'`).catch(() => false)) return session;
@@ -170,8 +174,78 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
     expect(responses).toEqual(expect.arrayContaining(['200', '400', '500']));
   });
 
-  it('sends GET /v2/chains from the page and shows its answer', async () => {
+  /** What the page shows: its groups in order, and the operations listed (not hidden) in each. */
+  const shownGroups = (session: string) =>
+    evaluate<{ tag: string; ops: string[] }[]>(
+      browser,
+      session,
+      `[...document.querySelectorAll('section.tag:not([hidden])')].map((s) => ({ tag: s.dataset.tag, ops: [...s.querySelectorAll('details.op:not([hidden])')].map((d) => d.dataset.method + ' ' + d.dataset.path) }))`,
+    );
+  const familyOf = (op: string) => /^\S+ \/(v\d)\//.exec(op)?.[1];
+
+  it('groups the operations in the order a wallet meets them, transfers first, one family at a time', async () => {
+    const groups = await shownGroups(tab);
+    expect(groups.map((g) => g.tag)).toEqual(['transfers', 'pre-flight', 'status', 'explain', 'Ledger', 'router', 'EVM', 'lookups', 'operations']);
+    expect(groups[0].ops.slice(0, 2)).toEqual(['post /v5/x-transfer', 'post /v5/x-transfer-batch']);
+    // /v5 by default: each family route once, under /v5, and the routes of no family.
+    const shown = groups.flatMap((g) => g.ops);
+    const expected = documentedOperations().filter((o) => familyOf(o) !== 'v2');
+    expect([...shown].sort()).toEqual(expected);
+    // The first transfer is on the first screen (1100 px high), not below the lookups.
+    const top = await evaluate<number>(browser, tab, `document.querySelector('details.op[data-path="/v5/x-transfer"]').getBoundingClientRect().top`);
+    expect(top).toBeLessThan(1100);
+  });
+
+  it('switches to /v2 and back, and opens on the family the address names', async () => {
     const session = await openDocs();
+    const press = (family: string) => evaluate(browser, session, `document.querySelector('.family-switch button[data-family="${family}"]').click()`);
+    await press('v2');
+    const v2 = (await shownGroups(session)).flatMap((g) => g.ops);
+    expect([...v2].sort()).toEqual(documentedOperations().filter((o) => familyOf(o) !== 'v5'));
+    expect(await evaluate<string>(browser, session, 'location.hash')).toBe('#v2');
+    expect(await evaluate<string>(browser, session, `document.querySelector('.family-switch button[aria-pressed="true"]').textContent`)).toBe('/v2');
+    await press('v5');
+    expect((await shownGroups(session)).flatMap((g) => g.ops)).toContain('post /v5/x-transfer');
+    await closeTab(browser, session);
+
+    const opened = await openDocs('#v2');
+    const groups = await shownGroups(opened);
+    await closeTab(browser, opened);
+    expect(groups[0].ops[0]).toBe('post /v2/x-transfer');
+    expect(groups.flatMap((g) => g.ops).some((o) => familyOf(o) === 'v5')).toBe(false);
+  });
+
+  it('puts Try it before the long description, and renders its Markdown lists and tables', async () => {
+    const drawn = await evaluate<{ tryBeforeList: boolean; tryOffset: number; items: number; tableInItem: boolean; runOn: boolean }>(
+      browser,
+      tab,
+      `(async () => {
+        const op = document.querySelector('details.op[data-method="post"][data-path="/v5/x-transfer"]');
+        op.open = true;
+        for (let i = 0; i < 100 && !op.querySelector('.op-body'); i++) await new Promise((r) => setTimeout(r, 20));
+        const body = op.querySelector('.op-body');
+        const tryIt = body.querySelector('section.try-it');
+        const list = body.querySelector('.md ul');
+        const result = {
+          tryBeforeList: Boolean(tryIt.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING),
+          tryOffset: tryIt.getBoundingClientRect().top - op.getBoundingClientRect().top,
+          items: list.querySelectorAll(':scope > li').length,
+          tableInItem: Boolean(list.querySelector('li table')),
+          runOn: [...body.querySelectorAll('.md p')].some((p) => /(^|\s)- \`/.test(p.textContent)),
+        };
+        op.open = false;
+        return result;
+      })()`,
+    );
+    expect(drawn.tryBeforeList).toBe(true);
+    expect(drawn.tryOffset).toBeLessThan(300);
+    expect(drawn.items).toBeGreaterThanOrEqual(5);
+    expect(drawn.tableInItem).toBe(true);
+    expect(drawn.runOn).toBe(false);
+  });
+
+  it('sends GET /v2/chains from the page and shows its answer', async () => {
+    const session = await openDocs('#v2');
     const shown = await tryIt(session, 'get', '/v2/chains');
     await closeTab(browser, session);
     expect(shown.status).toBe('200');
@@ -181,7 +255,7 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
   });
 
   it('sends POST /v2/assets/Hydration/asset-info with a JSON body from the page and shows its answer', async () => {
-    const session = await openDocs();
+    const session = await openDocs('#v2');
     const body = '{"currency":{"symbol":"DOT"}}';
     const shown = await tryIt(session, 'post', '/v2/assets/{chain}/asset-info', { inputs: { 'path.chain': 'Hydration' }, body });
     await closeTab(browser, session);
@@ -194,7 +268,10 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
   it('shows a 400 answer as the server sent it (an unknown chain named in the path)', async () => {
     const session = await openDocs();
     const shown = await tryIt(session, 'post', '/v5/assets/{chain}/asset-info', { inputs: { 'path.chain': 'Atlantis' } });
+    // Long lines wrap: nothing of the answer is cut off to the right.
+    const overflow = await evaluate<number>(browser, session, `(() => { const pre = document.querySelector('details.op[open] .try-answer'); return pre.scrollWidth - pre.clientWidth; })()`);
     await closeTab(browser, session);
+    expect(overflow).toBe(0);
     expect(shown.status).toBe('400');
     expect(JSON.parse(shown.answer)).toMatchObject({ statusCode: 400, kind: 'UnknownChainError' });
   });
@@ -213,26 +290,26 @@ describe.skipIf(!available)('the /docs page in headless Chromium', () => {
     );
   });
 
-  // The README's picture is of the page as it is: every run draws it again; outside CI (where a
-  // changed file would go unnoticed) it is written to docs/docs-page.png.
-  it('draws the README screenshot: an asset lookup sent from the page', async () => {
+  // The picture in docs/operations.md: every run draws it; it is written to docs/docs-page.png only
+  // when asked (UPDATE_SCREENSHOT=1), so a plain run leaves the working tree as it was.
+  it('draws the screenshot of docs/operations.md: the page as it opens, the first transfer open', async () => {
     const session = await openDocs();
-    await evaluate(
+    const form = await evaluate<boolean>(
       browser,
       session,
-      `(() => {
-        const filter = document.getElementById('filter');
-        filter.value = 'asset-info';
-        filter.dispatchEvent(new Event('input'));
+      `(async () => {
+        const op = document.querySelector('details.op[data-method="post"][data-path="/v5/x-transfer"]');
+        op.open = true;
+        for (let i = 0; i < 100 && !op.querySelector('form.try'); i++) await new Promise((r) => setTimeout(r, 20));
+        window.scrollTo(0, 0);
+        return Boolean(op.querySelector('form.try'));
       })()`,
     );
-    const shown = await tryIt(session, 'post', '/v2/assets/{chain}/asset-info', { inputs: { 'path.chain': 'Hydration' }, body: '{"currency":{"symbol":"DOT"}}' });
-    expect(shown.status).toBe('200');
-    await evaluate(browser, session, `window.scrollTo(0, 0)`);
+    expect(form).toBe(true);
     const { data } = await browser.send<{ data: string }>('Page.captureScreenshot', { format: 'png' }, session);
     await closeTab(browser, session);
     const png = Buffer.from(data, 'base64');
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    if (!process.env.CI) writeFileSync(join(projectRoot(), 'docs/docs-page.png'), png);
+    if (process.env.UPDATE_SCREENSHOT === '1') writeFileSync(join(projectRoot(), 'docs/docs-page.png'), png);
   });
 });

@@ -36,13 +36,13 @@ function setPageHeaders(res: Response): void {
  * page stays light with every route of both families; each operation has a "Try it" form that
  * sends it to this server. Measured on this document in headless Chromium, Scalar's page took over
  * 10 times as long to list the operations and 100 times the JS heap with all of them drawn, and
- * Swagger UI's took minutes (README, "API docs page").
+ * Swagger UI's took minutes (docs/performance.md, "The /docs page").
  */
 function docsPage(spec: unknown): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>xcm-gateway API</title><link rel="stylesheet" href="/docs/assets/docs.css"></head>
+<title>xcm-gateway API</title><link rel="icon" href="/favicon.ico"><link rel="stylesheet" href="/docs/assets/docs.css"></head>
 <body><div id="docs"></div>
 <script type="application/json" id="spec">${scriptJson(spec)}</script>
 <script type="module" src="/docs/assets/docs.js"></script>
@@ -50,13 +50,17 @@ function docsPage(spec: unknown): string {
 </html>`;
 }
 
+// Weak: compression may re-encode the bytes, the content stays the same.
+const weakTag = (bytes: string | Buffer): string => `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+
 /** The OpenAPI document and a page that renders it, served from local files (no CDN). */
 export function docsRoutes(app: Express): void {
   const root = projectRoot();
   const spec = readFileSync(join(root, 'openapi.yaml'));
   const page = docsPage(parse(spec.toString('utf8')));
-  // Weak: compression may re-encode the bytes, the content stays the same.
-  const pageTag = `W/"${createHash('sha256').update(page).digest('base64url').slice(0, 27)}"`;
+  const pageTag = weakTag(page);
+  const favicon = readFileSync(join(root, 'public/docs/favicon.ico'));
+  const faviconTag = weakTag(favicon);
 
   app.get('/openapi.yaml', (_req, res) => {
     res.type('application/yaml').send(spec);
@@ -71,6 +75,16 @@ export function docsRoutes(app: Express): void {
       return;
     }
     res.type('html').send(page);
+  });
+  // Browsers ask for it on every page of the origin (JSON answers opened in a tab too).
+  app.get('/favicon.ico', (req, res) => {
+    setPageHeaders(res);
+    res.setHeader('ETag', faviconTag);
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('image/x-icon').send(favicon);
   });
   // serve-static sends ETag and Last-Modified, so a revalidation is a 304.
   app.use('/docs/assets', express.static(join(root, 'public/docs'), { index: false, setHeaders: setPageHeaders }));
