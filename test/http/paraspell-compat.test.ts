@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { seedAsset, seedNative } from '../support/seed';
 import { decodeCall, startTestChain, type TestChain } from '../support/test-chain';
 
 // A client written for the ParaSpell XCM API changes its base URL and nothing else: what it sends
@@ -50,5 +51,30 @@ describe.each(FAMILIES)('/%s answers read as text', (family) => {
     expectErrorBody(error.body, 400, 'UnknownChainError');
     const paths = await request(app).post(`/${family}/xcm-analyser`).set('Accept', 'text/plain').send({ location: { parents: 1, interior: 'Here' } }).expect(200);
     expect(paths.headers['content-type']).toMatch(/^application\/json/);
+  });
+});
+
+describe('/v2 balance as the ParaSpell XCM API sends it', () => {
+  const options = () => ({ apiOverrides: { AssetHubPolkadot: assetHub.url } });
+
+  it('takes address for recipient, and currency is optional (the native asset), as in /v5', async () => {
+    seedNative(assetHub, ALICE, 12_345_678_900n);
+    seedAsset(assetHub, 1984, ALICE, 777n);
+    const native = await request(app).post('/v2/balance/AssetHubPolkadot').send({ address: ALICE, options: options() }).expect(200);
+    expect(native.body).toBe((await request(app).post('/v5/balance/AssetHubPolkadot').send({ address: ALICE, options: options() }).expect(200)).body);
+    expect(native.body).not.toBe('0');
+    const usdt = await request(app).post('/v2/balance/AssetHubPolkadot').send({ address: ALICE, currency: { id: 1984 }, options: options() }).expect(200);
+    expect(usdt.body).toBe('777');
+    const same = await request(app).post('/v2/balance/AssetHubPolkadot').send({ recipient: ALICE, address: ALICE, currency: { id: 1984 }, options: options() }).expect(200);
+    expect(same.body).toBe('777');
+  });
+
+  it('refuses both names with different accounts, and neither', async () => {
+    const both = await request(app).post('/v2/balance/AssetHubPolkadot').send({ recipient: ALICE, address: '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3', options: options() }).expect(400);
+    expectErrorBody(both.body, 400, 'ValidationError');
+    expect(both.body.details[0].path).toBe('body.address');
+    const none = await request(app).post('/v2/balance/AssetHubPolkadot').send({ options: options() }).expect(400);
+    expectErrorBody(none.body, 400, 'MissingParameterError');
+    expect(none.body.details[0].path).toBe('body.recipient');
   });
 });
