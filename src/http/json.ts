@@ -7,8 +7,22 @@ export function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? 'null';
 }
 
-/** Sends a computed (uncached) value as JSON. */
+const HEX = /^0x[0-9a-fA-F]*$/;
+
+/**
+ * Sends a computed (uncached) value as JSON. An answer that is one hex string (call data) goes as
+ * the bare hex to a client that prefers `text/plain`, as the ParaSpell XCM API sends it; JSON
+ * stays the default (no Accept, `*\/*`, or JSON first).
+ */
 export function sendJson(res: Response, value: unknown, status = 200): void {
+  if (typeof value === 'string' && HEX.test(value)) {
+    res.vary('Accept');
+    if (res.req.accepts(['application/json', 'text/plain']) === 'text/plain') {
+      res.status(status).setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.send(value);
+      return;
+    }
+  }
   res.status(status).setHeader('Content-Type', JSON_TYPE);
   res.send(toJson(value));
 }

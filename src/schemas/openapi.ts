@@ -12,6 +12,7 @@ import { pairsBody, routerBody } from './router';
 import { statusBody } from './status';
 import { swapAssetsFromQuery, swapAssetsToQuery, swapPairsQuery } from './swap';
 import { swapTransferBody } from './swap-transfer';
+import { xcmAnalyserBody } from './xcm-analyser';
 
 // The request schemas openapi.yaml documents, by the component name its operations refer to.
 // `npm run openapi` writes them (and every schema they use that has an `id`, see ./docs.ts) into
@@ -64,6 +65,8 @@ export const REQUEST_BODIES: Record<string, z.ZodType> = {
   ...perFamily('BalanceBody', balanceBody),
   // ---- explain
   ...perFamily('ExplainBody', explainBody),
+  // The same body in both families.
+  XcmAnalyserBody: xcmAnalyserBody,
   // ---- router
   ...perFamily('RouterBuildBody', (f) => routerBody(f, 'build')),
   ...perFamily('RouterXcmFeesBody', (f) => routerBody(f, 'xcmFees')),

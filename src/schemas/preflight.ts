@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TChain, TCurrencyCore, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { SDK_VERSION } from '../sdk';
+import { aliasOf, foldAlias } from './aliases';
 import { FAMILY_FIELDS, type Family } from './family';
 import { chainOfLocation } from './location-chain';
 import { lookupCurrency } from './common';
@@ -240,7 +241,10 @@ const account = doc(z.string(typeError('must be an address string')).min(1, 'mus
 
 export const balanceParams = chainParams;
 
-/** `/v5`: `address`, optional `currency`; `/v2`: `recipient` and a required `currency`. */
+/**
+ * `/v5`: `address`; `/v2`: `recipient`, or `address` as the ParaSpell XCM API names it. In both,
+ * `currency` is optional (the chain's native asset).
+ */
 export function balanceBody(family: Family) {
   if (family === 'v5') {
     return z
@@ -250,8 +254,17 @@ export function balanceBody(family: Family) {
       .transform((b) => ({ address: b.address, currency: b.currency, options: b.options }));
   }
   return z
-    .object({ recipient: account, currency: lookupCurrency, options: balanceOptionsSchema })
+    .object({
+      recipient: doc(account.optional(), { description: 'The account whose balance is read (required, or its alternative `address`).' }),
+      address: doc(account.optional(), { description: aliasOf('recipient') }),
+      currency: lookupCurrency.optional(),
+      options: balanceOptionsSchema,
+    })
     .strict()
     .check(abortOnIssue)
-    .transform((b) => ({ address: b.recipient, currency: b.currency as TCurrencyCore | undefined, options: b.options }));
+    .transform((raw, ctx) => {
+      const b = foldAlias(raw, 'recipient', 'address', ctx);
+      if (b.recipient === undefined) ctx.addIssue({ code: 'custom', path: ['recipient'], message: 'Required', input: undefined });
+      return { address: b.recipient as string, currency: b.currency as TCurrencyCore | undefined, options: b.options };
+    });
 }

@@ -44,17 +44,24 @@ const EXCHANGE_SET = new Set<string>(EXCHANGE_NAMES);
 const issue = (ctx: z.RefinementCtx, path: (string | number)[], message: string, kind = 'ValidationError') =>
   ctx.addIssue({ code: 'custom', path, message, params: { kind } });
 
+/** The chain names ParaSpell's XCM API 14 gives exchanges (`Hydration`), each for its `<Chain>Dex`. */
+const EXCHANGE_BY_CHAIN = new Map<string, ExchangeName>(EXCHANGE_NAMES.map((name) => [exchangeBaseChain(name), name]));
+
 export const exchangeName = doc(
   z
     .string(typeError('must be an exchange name (string)'))
     .superRefine((v, ctx) => {
-      if (EXCHANGE_SET.has(v)) return;
+      if (EXCHANGE_SET.has(v) || EXCHANGE_BY_CHAIN.has(v)) return;
       const hint = v === '' ? '' : ` (did you mean ${nearest(v, EXCHANGE_NAMES, 2).map((n) => `'${n}'`).join(' or ')}?)`;
       issue(ctx, [], `unknown exchange ${quoted(v)}${hint}; valid exchanges: ${EXCHANGE_NAMES.join(', ')}`, 'UnknownExchangeError');
     })
     .check(abortOnIssue)
-    .transform((v) => v as ExchangeName),
-  { id: 'ExchangeName', description: `An exchange of xcm-router ${SDK_VERSION}, named \`<Chain>Dex\`. Any other name is a 400 \`UnknownExchangeError\`.`, enum: [...EXCHANGE_NAMES] },
+    .transform((v) => EXCHANGE_BY_CHAIN.get(v) ?? (v as ExchangeName)),
+  {
+    id: 'ExchangeName',
+    description: `An exchange of xcm-router ${SDK_VERSION}, named \`<Chain>Dex\`; the chain's own name (\`Hydration\` for \`HydrationDex\`, as the ParaSpell XCM API 14 names exchanges) is accepted as an alias, and answers use the \`<Chain>Dex\` name. Any other name is a 400 \`UnknownExchangeError\`.`,
+    enum: [...EXCHANGE_NAMES, ...EXCHANGE_BY_CHAIN.keys()],
+  },
 );
 
 /**

@@ -3,6 +3,7 @@ import type { TChain, TCurrencyCore, TLocation } from '@paraspell/sdk-pjs';
 import { byFamily, componentName, FAMILY_FIELDS, type Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, INVALID_ADDRESS, isValidAddress } from './address';
+import { aliasOf, foldAlias } from './aliases';
 import { amountSchema } from './amount';
 import { scaledAmountProblem } from './amount-scale';
 import { assetId, chainName, location, locationObject, SELECTORS, symbolSpecifier, transformIssue } from './common';
@@ -211,7 +212,16 @@ const commonFields = {
   currency: transferCurrency,
   ahAddress: doc(accountAddress.optional(), { description: 'Asset-hub address (EVM origins through the asset hub; parachain -> Ethereum).' }),
   feeAsset: feeAssetSchema.optional(),
-  xcmVersion: z.enum(['V3', 'V4', 'V5'], { error: 'must be V3, V4 or V5' }).optional(),
+  xcmVersion: doc(
+    z
+      .enum(['V3', 'V4', 'V5'], { error: 'must be V3, V4 or V5' })
+      .nullable()
+      .optional()
+      .transform((v) => v ?? undefined),
+    {
+      description: 'The XCM version to build with (default: the newest both chains speak); `null` is the same as leaving it out.',
+    },
+  ),
   pallet: doc(
     z.string().max(LIMITS.name, `must be at most ${LIMITS.name} characters`).regex(/^[A-Z][A-Za-z0-9]*$/, 'must be a CamelCase pallet name').optional(),
     { description: 'Custom pallet (with `method`).' },
@@ -293,30 +303,47 @@ const weightPart = z
   .regex(/^\d+$/, 'must be a decimal string of a whole number')
   .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= U64_MAX, 'must fit in 64 bits (at most 18446744073709551615)');
 
+const transactHex = z.string().regex(/^0x([0-9a-fA-F]{2})+$/, 'must be the 0x-prefixed hex of a call (SCALE bytes, an even number of hex digits)');
+
+/** `SuperUser` and `XCM` as the SCALE variants spell them (`Superuser`, `Xcm`), as the ParaSpell XCM API does. */
+const ORIGIN_KIND_SPELLINGS = { Superuser: 'SuperUser', Xcm: 'XCM' } as const;
+
+/** A weight part as a decimal string, or as a JSON number that is a safe integer (the ParaSpell XCM API's form). */
+const weightValue = z.union([weightPart, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).transform(String)], { error: 'must be a decimal string of a whole number' });
+
 /** The transact payload; `src/service/transfer/transact.ts` builds it. */
 export const transactSchema = doc(
   z
     .object({
-      hex: doc(z.string().regex(/^0x([0-9a-fA-F]{2})+$/, 'must be the 0x-prefixed hex of a call (SCALE bytes, an even number of hex digits)'), {
+      hex: doc(transactHex.optional(), {
         description:
-          "The call's SCALE bytes (`api.tx.pallet.method(...).method.toHex()` on the destination). It must decode with the destination's metadata; a whole extrinsic is reduced to its call.",
+          "The call's SCALE bytes (`api.tx.pallet.method(...).method.toHex()` on the destination). It must decode with the destination's metadata; a whole extrinsic is reduced to its call. Required (or its alternative `call`).",
       }),
+      call: doc(transactHex.optional(), { description: aliasOf('hex') }),
       originKind: doc(
-        z.enum(['SovereignAccount', 'XCM', 'Native', 'SuperUser'], { error: 'must be SovereignAccount, XCM, Native or SuperUser' }).default('SovereignAccount'),
-        { description: 'The Transact origin kind; `SuperUser` and `XCM` are the SCALE variants `Superuser` and `Xcm`.' },
+        z
+          .enum(['SovereignAccount', 'XCM', 'Native', 'SuperUser', 'Superuser', 'Xcm'], { error: 'must be SovereignAccount, XCM, Native or SuperUser' })
+          .default('SovereignAccount')
+          .transform((v) => (v === 'Superuser' || v === 'Xcm' ? ORIGIN_KIND_SPELLINGS[v] : v)),
+        { description: 'The Transact origin kind; `SuperUser` and `XCM` are the SCALE variants `Superuser` and `Xcm`, also accepted as spelled there.' },
       ),
       maxWeight: doc(
         z
           .object({
-            refTime: doc(weightPart, { description: 'Picoseconds, at most 2^64 - 1.' }),
-            proofSize: doc(weightPart, { description: 'Bytes, at most 2^64 - 1.' }),
+            refTime: doc(weightValue, { description: 'Picoseconds, at most 2^64 - 1: a decimal string, or a JSON number up to 2^53 - 1.' }),
+            proofSize: doc(weightValue, { description: 'Bytes, at most 2^64 - 1: a decimal string, or a JSON number up to 2^53 - 1.' }),
           })
           .strict()
           .optional(),
         { description: "V3/V4: require_weight_at_most (default: the destination's estimate). V5: fallback_max_weight (default: none)." },
       ),
     })
-    .strict(),
+    .strict()
+    .transform((raw, ctx) => {
+      const body = foldAlias(raw, 'hex', 'call', ctx);
+      if (body.hex === undefined) ctx.addIssue({ code: 'custom', path: ['hex'], message: 'Required', input: undefined });
+      return { hex: body.hex as string, originKind: body.originKind, maxWeight: body.maxWeight };
+    }),
   {
     id: 'Transact',
     description:

@@ -225,7 +225,7 @@ describe('POST /router/pairs (real router data)', () => {
   });
 
   it('an unknown exchange is a 400 listing the valid names; empty arrays and other fields too', async () => {
-    const body = await expect400('/v5/router/pairs', { exchange: 'Hydration' }, 'UnknownExchangeError', 'body.exchange');
+    const body = await expect400('/v5/router/pairs', { exchange: 'HydraDex' }, 'UnknownExchangeError', 'body.exchange');
     for (const name of EXCHANGE_NAMES) expect(body.message).toContain(name);
     expect(body.message).toContain("did you mean 'HydrationDex'");
     await expect400('/v2/router/pairs', { exchange: ['HydrationDex', 'NopeDex'] }, 'UnknownExchangeError', 'body.exchange.1');
@@ -265,7 +265,7 @@ describe('router field rules (contract router table), both families', () => {
         const body = await expect400(p(path), { ...BASE, exchange: 'UniswapDex' }, 'UnknownExchangeError', 'body.exchange');
         expect(body.message).toContain(EXCHANGE_NAMES.join(', '));
       }
-      await expect400(p('/router'), { ...BASE, exchange: ['HydrationDex', 'Hydration'] }, 'UnknownExchangeError', 'body.exchange.1');
+      await expect400(p('/router'), { ...BASE, exchange: ['HydrationDex', 'Hydra'] }, 'UnknownExchangeError', 'body.exchange.1');
       await expect400(p('/router'), { ...BASE, exchange: [] }, 'ValidationError', 'body.exchange');
     });
 
@@ -480,6 +480,11 @@ describe('router results -> contract shapes', () => {
       await expect400(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 0 } }, 'ValidationError', 'body.swapOptions.slippage');
       expect((await post(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, slippage: 2.5 } })).status).toBe(200);
       expect(lastCall().request).toMatchObject({ slippagePct: '2.5', exchange: undefined });
+      // ParaSpell XCM API 14 names exchanges by their chains: the same exchanges reach the router.
+      expect((await post(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: 'Hydration' } })).status).toBe(200);
+      expect(lastCall().request).toMatchObject({ exchange: ['HydrationDex'] });
+      expect((await post(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: ['Hydration', 'AssetHubPolkadotDex'] } })).status).toBe(200);
+      expect(lastCall().request).toMatchObject({ exchange: ['HydrationDex', 'AssetHubPolkadotDex'] });
     });
   }
 

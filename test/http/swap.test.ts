@@ -71,6 +71,9 @@ describe.each(FAMILIES)('/%s swap lookups', (family) => {
       ['?exchange=HydrationDex,AssetHubPolkadotDex', { exchange: ['HydrationDex', 'AssetHubPolkadotDex'] }, 2775 + 325],
       ['?exchange=AcalaDex&exchange=KaruraDex', { exchange: ['AcalaDex', 'KaruraDex'] }, 55 + 77],
       ['?exchange=BifrostPolkadotDex&exchange=BifrostPolkadotDex', { exchange: 'BifrostPolkadotDex' }, 7],
+      // The chain names of the ParaSpell XCM API 14 name the same exchanges.
+      ['?exchange=Hydration', { exchange: 'Hydration' }, 2775],
+      ['?exchange=Hydration,AssetHubPolkadotDex&exchange=HydrationDex', { exchange: ['Hydration', 'AssetHubPolkadot', 'HydrationDex'] }, 2775 + 325],
     ];
     for (const [query, body, count] of cases) {
       const got = await get(`${v}/swap/pairs${query}`).expect(200);
@@ -78,6 +81,13 @@ describe.each(FAMILIES)('/%s swap lookups', (family) => {
       expect(got.body, query).toHaveLength(count);
       expect(got.body, query).toEqual(posted.body);
     }
+  });
+
+  it('answers with the <Chain>Dex names when the request named an exchange by its chain', async () => {
+    const byChain = await get(`${v}/swap/supported-assets-from?exchange=Hydration&from=Polkadot`).expect(200);
+    const byDex = await get(`${v}/swap/supported-assets-from?exchange=HydrationDex&from=Polkadot`).expect(200);
+    expect(byChain.body).toEqual(byDex.body);
+    expect(JSON.stringify((await get(`${v}/swap/exchange-chains`).expect(200)).body)).not.toMatch(/"Hydration"/);
   });
 
   it('GET /swap/supported-assets-from: what a swap can start from, per exchange and origin', async () => {
@@ -113,7 +123,7 @@ describe.each(FAMILIES)('/%s swap lookups', (family) => {
     expectErrorBody(exchange.body, 400, 'UnknownExchangeError');
     expect(exchange.body.details[0].path).toMatch(/^query\.exchange/);
     expect(exchange.body.message).toContain("did you mean 'HydrationDex'");
-    const second = await get(`${v}/swap/supported-assets-to?exchange=AcalaDex,Karura`).expect(400);
+    const second = await get(`${v}/swap/supported-assets-to?exchange=AcalaDex,KaruraDx`).expect(400);
     expect(second.body.details[0].path).toBe('query.exchange.1');
     expect(second.body.message).toContain("'KaruraDex'");
     const from = await get(`${v}/swap/supported-assets-from?from=Polkadott`).expect(400);

@@ -182,6 +182,34 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
     }
   });
 
+  it("the ParaSpell XCM API's spellings build the same call: call for hex, Superuser and Xcm, weights as numbers, xcmVersion null", async () => {
+    const call = remark('AssetHubPolkadot');
+    const fields = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1000' }, xcmVersion: 'V3' };
+    const documented = await buildBoth({ ...fields, transact: { hex: call, originKind: 'SuperUser', maxWeight: { refTime: '5000', proofSize: '100' } } });
+    const upstream = await buildBoth({ ...fields, transact: { call, originKind: 'Superuser', maxWeight: { refTime: 5000, proofSize: 100 } } });
+    expect(upstream).toEqual(documented);
+    const both = await buildBoth({ ...fields, transact: { hex: call, call, originKind: 'Xcm', maxWeight: { refTime: 5000, proofSize: '100' } } });
+    expect((both.args.message as { v3: { transact?: { originKind: string } }[] }).v3[2]!.transact!.originKind).toBe('Xcm');
+    for (const family of FAMILIES) {
+      const t = names(family).t;
+      const differ = await post(family, body(family, { ...fields, transact: { hex: call, call: '0x0001' } })).expect(400);
+      expectErrorBody(differ.body, 400, 'ValidationError');
+      expect(differ.body.details[0].path).toBe(`body.${t}.call`);
+      const none = await post(family, body(family, { ...fields, transact: { originKind: 'Native' } })).expect(400);
+      expectErrorBody(none.body, 400, 'MissingParameterError');
+      expect(none.body.details[0].path).toBe(`body.${t}.hex`);
+      const fraction = await post(family, body(family, { ...fields, transact: { call, maxWeight: { refTime: 1.5, proofSize: 1 } } })).expect(400);
+      expect(fraction.body.details[0].path).toBe(`body.${t}.maxWeight.refTime`);
+    }
+    // xcmVersion null is the default version, as if left out.
+    const transact = { hex: call, maxWeight: { refTime: '1', proofSize: '1' } };
+    const withNull = await post('v5', { ...body('v5', { ...fields, transact }), xcmVersion: null });
+    const without = await post('v5', body('v5', { from: fields.from, to: fields.to, currency: fields.currency, transact }));
+    expect(withNull.status, JSON.stringify(withNull.body)).toBe(without.status);
+    expect({ ...withNull.body, requestId: undefined }).toEqual({ ...without.body, requestId: undefined });
+    expect((await post('v5', { ...body('v5', { ...fields, transact }), xcmVersion: 'V9' })).status).toBe(400);
+  });
+
   it('AssetHubKusama -> Kusama: a parachain sends to its relay, KSM as the relay sees it', async () => {
     const decoded = await buildBoth({
       from: 'AssetHubKusama',

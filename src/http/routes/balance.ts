@@ -4,7 +4,7 @@ import { balanceBody, balanceParams } from '../../schemas/preflight';
 import { sendJson } from '../json';
 import type { RouteContext } from '../context';
 
-/** Balances: `/v5` takes `address` (currency optional, native by default), `/v2` `recipient` and `currency`. */
+/** Balances: `/v5` takes `address`, `/v2` `recipient` (or `address`); currency optional, native by default. */
 export function balanceRoutes(router: Router, { family, services }: RouteContext): void {
   const schema = balanceBody(family);
   const handler = async (req: Request, res: Response) => {
