@@ -13,11 +13,32 @@ import { ApiError, badRequest } from '../../errors';
 import { sdk } from '../../sdk';
 import { scaleAmount } from '../../schemas/amount-scale';
 import { addressMismatch } from '../../schemas/address';
-import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../../schemas/router';
+import { EXCHANGE_NAMES, exchangeBaseChain, isManual, type ExchangeName, type RouterCurrency, type RouterRequest } from '../../schemas/router';
 import type { TransferCurrency, TransferOptions, TransferRequest } from '../../schemas/transfer';
 import { AddressGuard } from '../../chains/address-guard';
 import { checkOverrideUrls, fromSdkError } from '../sdk-calls';
 import { checkTransactRequest, type TransactCandidate } from './transact-checks';
+import {
+  AMBIGUOUS,
+  ambiguousAsset,
+  ambiguousError,
+  candidatesFor,
+  describeCandidate,
+  isDuplicateAssetError,
+  issuedOn,
+  matchesOf,
+  plainSelectors,
+  registryAssets,
+  registryChoice,
+  registryLookup,
+  resolveOnChain,
+  shown,
+  type AssetChoice,
+  type CandidateSelector,
+  type Lookup,
+  type SelectorField,
+} from './asset-choice';
+import { exchangeAssetOf, exchangeAssets, exchangeLookup, type ExchangeAsset } from './router-assets';
 
 /** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
 export const MIN_AMOUNT = 2n;
@@ -121,16 +142,50 @@ function checkCurrency(req: TransferRequest): Sent[] {
     const selector = s.selector as TCurrencyCore;
     // The SDK resolves the assets of a multi-asset transfer from a parachain on its own path.
     if (Array.isArray(currency) && !relay) continue;
-    const asset = sdkCheck(() => sdk.findAssetInfo(from, selector, dest));
+    const field = { path: s.path, hasAmount: true };
+    // A candidate offered instead must be one the destination tells apart as well.
+    const accepts = dest === null ? undefined : (a: TAssetInfo) => destinationLookup(from, dest, a) !== AMBIGUOUS;
+    const asset = resolveOnChain(from, selector, dest, field, accepts);
     if (!asset) throw unknownOnOrigin(from, selector, s.path);
     s.asset = asset;
-    if (dest !== null) checkDestinationSupport(from, dest, selector, asset, s.path);
+    if (dest !== null) {
+      checkDestinationAsset(from, dest, selector, asset, field);
+      checkDestinationSupport(from, dest, selector, asset, s.path);
+    }
   }
   if (feeAsset !== undefined) {
-    const found = sdkCheck(() => sdk.findAssetInfo(from, feeAsset, dest));
+    const found = resolveOnChain(from, feeAsset, dest, { path: 'body.feeAsset' });
     if (!found) throw refuse('InvalidCurrencyError', 'body.feeAsset', `${JSON.stringify(feeAsset)} is not an asset of ${from}`);
   }
   return sent;
+}
+
+/** The asset `to` receives for `asset` of `from`, as the SDK finds it there (by location, else by symbol). */
+function destinationLookup(from: TChain, to: TChain, asset: TAssetInfo): Lookup<TAssetInfo> {
+  try {
+    return sdk.findAssetInfoOnDest(from, to, { symbol: asset.symbol }, asset);
+  } catch (error) {
+    // Only the ambiguity is judged here; whether `to` has the asset at all is checkDestinationSupport's.
+    return isDuplicateAssetError(error) ? AMBIGUOUS : null;
+  }
+}
+
+/**
+ * The engine finds the destination's asset by the origin asset's location, else by its symbol:
+ * an asset `to` does not hold at that location, whose symbol `to` gives several assets, would
+ * become one of them, nobody can say which. The way out is an asset of `from` that `to` tells apart.
+ */
+function checkDestinationAsset(from: TChain, to: TChain, selector: TCurrencyCore, asset: TAssetInfo, field: SelectorField): void {
+  if (destinationLookup(from, to, asset) !== AMBIGUOUS) return;
+  const there = matchesOf(registryAssets(to), { symbol: asset.symbol }).length;
+  const choice = registryChoice(from, to, undefined, (a) => destinationLookup(from, to, a) !== AMBIGUOUS);
+  const candidates = candidatesFor(choice, matchesOf(registryAssets(from), { symbol: asset.symbol }));
+  const what = describeCandidate({ ...asset, isNative: false, issuedOn: issuedOn(asset, from) });
+  throw ambiguousError(
+    field,
+    `${shown(selector)} is ${what} of ${from}, which ${to} does not hold at its location, and ${to} has ${there} assets called ${asset.symbol}: which one it would become cannot be told. The assets of ${from} called ${asset.symbol} that ${to} tells apart`,
+    candidates,
+  );
 }
 
 function checkDestinationSupport(from: TChain, to: TChain, selector: TCurrencyCore, asset: TAssetInfo, path: string): void {
@@ -239,18 +294,102 @@ export function checkBeforeDial(req: TransferRequest & Pick<TransactCandidate, '
   checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, [req.from]);
 }
 
-/** The registry asset `currency` names on `chain`; undefined when the registry cannot tell (a symbol several assets share). */
+/**
+ * The registry asset `currency` names on `chain`; undefined when the registry cannot tell (a
+ * symbol several assets share: checkSwapCurrencies judges that as the router will).
+ */
 function routerAsset(chain: TChain, currency: RouterCurrency, path: string): TAssetInfo | undefined {
-  try {
-    const asset = sdk.findAssetInfo(chain, currency as TCurrencyCore, null);
-    if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /router/pairs lists what each exchange swaps)`);
-    return asset;
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const mapped = fromSdkError(error);
-    if (mapped instanceof ApiError && mapped.kind.startsWith('DuplicateAsset')) return undefined;
-    throw mapped;
+  const asset = registryLookup(chain, currency as TCurrencyCore, null);
+  if (asset === AMBIGUOUS) return undefined;
+  if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /router/pairs lists what each exchange swaps)`);
+  return asset;
+}
+
+/**
+ * A swap's currencies as the router resolves them: currencyFrom on the origin's registry (unless
+ * the swap starts on the chosen exchange's chain), and in the list of each exchange it would try
+ * where it starts there; currencyTo in the list of every exchange it would try. A selector that
+ * names several assets is refused with candidates the router takes: no specifiers, ids only with
+ * one chosen exchange (the schema refuses them otherwise), else a plain symbol or the location.
+ */
+function checkSwapCurrencies(req: RouterRequest, paths: SwapPaths): void {
+  const manual = isManual(req.exchange);
+  const exchanges: readonly ExchangeName[] = req.exchange ?? EXCHANGE_NAMES;
+  const fromField = { path: paths.currencyFrom, hasAmount: paths.amount === `${paths.currencyFrom}.amount` };
+  const toField = { path: paths.currencyTo };
+  let originAsset: TAssetInfo | null = null;
+  if (req.from !== undefined && !(manual && req.from === exchangeBaseChain(exchanges[0]))) {
+    const destination = manual ? exchangeBaseChain(exchanges[0]) : null;
+    const found = registryLookup(req.from, req.currencyFrom as TCurrencyCore, destination);
+    if (found === AMBIGUOUS) {
+      const choice = registryChoice(req.from, destination, { ids: manual });
+      throw ambiguousAsset(fromField, req.currencyFrom, choice, matchesOf(registryAssets(req.from), req.currencyFrom));
+    }
+    originAsset = found ?? null;
   }
+  // The exchanges the router tries: those that have the asset it starts from.
+  const tried = exchanges.filter((exchange) => {
+    if (req.from === undefined || req.from === exchangeBaseChain(exchange)) {
+      onExchanges([exchange], req.currencyFrom, { strict: false, ids: manual, field: fromField, tried: [exchange] });
+      return manual || exchangeLookup(exchange, req.currencyFrom, false) !== null;
+    }
+    return manual || (originAsset !== null && exchangeAssetOf(exchange, originAsset) !== undefined);
+  });
+  // Offered only where the swap can go on: an exchange of the origin's ecosystem, an asset the receiving chain holds.
+  const receiving = manual ? exchangeBaseChain(exchanges[0]) : req.to !== 'Ethereum' ? req.to : undefined;
+  onExchanges(tried, req.currencyTo, {
+    strict: !manual,
+    ids: manual,
+    field: toField,
+    tried,
+    useful: (exchange) => req.from === undefined || ecosystemOf(req.from) === ecosystemOf(exchangeBaseChain(exchange)),
+    accepts: (selector) => receiving === undefined || 'id' in selector || registryLookup(receiving, selector as TCurrencyCore, null) !== null,
+  });
+}
+
+interface ExchangeQuery {
+  /** Automatic selection: the router refuses any symbol several assets of an exchange share. */
+  strict: boolean;
+  /** Ids are taken (one chosen exchange). */
+  ids: boolean;
+  field: SelectorField;
+  /** Every exchange the router looks the currency up in: a candidate must be told apart in each. */
+  tried: readonly ExchangeName[];
+  /** Exchanges whose assets are worth offering (all by default). */
+  useful?: (exchange: ExchangeName) => boolean;
+  /** Selectors worth offering (all by default). */
+  accepts?: (selector: CandidateSelector) => boolean;
+}
+
+/** Refuses `currency` where it names several assets of any of `exchanges`, with the candidates of all of them. */
+function onExchanges(exchanges: readonly ExchangeName[], currency: RouterCurrency, q: ExchangeQuery): void {
+  const ambiguous = exchanges.filter((e) => exchangeLookup(e, currency, q.strict) === AMBIGUOUS);
+  if (ambiguous.length === 0) return;
+  const seen = new Set<string>();
+  const useful = ambiguous.filter(q.useful ?? (() => true));
+  const candidates = (useful.length > 0 ? useful : ambiguous).flatMap((exchange) => {
+    const chain = exchangeBaseChain(exchange);
+    const native = sdk.findNativeAssetInfo(chain)?.location;
+    const choice: AssetChoice<ExchangeAsset> = {
+      where: exchange,
+      chain,
+      aliases: false,
+      selectors: (asset) => plainSelectors(asset, q.ids),
+      lookup: (selector) => {
+        const other = selector as RouterCurrency;
+        if (q.tried.some((e) => e !== exchange && exchangeLookup(e, other, q.strict) === AMBIGUOUS)) return AMBIGUOUS;
+        return exchangeLookup(exchange, other, q.strict);
+      },
+    };
+    const assets = matchesOf(exchangeAssets(exchange), currency).map((a) => ({ ...a, isNative: native !== undefined && sdk.deepEqual(a.location, native) }));
+    // An asset several exchanges pool is one candidate.
+    return candidatesFor(choice, assets).filter((c) => {
+      const key = shown(c.currency);
+      return !seen.has(key) && seen.add(key) && (q.accepts?.(c.currency) ?? true);
+    });
+  });
+  const where = ambiguous.length === 1 ? ambiguous[0] : `the exchanges the router tries (${ambiguous.join(', ')})`;
+  throw ambiguousError(q.field, `${shown(currency)} could mean any of ${Math.max(candidates.length, 2)} assets of ${where}`, candidates);
 }
 
 /** The same checks for a swap (router operations, /x-transfers, pre-flight with swapOptions). */
@@ -263,6 +402,7 @@ export function checkSwapBeforeDial(req: RouterRequest, config: Pick<Config, 'AL
       throw incompatible(legs[0], req.to ?? legs[legs.length - 1], `${legs[i - 1]} belongs to ${ecosystemOf(legs[i - 1])} and ${legs[i]} to ${ecosystemOf(legs[i])}; a swap stays in one ecosystem`);
     }
   }
+  checkSwapCurrencies(req, paths);
   const origin = req.from ?? exchange;
   const fromAsset = origin ? routerAsset(origin, req.currencyFrom, paths.currencyFrom) : undefined;
   const receiving = exchange ?? (req.to !== 'Ethereum' ? req.to : undefined);
