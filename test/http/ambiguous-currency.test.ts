@@ -50,7 +50,7 @@ function expectAmbiguity(res: request.Response, path: string): Candidate[] {
   const text = JSON.stringify(res.body);
   expect(text).not.toContain('undefined');
   expect(res.body.message).not.toMatch(/ForeignAbstract\(|Native\(|Foreign\(|Override\(/);
-  expect(res.body.message).toContain(path.replace(/^body\./, ''));
+  expect(res.body.message).toContain(path.replace(/^body\./, '').replace(/^transfers\.\d+\./, ''));
   const candidates = res.body.candidates as Candidate[];
   expect(candidates.length).toBeGreaterThanOrEqual(2);
   for (const c of candidates) {
@@ -92,6 +92,13 @@ describe.each(FAMILIES)('/%s: a currency that names several assets', (family) =>
       expect(again.status, JSON.stringify(again.body)).toBe(200);
       expect(again.body).toMatch(/^0x[0-9a-f]+$/);
     }
+  });
+
+  it('a batch item names its place: body.transfers.<i>.currency, with the same candidates', async () => {
+    const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', [recipient]: ALICE };
+    const res = await post(`${v}/x-transfer-batch`, { transfers: [{ ...transfer, currency: { id: '1984', amount } }, { ...transfer, currency: { symbol: 'USDT', amount } }], options: options() });
+    const candidates = expectAmbiguity(res, 'body.transfers.1.currency');
+    expect(candidates.map((c) => c.currency)).toEqual([{ symbol: { type: 'ForeignAbstract', value: 'USDT2' } }, { id: '1984' }]);
   });
 
   it('asset-info {"symbol":"USDT"} on AssetHubPolkadot: each candidate answers its asset', async () => {
