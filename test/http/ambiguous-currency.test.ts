@@ -101,6 +101,13 @@ describe.each(FAMILIES)('/%s: a currency that names several assets', (family) =>
     expect(candidates.map((c) => c.currency)).toEqual([{ symbol: { type: 'ForeignAbstract', value: 'USDT2' } }, { id: '1984' }]);
   });
 
+  it('a multi-asset transfer names the item: body.currency.<i>', async () => {
+    const body = { from: 'AssetHubPolkadot', to: 'Hydration', [recipient]: ALICE, feeAsset: { id: '1984' }, options: options() };
+    const res = await post(`${v}/x-transfer`, { ...body, currency: [{ id: '1984', amount }, { symbol: 'USDT', amount }] });
+    const candidates = expectAmbiguity(res, 'body.currency.1');
+    for (const c of candidates) expectNoAmbiguity(await post(`${v}/x-transfer`, { ...body, currency: [{ id: '1984', amount }, { ...c.currency, amount }] }), c);
+  });
+
   it('asset-info {"symbol":"USDT"} on AssetHubPolkadot: each candidate answers its asset', async () => {
     const res = await post(`${v}/assets/AssetHubPolkadot/asset-info`, { currency: { symbol: 'USDT' } });
     const candidates = expectAmbiguity(res, 'body.currency');

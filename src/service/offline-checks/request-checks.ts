@@ -136,9 +136,13 @@ function checkCurrency(req: TransferRequest): Sent[] {
       continue;
     }
     const selector = s.selector as TCurrencyCore;
-    // The SDK resolves the assets of a multi-asset transfer from a parachain on its own path.
-    if (Array.isArray(currency) && !relay) continue;
     const field = { path: s.path, hasAmount: true };
+    // The SDK resolves the assets of a multi-asset transfer from a parachain on its own path (on
+    // the origin, without a destination): only a selector that names several assets is refused here.
+    if (Array.isArray(currency) && !relay) {
+      resolveOnChain(from, selector, null, field);
+      continue;
+    }
     // A candidate offered instead must be one the destination tells apart as well.
     const accepts = dest === null ? undefined : (a: TAssetInfo) => destinationLookup(from, dest, a) !== AMBIGUOUS;
     const asset = resolveOnChain(from, selector, dest, field, accepts);
