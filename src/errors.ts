@@ -13,6 +13,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    /** More fields of the answer's body, beside `details` (e.g. an AmbiguousAssetError's `candidates`). */
+    readonly fields?: Record<string, unknown>,
   ) {
     super(message);
     this.name = kind;

@@ -86,6 +86,7 @@ export function errorBody(req: Request, error: ApiError): ErrorBody {
     kind: error.kind,
     message: inRequestFamily(req, error.message),
     ...(error.details ? { details: error.details.map((d) => ({ ...d, message: inRequestFamily(req, d.message) })) } : {}),
+    ...error.fields,
     requestId: req.id,
   };
 }

@@ -45,8 +45,8 @@ describe.each(FAMILIES)('/%s lookups', (family) => {
 
     it('POST /assets/:chain/asset-info: ambiguous symbol, missing and malformed currency are 400', async () => {
       const dup = await post(`${v}/assets/AssetHubPolkadot/asset-info`, { currency: { symbol: 'USDT' } }).expect(400);
-      expectErrorBody(dup.body, 400, 'DuplicateAssetError');
-      expect(dup.body.message).toMatch(/USDT1/);
+      expectErrorBody(dup.body, 400, 'AmbiguousAssetError');
+      expect(dup.body.message).toMatch(/USDT1/); // test/http/ambiguous-currency.test.ts covers the candidates
       const missing = await post(`${v}/assets/Hydration/asset-info`, {}).expect(400);
       expectErrorBody(missing.body, 400, 'MissingParameterError');
       expect(missing.body.details).toEqual([{ path: 'body.currency', message: 'is required' }]);

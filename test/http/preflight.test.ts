@@ -39,7 +39,8 @@ const ENDPOINTS = [
 ] as const;
 const SWAP_ENDPOINTS = ['dry-run', 'xcm-fee', 'transferable-amount', 'min-transferable-amount', 'best-amount-out'];
 const FALLBACK_ENDPOINTS = ['xcm-fee', 'origin-xcm-fee'];
-const SWAP = { currencyTo: { symbol: 'USDT' }, exchange: 'HydrationDex', slippage: 1 };
+// USDT by its HydrationDex id: {symbol: 'USDT'} is three assets there (test/http/ambiguous-currency.test.ts).
+const SWAP = { currencyTo: { id: '10' }, exchange: 'HydrationDex', slippage: 1 };
 /** best-amount-out needs swapOptions to get past validation of the other fields. */
 const needs = (endpoint: string) => (endpoint === 'best-amount-out' ? { swapOptions: SWAP } : {});
 
@@ -121,8 +122,8 @@ describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
         [{ ...SWAP, extra: 1 }, 'body.swapOptions', 'ValidationError'],
         ['HydrationDex', 'body.swapOptions', 'ValidationError'],
       ];
-      // The router takes plain symbols only (no Native/Foreign specifiers).
-      const swapBody = () => ({ ...valid(), currency: { symbol: 'DOT', amount: '10000000000' } });
+      // The router takes no Native/Foreign specifiers, and {symbol: 'DOT'} is two assets of the asset hub: DOT by location.
+      const swapBody = () => ({ ...valid(), currency: { location: { parents: 1, interior: { Here: null } }, amount: '10000000000' } });
       for (const [swapOptions, path, kind] of bad) {
         const res = await post(url, { ...swapBody(), swapOptions }).expect(400);
         expectErrorBody(res.body, 400, kind);

@@ -1,8 +1,9 @@
 // Registry lookups (assets, chains, pallets, addresses): answered from the SDK's offline registry,
-// no chain is dialled. Stateless functions; the HTTP layer caches their answers.
+// no chain is dialled. Assets keep the registry's `alias` (ForeignAbstract selectors). Stateless functions; the HTTP layer caches their answers.
 import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TPallet, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { ApiError, badRequest, notFound } from '../../errors';
 import { sdk } from '../../sdk';
+import { resolveOnChain } from '../offline-checks';
 import { sdkCall } from '../sdk-calls';
 
 /** The contract's Asset object: the registry record, with native assets flagged. */
@@ -32,11 +33,17 @@ export function chainRecord(chain: TChain): ChainRecord {
   return { ...rest, assets: [...nativeAssets.map((a) => ({ ...a, isNative: true as const })), ...otherAssets] };
 }
 
-export const assetLocation = (chain: TChain, currency: TCurrencyCore): TLocation | null =>
-  sdkCall(() => sdk.getAssetLocation(chain, currency));
+/** Where lookups read their selector (a selector several assets answer to is refused there, with candidates). */
+const CURRENCY = { path: 'body.currency' };
 
+/** The asset `currency` names on `chain`; null when none. */
 export const assetInfo = (chain: TChain, currency: TCurrencyCore, destination: TChain | null): Asset | null =>
-  sdkCall(() => sdk.findAssetInfo(chain, currency, destination));
+  resolveOnChain(chain, currency, destination, CURRENCY);
+
+export function assetLocation(chain: TChain, currency: TCurrencyCore): TLocation | null {
+  assetInfo(chain, currency, null);
+  return sdkCall(() => sdk.getAssetLocation(chain, currency));
+}
 
 /**
  * A currency selector as the caller wrote it, for a message: a big integer id keeps its `n`
@@ -61,8 +68,10 @@ export function reserveChain(chain: TChain, currency: TCurrencyCore): TSubstrate
   return sdkCall(() => sdk.getAssetReserveChain(substrate, location));
 }
 
-export const supportedDestinations = (chain: TChain, currency: TCurrencyCore): TChain[] =>
-  sdkCall(() => sdk.getSupportedDestinations(chain, currency));
+export function supportedDestinations(chain: TChain, currency: TCurrencyCore): TChain[] {
+  assetInfo(chain, currency, null);
+  return sdkCall(() => sdk.getSupportedDestinations(chain, currency));
+}
 
 export const feeAssets = (chain: TChain): Asset[] => sdkCall(() => sdk.getFeeAssets(chain));
 export const relayChainSymbol = (chain: TChain): string => sdkCall(() => sdk.getRelayChainSymbol(chain));
@@ -74,6 +83,7 @@ export const supportedAssets = (origin: TChain, destination: TChain): Asset[] =>
 
 /** Existential deposit in base units, as a decimal string. */
 export function existentialDeposit(chain: TChain, currency: TCurrencyCore): string {
+  assetInfo(chain, currency, null);
   const ed = sdkCall(() => sdk.getExistentialDeposit(chain, currency));
   if (ed === null) throw badRequest('InvalidCurrencyError', `The registry has no existential deposit for ${shown(currency)} on ${chain}`);
   return ed.toString();

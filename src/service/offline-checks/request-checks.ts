@@ -18,6 +18,23 @@ import type { TransferCurrency, TransferOptions, TransferRequest } from '../../s
 import { AddressGuard } from '../../chains/address-guard';
 import { checkOverrideUrls, fromSdkError } from '../sdk-calls';
 import { checkTransactRequest, type TransactCandidate } from './transact-checks';
+import {
+  AMBIGUOUS,
+  ambiguousError,
+  candidatesFor,
+  describeCandidate,
+  isDuplicateAssetError,
+  issuedOn,
+  matchesOf,
+  registryAssets,
+  registryChoice,
+  registryLookup,
+  resolveOnChain,
+  shown,
+  type Lookup,
+  type SelectorField,
+} from './asset-choice';
+import { checkSwapCurrencies, type SwapPaths } from './swap-currencies';
 
 /** sdk-core's MIN_AMOUNT: it silently sends 2 base units for anything smaller (a runtime panics below). */
 export const MIN_AMOUNT = 2n;
@@ -119,18 +136,56 @@ function checkCurrency(req: TransferRequest): Sent[] {
       continue;
     }
     const selector = s.selector as TCurrencyCore;
-    // The SDK resolves the assets of a multi-asset transfer from a parachain on its own path.
-    if (Array.isArray(currency) && !relay) continue;
-    const asset = sdkCheck(() => sdk.findAssetInfo(from, selector, dest));
+    const field = { path: s.path, hasAmount: true };
+    // The SDK resolves the assets of a multi-asset transfer from a parachain on its own path (on
+    // the origin, without a destination): only a selector that names several assets is refused here.
+    if (Array.isArray(currency) && !relay) {
+      resolveOnChain(from, selector, null, field);
+      continue;
+    }
+    // A candidate offered instead must be one the destination tells apart as well.
+    const accepts = dest === null ? undefined : (a: TAssetInfo) => destinationLookup(from, dest, a) !== AMBIGUOUS;
+    const asset = resolveOnChain(from, selector, dest, field, accepts);
     if (!asset) throw unknownOnOrigin(from, selector, s.path);
     s.asset = asset;
-    if (dest !== null) checkDestinationSupport(from, dest, selector, asset, s.path);
+    if (dest !== null) {
+      checkDestinationAsset(from, dest, selector, asset, field);
+      checkDestinationSupport(from, dest, selector, asset, s.path);
+    }
   }
   if (feeAsset !== undefined) {
-    const found = sdkCheck(() => sdk.findAssetInfo(from, feeAsset, dest));
+    const found = resolveOnChain(from, feeAsset, dest, { path: 'body.feeAsset' });
     if (!found) throw refuse('InvalidCurrencyError', 'body.feeAsset', `${JSON.stringify(feeAsset)} is not an asset of ${from}`);
   }
   return sent;
+}
+
+/** The asset `to` receives for `asset` of `from`, as the SDK finds it there (by location, else by symbol). */
+function destinationLookup(from: TChain, to: TChain, asset: TAssetInfo): Lookup<TAssetInfo> {
+  try {
+    return sdk.findAssetInfoOnDest(from, to, { symbol: asset.symbol }, asset);
+  } catch (error) {
+    // Only the ambiguity is judged here; whether `to` has the asset at all is checkDestinationSupport's.
+    return isDuplicateAssetError(error) ? AMBIGUOUS : null;
+  }
+}
+
+/**
+ * The engine finds the destination's asset by the origin asset's location, else by its symbol:
+ * an asset `to` does not hold at that location, whose symbol `to` gives several assets, would
+ * become one of them, nobody can say which. The way out is an asset of `from` that `to` tells apart.
+ */
+function checkDestinationAsset(from: TChain, to: TChain, selector: TCurrencyCore, asset: TAssetInfo, field: SelectorField): void {
+  if (destinationLookup(from, to, asset) !== AMBIGUOUS) return;
+  const there = matchesOf(registryAssets(to), { symbol: asset.symbol }).length;
+  const choice = registryChoice(from, to, undefined, (a) => destinationLookup(from, to, a) !== AMBIGUOUS);
+  const candidates = candidatesFor(choice, matchesOf(registryAssets(from), { symbol: asset.symbol }));
+  const what = describeCandidate({ ...asset, isNative: false, issuedOn: issuedOn(asset, from) });
+  throw ambiguousError(
+    field,
+    `${shown(selector)} is ${what} of ${from}, which ${to} does not hold at its location, and ${to} has ${there} assets called ${asset.symbol}: which one it would become cannot be told. The assets of ${from} called ${asset.symbol} that ${to} tells apart`,
+    candidates,
+  );
 }
 
 function checkDestinationSupport(from: TChain, to: TChain, selector: TCurrencyCore, asset: TAssetInfo, path: string): void {
@@ -239,18 +294,15 @@ export function checkBeforeDial(req: TransferRequest & Pick<TransactCandidate, '
   checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, [req.from]);
 }
 
-/** The registry asset `currency` names on `chain`; undefined when the registry cannot tell (a symbol several assets share). */
+/**
+ * The registry asset `currency` names on `chain`; undefined when the registry cannot tell (a
+ * symbol several assets share: checkSwapCurrencies judges that as the router will).
+ */
 function routerAsset(chain: TChain, currency: RouterCurrency, path: string): TAssetInfo | undefined {
-  try {
-    const asset = sdk.findAssetInfo(chain, currency as TCurrencyCore, null);
-    if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /router/pairs lists what each exchange swaps)`);
-    return asset;
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    const mapped = fromSdkError(error);
-    if (mapped instanceof ApiError && mapped.kind.startsWith('DuplicateAsset')) return undefined;
-    throw mapped;
-  }
+  const asset = registryLookup(chain, currency as TCurrencyCore, null);
+  if (asset === AMBIGUOUS) return undefined;
+  if (!asset) throw refuse('InvalidCurrencyError', path, `${JSON.stringify(currency)} is not an asset of ${chain} (POST /router/pairs lists what each exchange swaps)`);
+  return asset;
 }
 
 /** The same checks for a swap (router operations, /x-transfers, pre-flight with swapOptions). */
@@ -263,6 +315,7 @@ export function checkSwapBeforeDial(req: RouterRequest, config: Pick<Config, 'AL
       throw incompatible(legs[0], req.to ?? legs[legs.length - 1], `${legs[i - 1]} belongs to ${ecosystemOf(legs[i - 1])} and ${legs[i]} to ${ecosystemOf(legs[i])}; a swap stays in one ecosystem`);
     }
   }
+  checkSwapCurrencies(req, paths);
   const origin = req.from ?? exchange;
   const fromAsset = origin ? routerAsset(origin, req.currencyFrom, paths.currencyFrom) : undefined;
   const receiving = exchange ?? (req.to !== 'Ethereum' ? req.to : undefined);
@@ -271,11 +324,6 @@ export function checkSwapBeforeDial(req: RouterRequest, config: Pick<Config, 'AL
   checkOptions(req.options, config.ALLOW_PRIVATE_OVERRIDES, []);
 }
 
-export interface SwapPaths {
-  currencyFrom: string;
-  currencyTo: string;
-  amount: string;
-}
 
 const ROUTER_PATHS: SwapPaths = { currencyFrom: 'body.currencyFrom', currencyTo: 'body.currencyTo', amount: 'body.amount' };
 export const SWAP_TRANSFER_PATHS: SwapPaths = { currencyFrom: 'body.currency', currencyTo: 'body.swapOptions.currencyTo', amount: 'body.currency.amount' };

@@ -13,7 +13,7 @@ import { toDryRunResult, type DryRunResult } from './dry-run-result';
 import { toTransferInfoResult, type TransferInfoResult } from './transfer-info-result';
 import { toXcmFeeResult, type OriginXcmFeeResult, type XcmFeeResult } from './xcm-fee-result';
 import { ethereumBalance } from '../evm';
-import { checkBeforeDial } from '../offline-checks';
+import { checkBeforeDial, resolveOnChain } from '../offline-checks';
 import { configure } from '../transfer';
 
 type Builder = ReturnType<typeof sdk.Builder>;
@@ -250,9 +250,10 @@ export class PreflightService {
       const { address, currency, options } = req;
       return (await ethereumBalance({ address, currency, development: options.development, endpoints: options.ethereumRpc }, this.config, this.pool.guard)).toString();
     }
-    if (req.currency) {
-      const currency = req.currency;
-      sdkCall(() => sdk.findAssetInfoOrThrow(req.chain, currency, null));
+    if (req.currency && !resolveOnChain(req.chain, req.currency, null, { path: 'body.currency' })) {
+      throw badRequest('InvalidCurrencyError', `currency ${JSON.stringify(req.currency)} is not an asset of ${req.chain} (GET /assets/${req.chain} lists them)`, [
+        { path: 'body.currency', message: `is not an asset of ${req.chain}` },
+      ]);
     }
     const amount = await runOnChains(this.pool, this.config, req.options, `Reading a balance on ${req.chain}`, (call) =>
       balanceOf({ address: req.address, chain: req.chain, currency: req.currency, apiOverrides: call.apiOverrides }),

@@ -8,7 +8,7 @@ import { ConnectionPool } from '../../chains/pool';
 import { ApiError, badRequest } from '../../errors';
 import { SDK_VERSION } from '../../sdk';
 import { exchangeBaseChain, isManual, OVERRIDE_IGNORING_EXCHANGES, type ExchangeName, type RouterRequest } from '../../schemas/router';
-import { checkOverrideHosts, fromChainFailure, fromSdkError } from '../sdk-calls';
+import { ambiguityInWords, checkOverrideHosts, fromChainFailure, fromSdkError } from '../sdk-calls';
 import { checkSwapBeforeDial, type SwapPaths } from '../offline-checks';
 import { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './engine';
 import { toRouterDryRun, toRouterItems, toRouterXcmFees, type BestAmountOut, type RouterDryRunResult, type RouterItem, type RouterPair, type RouterXcmFeeResult } from './router-shapes';
@@ -44,11 +44,21 @@ function checkDevelopment(req: RouterRequest): void {
 
 /** xcm-router SDK_VERSION reports a currency it cannot find as an InvalidParameterError; it is a currency error. */
 const ROUTER_CURRENCY_NOT_FOUND = /^Currency (from|to) .* not found/;
+/** ... and a symbol several assets of an exchange share (automatic selection) as one too. */
+const ROUTER_AMBIGUOUS = /^Multiple assets found for symbol /;
+/** What the router takes to tell assets apart (no currency specifiers). */
+const ROUTER_SELECTORS = 'its location, or its id with one chosen exchange (GET /swap/supported-assets-to lists each exchange\'s assets)';
 
+/**
+ * The router's refusals, as currency errors where they are. The offline checks catch ambiguous
+ * currencies first (with candidates); these are for what still slips through.
+ */
 function fromRouterError(error: unknown): unknown {
   const mapped = fromSdkError(error);
-  if (mapped instanceof ApiError && mapped.kind === 'ValidationError' && ROUTER_CURRENCY_NOT_FOUND.test(mapped.message)) {
-    return new ApiError(400, 'InvalidCurrencyError', mapped.message);
+  if (!(mapped instanceof ApiError)) return mapped;
+  if (mapped.kind === 'ValidationError' && ROUTER_CURRENCY_NOT_FOUND.test(mapped.message)) return new ApiError(400, 'InvalidCurrencyError', mapped.message);
+  if (mapped.kind === 'AmbiguousAssetError' || (mapped.kind === 'ValidationError' && ROUTER_AMBIGUOUS.test(mapped.message))) {
+    return new ApiError(400, 'AmbiguousAssetError', ambiguityInWords(error instanceof Error ? error.message : mapped.message, ROUTER_SELECTORS));
   }
   return mapped;
 }

@@ -3,4 +3,4 @@
 // (override-endpoints.ts), and whatever the SDK throws becomes the error a caller sees (sdk-errors.ts).
 export { runOnChains, type ChainCall } from './run-on-chains';
 export { checkOverrideHosts, checkOverrideUrls, endpointResolver, MAX_OVERRIDE_ENDPOINTS } from './override-endpoints';
-export { fromChainFailure, fromSdkError, sdkCall } from './sdk-errors';
+export { ambiguityInWords, fromChainFailure, fromSdkError, sdkCall } from './sdk-errors';

@@ -16,10 +16,10 @@ interface Mapping {
  */
 const SDK_ERRORS: Record<string, Mapping> = {
   InvalidCurrencyError: { status: 400, kind: 'InvalidCurrencyError' },
-  DuplicateAssetError: { status: 400, kind: 'DuplicateAssetError' },
-  DuplicateAsset: { status: 400, kind: 'DuplicateAssetError' },
-  DuplicateAssetIdError: { status: 400, kind: 'DuplicateAssetIdError' },
-  DuplicateAssetId: { status: 400, kind: 'DuplicateAssetIdError' },
+  DuplicateAssetError: { status: 400, kind: 'AmbiguousAssetError' },
+  DuplicateAsset: { status: 400, kind: 'AmbiguousAssetError' },
+  DuplicateAssetIdError: { status: 400, kind: 'AmbiguousAssetError' },
+  DuplicateAssetId: { status: 400, kind: 'AmbiguousAssetError' },
   InvalidAddressError: { status: 400, kind: 'InvalidAddressError' },
   IncompatibleChainsError: { status: 400, kind: 'UnsupportedOperationError' },
   IncompatibleChains: { status: 400, kind: 'UnsupportedOperationError' },
@@ -45,10 +45,23 @@ const SDK_ERRORS: Record<string, Mapping> = {
 /** sdk-pjs throws a plain `Error` from @polkadot/util-crypto for a malformed SS58 address. */
 const ADDRESS_DECODE = /^Decoding .*: |Invalid (decoded )?address|checksum|Invalid SS58|base58/i;
 
+/**
+ * The SDK's duplicate-asset messages name its selector functions (ForeignAbstract(), Native()) and
+ * print `undefined` for assets without an alias. The offline checks answer these cases with
+ * candidates (service/offline-checks/asset-choice.ts); one that still reaches here is said in words.
+ */
+export function ambiguityInWords(message: string, how = 'its location, id or alias (GET /assets/<chain> lists them)'): string {
+  const symbol = /for symbol (.+?)\. Please/.exec(message)?.[1];
+  const id = /same ID: (.+?)\. Please/.exec(message)?.[1];
+  const what = symbol !== undefined ? `The symbol ${symbol}` : id !== undefined ? `The id ${id}` : 'The currency';
+  return `${what} names several assets: select the one you mean by ${how}`;
+}
+
 /** Turns anything the SDK throws into an ApiError, or returns it unchanged when it is a bug of ours. */
 export function fromSdkError(error: unknown): unknown {
   if (error instanceof ApiError || !(error instanceof Error)) return error;
   const mapping = SDK_ERRORS[error.constructor.name] ?? SDK_ERRORS[error.name];
+  if (mapping?.kind === 'AmbiguousAssetError') return new ApiError(mapping.status, mapping.kind, ambiguityInWords(error.message));
   if (mapping) return new ApiError(mapping.status, mapping.kind, error.message);
   if (error.constructor === Error && ADDRESS_DECODE.test(error.message)) {
     return new ApiError(400, 'InvalidAddressError', `Invalid address: ${error.message}`);

@@ -30,7 +30,7 @@ function inBatch(index: number, check: () => void): void {
     if (!(error instanceof ApiError)) throw error;
     const at = (path: string) => path.replace(/^body\./, `body.transfers.${index}.`);
     const details = error.details?.map((d) => ({ ...d, path: at(d.path) })) ?? [{ path: `body.transfers.${index}`, message: error.message }];
-    throw new ApiError(error.status, error.kind, `transfers.${index}: ${error.message}`, details, error.headers);
+    throw new ApiError(error.status, error.kind, `transfers.${index}: ${error.message}`, details, error.headers, error.fields);
   }
 }
 
