@@ -73,6 +73,7 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: ms(10_000),
   HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(65_000),
+  HTTP_WRITE_TIMEOUT_MS: ms(30_000),
   MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   CACHE_MAX_BYTES: z
     .string()

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config';
 import { createLogger, flushLogger, routeConsoleTo } from './logger';
+import { closeStalledWrites } from './http/write-deadline';
 import { projectRoot } from './project-root';
 import { installedSdkVersion, sdkVersionProblem } from './sdk/version';
 
@@ -25,13 +26,15 @@ export async function start(config: Config): Promise<Running> {
   const app = createApp({ config, logger, services, ops });
   // Slow clients cannot hold a socket: headers within HEADERS_TIMEOUT_MS, the whole request within
   // HTTP_REQUEST_TIMEOUT_MS (checked every second, not Node's default 30 s), idle keep-alive
-  // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection.
+  // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection,
+  // and answers the client does not read closed after HTTP_WRITE_TIMEOUT_MS without progress.
   const server = createServer({
     headersTimeout: config.HEADERS_TIMEOUT_MS,
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
     connectionsCheckingInterval: 1_000,
   });
+  const stopWriteChecks = closeStalledWrites(server, config.HTTP_WRITE_TIMEOUT_MS);
   server.maxRequestsPerSocket = config.MAX_REQUESTS_PER_SOCKET;
   // Node marks the answer that reaches the cap `Connection: close` but keeps the socket, and
   // answers 503 to everything sent on it after: a client that ignores the header would get
@@ -74,6 +77,7 @@ export async function start(config: Config): Promise<Running> {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.SHUTDOWN_GRACE_MS).unref());
       await Promise.race([closed, grace]);
       server.closeAllConnections();
+      stopWriteChecks();
       await services.close();
       await ops.close();
       logger.info('stopped');

@@ -2,6 +2,7 @@
 // /metrics route itself. The figures live in ops (src/ops/metrics.ts).
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { Metrics } from '../ops/metrics';
+import { routedPath } from './routed-path';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -24,6 +25,7 @@ type RoutedRequest = Request & { [ROUTE]?: unknown };
  * Records the template (`/v5/assets/:chain`) when Express dispatches a route: by the time an
  * error answer finishes, Express has already restored `req.baseUrl` to the app's. The accessor
  * sits once on the app's request prototype (Express assigns `req.route`), not on every request.
+ * `req.baseUrl` is the mount path as the client spelt it (`/V5`): folded back to the mount path.
  */
 function recordRouteTemplates(app: Express): void {
   Object.defineProperty(app.request, 'route', {
@@ -34,7 +36,7 @@ function recordRouteTemplates(app: Express): void {
     },
     set(this: RoutedRequest, value: { path?: unknown } | undefined) {
       this[ROUTE] = value;
-      if (typeof value?.path === 'string') this.routeTemplate = `${this.baseUrl}${value.path}`;
+      if (typeof value?.path === 'string') this.routeTemplate = `${routedPath(this.baseUrl)}${value.path}`;
     },
   });
 }

@@ -8,21 +8,25 @@ import { InvalidApiKeyError, RateLimitExceededError } from '../errors';
 import type { ApiKey, ApiKeys } from '../ops/api-keys';
 import type { SharedCounters } from '../ops/shared-counters';
 import type { Metrics } from '../ops/metrics';
+import { pathOf, routedPath } from './routed-path';
 
 const WINDOW_MS = 60_000;
 
-/** Probes and scrapes must never be refused, whoever sends them. */
+/** Probes and scrapes must never be refused, whoever sends them (compared as routed). */
 const EXEMPT = new Set(['/health', '/ready', '/metrics']);
 
 /** Registry lookups answered from bundled data (and /evm-approve, built from it); POSTs elsewhere under a family reach chains. */
 const REGISTRY_POSTS = [/^\/assets\/[^/]+\/[^/]+$/, /^\/balance\/[^/]+\/existential-deposit$/, /^\/router\/pairs$/, /^\/evm-approve$/];
 
-/** Whether a request runs chain work (a transfer, a pre-flight query, a balance, a swap). */
+/**
+ * Whether a request runs chain work (a transfer, a pre-flight query, a balance, a swap), judged
+ * on the routed path. A HEAD runs the GET route (Express answers it with the GET handler).
+ */
 export function dialsChains(req: Pick<Request, 'method' | 'path'>): boolean {
-  const m = /^\/(?:v5|v2)(\/.*)$/.exec(req.path);
+  const m = /^\/(?:v5|v2)(\/.*)$/.exec(routedPath(req.path));
   if (!m) return false;
-  const path = m[1].replace(/\/+$/, '');
-  if (req.method === 'GET') return path === '/x-transfer/eth-bridge-status' || path === '/x-transfer/para-eth-fees';
+  const path = m[1];
+  if (req.method === 'GET' || req.method === 'HEAD') return path === '/x-transfer/eth-bridge-status' || path === '/x-transfer/para-eth-fees';
   return req.method === 'POST' && !REGISTRY_POSTS.some((re) => re.test(path));
 }
 
@@ -110,7 +114,7 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
   const chainLimited = config.RATE_LIMIT_CHAIN_PER_MINUTE > 0 || apiKeys !== undefined;
 
   const middleware: RequestHandler = (req, res, next) => {
-    if (EXEMPT.has(req.path)) {
+    if (EXEMPT.has(routedPath(req.path))) {
       next();
       return;
     }
@@ -131,8 +135,7 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
   const countCached = async (req: IncomingMessage, trust: TrustProxy): Promise<string[] | undefined> => {
     const apiKey = apiKeyOf(req.headers['x-api-key']);
     if (apiKey === 'invalid') return undefined;
-    const path = (req.url ?? '/').split('?')[0];
-    if (chainLimited && dialsChains({ method: req.method ?? 'GET', path })) return undefined;
+    if (chainLimited && dialsChains({ method: req.method ?? 'GET', path: pathOf(req.url ?? '/') })) return undefined;
     const limit = apiKey ? apiKey.perMinute : config.RATE_LIMIT_PER_MINUTE;
     if (!allLimited || limit === 0) return [];
     const key = clientKey(apiKey, proxyaddr(req, trust));

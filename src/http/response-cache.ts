@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { JSON_TYPE, toJson } from './json';
+import { routedPath } from './routed-path';
 
 /** Answers smaller than this are sent plain: compression would save next to nothing. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -146,7 +147,7 @@ export class ResponseCache {
   send(req: Request, res: Response, key: string, compute: () => unknown): void {
     const k = cacheKey(key);
     const entry = this.entries.get(k)?.entry ?? this.store(k, compute());
-    entry.route ??= `${req.baseUrl}${(req.route as { path?: string } | undefined)?.path ?? ''}`;
+    entry.route ??= `${routedPath(req.baseUrl)}${(req.route as { path?: string } | undefined)?.path ?? ''}`;
     const line = requestLine(req);
     if (line !== undefined && this.entries.has(k) && !this.byLine.has(line) && entry.aliases.length < MAX_ALIASES) {
       const postUrl = req.method === 'POST' ? req.originalUrl : undefined;

@@ -5,8 +5,9 @@ import { doc, exactlyOne } from './docs';
 import type { Family } from './family';
 import { sdk } from '../sdk';
 import { addressMismatch, EVM_ADDRESS, INVALID_ADDRESS, isEvmAddress, isValidAddress } from './address';
-import { finiteOrRefused } from './amount';
+import { amountSchema } from './amount';
 import { assetId, chainName, location, SELECTORS, symbolSpecifier } from './common';
+import { LIMITS } from './limits';
 import { metadataHashNotApplicable } from './metadata';
 import { optionsSchema, type TransferOptions } from './transfer';
 import { abortOnIssue, typeError } from './zod-rules';
@@ -50,16 +51,21 @@ export const evmSender = doc(
   { id: 'EvmAddress', description: 'A 20-byte EVM address, in one case or EIP-55 checksummed (a wrong checksum is a 400 `InvalidAddressError`).', pattern: EVM_ADDRESS.source },
 );
 
+const TOO_LONG = `must be at most ${LIMITS.address} characters`;
+
 const recipientValue = z
   .string(typeError('must be an address (string)'))
   .min(1, 'must not be empty')
-  .refine(isValidAddress, issue(INVALID_ADDRESS, 'InvalidAddressError'));
+  .max(LIMITS.address, TOO_LONG)
+  // An over-long value is named for its length only.
+  .refine((v) => v.length > LIMITS.address || isValidAddress(v), issue(INVALID_ADDRESS, 'InvalidAddressError'));
 
 /** An asset hub account: SS58 or 0x + 32 bytes (a 20-byte address has no account there). */
 const ahAddressValue = doc(
   z
     .string(typeError('must be an address (string)'))
-    .refine((v) => isValidAddress(v) && !isEvmAddress(v), issue('must be an asset hub account: SS58 or 0x + 32-byte account id', 'InvalidAddressError')),
+    .max(LIMITS.address, TOO_LONG)
+    .refine((v) => v.length > LIMITS.address || (isValidAddress(v) && !isEvmAddress(v)), issue('must be an asset hub account: SS58 or 0x + 32-byte account id', 'InvalidAddressError')),
   {
     id: 'EvmTransferAhAddress',
     description:
@@ -70,28 +76,11 @@ const ahAddressValue = doc(
 /** The one route that takes `ahAddress` (the registry's, upstream's `transferMoonbeamToEth`). */
 export const needsAhAddress = (from: string, to: string): boolean => from === 'Moonbeam' && to === 'Ethereum';
 
-const EVM_AMOUNT = /^\d+(\.\d+)?$/;
-
-/** A positive decimal amount; EVM transfers take no `ALL`. */
-const evmAmount = doc(
-  finiteOrRefused(
-    z.union(
-      [
-        z.string().trim().refine((v) => EVM_AMOUNT.test(v), issue('must be a positive number, as a string or number (ALL is not available here)', 'NumberFormatError')),
-        z
-          .number()
-          .refine((n) => n >= 0 && (!Number.isInteger(n) || Number.isSafeInteger(n)), issue('must be a non-negative number; send large amounts as strings', 'NumberFormatError'))
-          .check(abortOnIssue)
-          .transform((n) => (Number.isInteger(n) ? n.toFixed(0) : String(n))),
-      ],
-      { error: 'must be a number or a numeric string' },
-    ),
-  ),
-  {
-    description: 'Greater than 0. Base units, unless `options.abstractDecimals` is on (whole units, decimals allowed). Integers beyond 2^53 must be strings.',
-    anyOf: [{ type: 'string', pattern: EVM_AMOUNT.source }, { type: 'number', minimum: 0 }],
-  },
-);
+/** A positive amount under `/x-transfer`'s rules (ASCII digits, at most one point, no spaces); EVM transfers take no `ALL`. */
+const evmAmount = doc(amountSchema({ positive: true, typeMessage: 'must be a positive number, as a string or number (ALL is not available here)' }), {
+  description:
+    'Greater than 0. Base units, unless `options.abstractDecimals` is on (whole units, decimals allowed). ASCII digits with at most one point, no spaces or exponents, as for `/x-transfer`; `ALL` is not available here. Integers beyond 2^53 must be strings.',
+});
 
 /** The location, id and symbol forms only: no Override locations, no several assets. */
 export const evmCurrency = doc(
@@ -101,7 +90,6 @@ export const evmCurrency = doc(
     .superRefine((v, ctx) => {
       const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
       if (count !== 1) ctx.addIssue({ code: 'custom', ...issue('must carry exactly one of location, id or symbol', 'InvalidCurrencyError') });
-      if (/^0+(\.0+)?$/.test(v.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], ...issue('must be greater than 0', 'NumberFormatError') });
     })
     .check(abortOnIssue)
     .transform((v): TCurrencyCore & { amount: string } => {

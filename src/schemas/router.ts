@@ -83,6 +83,13 @@ export const exchangeSelection = doc(
 
 export type ExchangeSelection = z.output<typeof exchangeSelection>;
 
+/**
+ * The exchange selection of the lookups (pairs, supported assets), where a whitelist is a set:
+ * put in the registry's order, so that every ordering of the same exchanges is one cache entry
+ * and one computation.
+ */
+export const exchangeSet = exchangeSelection.transform((v) => v && EXCHANGE_NAMES.filter((name) => v.includes(name)));
+
 /** Manual selection (exactly one exchange) respects apiOverrides; automatic and whitelists do not. */
 export const isManual = (exchange: ExchangeSelection): exchange is [ExchangeName] => exchange !== undefined && exchange.length === 1;
 
@@ -326,4 +333,4 @@ export function routerBody(family: Family, operation: RouterOperation) {
 }
 
 /** `POST /router/pairs`: an optional exchange (string, array, or absent for all). */
-export const pairsBody = z.preprocess((v) => v ?? {}, z.object({ exchange: exchangeSelection }).strict());
+export const pairsBody = z.preprocess((v) => v ?? {}, z.object({ exchange: exchangeSet }).strict());

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { chainName } from './common';
 import { doc, documentedAs } from './docs';
 import { LIMITS } from './limits';
-import { exchangeName, exchangeSelection } from './router';
+import { exchangeName, exchangeSet } from './router';
 
 /**
  * Query parameters of the swap lookups (`GET /swap/...`). `exchange` names one exchange, several
  * (repeated, `?exchange=A&exchange=B`, or comma-separated, `?exchange=A,B`) or, left out, all of
- * them; it is validated like the router bodies' `exchange` (unknown names get suggestions).
+ * them; it is validated like the router bodies' `exchange` (unknown names get suggestions), and
+ * several are a set (`exchangeSet`: one cache entry whatever their order).
  * Unknown parameters are refused: a misspelt `exchange` would otherwise answer for all exchanges.
  */
 const exchangeParam = doc(
@@ -16,7 +17,7 @@ const exchangeParam = doc(
       if (typeof v === 'string') return v.split(',');
       if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.flatMap((x: string) => x.split(','));
       return v;
-    }, exchangeSelection),
+    }, exchangeSet),
     z.array(exchangeName).max(LIMITS.exchanges).optional(),
   ),
   {

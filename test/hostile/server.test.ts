@@ -1,5 +1,6 @@
 // The HTTP server against slow clients, and its shutdown with kept-alive connections.
 import * as http from 'node:http';
+import * as net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { start, type Running } from '../../src/server';
@@ -42,6 +43,45 @@ describe('slow clients cannot hold a socket', () => {
     void drip(client, `GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`);
     await until(() => client.closed, 'the server to close the socket', 15_000);
     expect(client.received).toMatch(/^HTTP\/1\.1 408/);
+  }, 20_000);
+});
+
+describe('clients that do not read cannot hold a socket', () => {
+  let running: Running;
+  let silent: HostileNode;
+  beforeAll(async () => {
+    running = await start(configOf({ HTTP_WRITE_TIMEOUT_MS: '1000', CONNECT_TIMEOUT_MS: '2500' }));
+    silent = await servers.hostile({ onRequest: () => 'ignore' });
+  });
+  afterAll(() => running.stop());
+
+  /** The server's side of the next connection. */
+  const nextServerSocket = () => new Promise<net.Socket>((resolve) => running.server.once('connection', resolve));
+
+  it('a client that pipelines requests and never reads: the server closes its socket at HTTP_WRITE_TIMEOUT_MS', async () => {
+    const accepted = nextServerSocket();
+    // No 'data' listener: the socket is never read, so the kernel's buffers fill and the answers
+    // (about 1 MB each) stay queued in the service.
+    const client = net.connect(Number(new URL(running.url).port), '127.0.0.1');
+    client.on('error', () => undefined);
+    client.write('GET /v5/swap/pairs HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(24));
+    const socket = await accepted;
+    await until(() => socket.writableLength > 0, 'answers to queue up in the service');
+    await new Promise((resolve) => socket.once('close', resolve));
+    client.destroy();
+    // Nobody else noticed.
+    expect((await fetch(`${running.url}/health`)).status).toBe(200);
+  }, 20_000);
+
+  it('time spent working on an answer does not count: a request past HTTP_WRITE_TIMEOUT_MS still gets its answer', async () => {
+    // A node that never answers: the answer is the 503 at CONNECT_TIMEOUT_MS, after the write deadline.
+    const client = rawClient(running.url);
+    const body = JSON.stringify({ address: ADDRESS, options: { development: true, apiOverrides: { Polkadot: silent.url } } });
+    client.socket.write(`POST /v5/balance/Polkadot HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await client.until(() => client.answers().length === 1 || client.closed);
+    expect(client.answers().map((a) => a.status)).toEqual([503]);
+    expect(client.closed).toBe(false);
+    client.socket.destroy();
   }, 20_000);
 });
 

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
+import { dialsChains } from '../../src/http/rate-limit';
 import { hashApiKey } from '../../src/ops/api-keys';
 import { expectErrorBody, testApp } from '../helpers/app';
+import { outsideTheDocument } from '../helpers/openapi-responses';
 
 const limited = (overrides: Record<string, string> = {}) =>
   testApp({ RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_CHAIN_PER_MINUTE: '2', ...overrides }).app;
@@ -84,6 +86,95 @@ describe('rate limits', () => {
     const metrics = (await request(app).get('/metrics').expect(200)).text;
     expect(metrics).toContain('xcm_gateway_rate_limit_rejections_total{limiter="all",client="anonymous"} 1');
     expect(metrics).toContain('xcm_gateway_http_requests_total{route="(rate limited)",method="GET",status="429"} 1');
+  });
+});
+
+// Express routes paths in any ASCII case and with one trailing slash; a limit that matched only the
+// declared spelling let `/V5/...` dial chains without a count.
+describe('one route, one count: every spelling Express routes is limited as its route', () => {
+  type Spelling = [method: 'GET' | 'HEAD' | 'POST', path: string];
+  /** Chain-dialling routes spelt otherwise; each is refused by its schema (400) before any chain is dialled. */
+  const chainSpellings: Spelling[] = [
+    ['POST', '/V5/x-transfer/status'],
+    ['POST', '/V5/metadata-hash'],
+    ['GET', '/V2/X-TRANSFER/PARA-ETH-FEES?bogus=1'],
+    ['HEAD', '/v2/x-transfer/para-eth-fees?bogus=1'],
+    ['POST', '/v5/X-Transfer/'],
+    ['POST', '/V2/Router/Dry-Run/'],
+  ];
+  // Spellings other than the declared one are not in openapi.yaml, on purpose.
+  const get = (app: ReturnType<typeof limited>, path: string) => outsideTheDocument(request(app).get(path));
+  const send = (app: ReturnType<typeof limited>, [method, path]: Spelling) => {
+    if (method === 'GET') return get(app, path);
+    if (method === 'HEAD') return outsideTheDocument(request(app).head(path));
+    return outsideTheDocument(request(app).post(path).set('content-type', 'application/json').send({}));
+  };
+
+  it.each(chainSpellings)('%s %s reaches its route and counts against the chain-dialling limit', async (method, path) => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_CHAIN_PER_MINUTE: '2' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await send(app, [method, path])).status);
+    expect(statuses).toEqual([400, 400, 429, 429, 429]);
+  });
+
+  it('all spellings share one count with the declared one: N requests, N - limit refused', async () => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_CHAIN_PER_MINUTE: '4' });
+    const all: Spelling[] = [...chainSpellings, ...chainSpellings, ['POST', '/v5/x-transfer']];
+    const statuses: number[] = [];
+    for (const spelling of all) statuses.push((await send(app, spelling)).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(all.length - 4);
+    expect(statuses.slice(0, 4)).toEqual([400, 400, 400, 400]);
+    const over = await badTransfer(app).expect(429);
+    expect(over.body.message).toMatch(/4 chain-dialling requests per minute/);
+  });
+
+  it('a registry lookup spelt otherwise counts only against the overall limit', async () => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_CHAIN_PER_MINUTE: '1' });
+    for (let i = 0; i < 3; i++) {
+      const res = await outsideTheDocument(request(app).post('/V5/ASSETS/Polkadot/Asset-Info/')).send({ currency: { symbol: 'DOT' } }).expect(200);
+      expect(res.headers.ratelimit).not.toContain('"chain"');
+    }
+  });
+
+  it('spellings no route matches (doubled slashes, percent-escaped letters) are 404s: no handler runs', async () => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_CHAIN_PER_MINUTE: '100' });
+    for (const path of ['/v5//x-transfer', '//v5/x-transfer', '/v5/x%2Dtransfer', '/%765/x-transfer', '/v5/x-transfer//']) {
+      const res = await outsideTheDocument(request(app).post(path)).set('content-type', 'application/json').send({});
+      expect(res.status, path).toBe(404);
+      expectErrorBody(res.body, 404);
+    }
+  });
+
+  it('every declared route is judged alike in upper case, with a trailing slash, and as HEAD of a GET', () => {
+    const { app } = testApp();
+    const routes = app.routes.filter((r) => /^\/v[25]\//.test(r.path));
+    expect(routes.length).toBeGreaterThan(50);
+    for (const { method, path } of routes) {
+      const concrete = path.replace(/:[a-zA-Z]+/g, 'Polkadot');
+      const verb = method.toUpperCase();
+      const judged = dialsChains({ method: verb, path: concrete });
+      expect(dialsChains({ method: verb, path: concrete.toUpperCase() }), `${verb} ${path} in upper case`).toBe(judged);
+      expect(dialsChains({ method: verb, path: `${concrete}/` }), `${verb} ${path}/`).toBe(judged);
+      if (verb === 'GET') expect(dialsChains({ method: 'HEAD', path: concrete }), `HEAD ${path}`).toBe(judged);
+    }
+  });
+
+  it('/health, /ready and /metrics are exempt in every spelling that reaches them', async () => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '1' });
+    await request(app).get('/v2/chains').expect(200);
+    await request(app).get('/v2/chains').expect(429);
+    for (const path of ['/HEALTH', '/health/', '/Ready/', '/METRICS']) {
+      const res = await get(app, path).expect(200);
+      expect(res.headers.ratelimit, path).toBeUndefined();
+    }
+  });
+
+  it('metrics count a route under its template whatever the spelling (the cached lane too)', async () => {
+    const app = limited({ RATE_LIMIT_PER_MINUTE: '100' });
+    for (const path of ['/V5/chains', '/V5/chains', '/v5/CHAINS/']) await get(app, path).expect(200);
+    const metrics = (await request(app).get('/metrics').expect(200)).text;
+    expect(metrics).toContain('xcm_gateway_http_requests_total{route="/v5/chains",method="GET",status="200"} 3');
+    expect(metrics).not.toMatch(/route="\/V5/);
   });
 });
 
