@@ -106,8 +106,11 @@ export class Journey {
             // A gap (the watch began, or the node skipped ahead): read it first, in order.
             if (block.number > next && (await this.#readRange(cursor, block.number - 1))) break;
             this.reader.count(block.chain, block.hash);
-            // The watcher reads the block for every stream: this one stops waiting when it ends.
-            if (await abortable(this.#visit(cursor, block), signal)) break;
+            // The watcher reads the block for every stream: this one stops waiting when it ends,
+            // and counts what the block cost against its own budget.
+            const found = await abortable(this.#visit(cursor, block), signal);
+            this.reader.charge(block);
+            if (found) break;
           }
         } finally {
           heads.close();
