@@ -107,7 +107,7 @@ describe('an events decode', () => {
       .post('/v5/x-transfer/status')
       .send(statusBody(node, { txHash: LONE_EXTRINSIC_HASH, blockHash: `0x${'cd'.repeat(32)}` }));
     expectErrorBody(res.body, 502, 'ChainResponseError');
-    expect(res.body.message).toMatch(/^Chain Polkadot sent more than 100000 items to decode for this one request \(REQUEST_MAX_CHAIN_ITEMS; 150000 event records at once\)/);
+    expect(res.body.message).toMatch(/^Chain Polkadot sent more than 100000 items to decode for this one request \(REQUEST_MAX_CHAIN_ITEMS; 150000 event records at once, 25 items each\)/);
   });
 });
 

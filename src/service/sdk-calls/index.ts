@@ -5,4 +5,4 @@
 export { runOnChains, type ChainCall } from './run-on-chains';
 export { checkOverrideHosts, checkOverrideUrls, endpointResolver, MAX_OVERRIDE_ENDPOINTS } from './override-endpoints';
 export { fromChainFailure, fromSdkError, sdkCall } from './sdk-errors';
-export { announcedItems, ITEMS_PER_TURN, jsonBytes, ReadBudget, readLimits, type ReadLimits, type ReadSpent } from './read-budget';
+export { announcedItems, jsonBytes, ReadBudget, readLimits, type ReadLimits, type ReadSpent } from './read-budget';

@@ -22,32 +22,47 @@ export interface ReadSpent {
 /** The request budget the configuration sets. */
 export const readLimits = (config: Config): ReadLimits => ({ maxBytes: config.REQUEST_MAX_CHAIN_BYTES, maxItems: config.REQUEST_MAX_CHAIN_ITEMS });
 
-/** Items decoded between two turns of the event loop: a few milliseconds of work. */
-export const ITEMS_PER_TURN = 1_000;
+/** The longest a decode runs before it lets the event loop turn (other requests, /health). */
+const SLICE_MS = 10;
 
 export class ReadBudget {
   #bytes = 0;
   #items = 0;
+  #largest = 0;
+  #sliceStart = performance.now();
 
-  constructor(readonly limits: ReadLimits) {}
+  /** `signal`: the request's; a decode under way stops when it aborts (its deadline, the client gone). */
+  constructor(
+    readonly limits: ReadLimits,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   get spent(): ReadSpent {
     return { bytes: this.#bytes, items: this.#items };
   }
 
-  /** Counts `n` bytes `chain` sent; throws the 502 once the request's bytes are spent. */
+  /** The bytes left before the bound, and the largest single answer counted so far. */
+  get room(): { bytes: number; largest: number } {
+    return { bytes: Math.max(0, this.limits.maxBytes - this.#bytes), largest: this.#largest };
+  }
+
+  /** Counts `n` bytes `chain` sent (one answer); throws the 502 once the request's bytes are spent. */
   bytes(chain: string, n: number): void {
     this.#bytes += n;
+    this.#largest = Math.max(this.#largest, n);
     if (this.#bytes > this.limits.maxBytes) {
       throw new ChainResponseError(chain, `sent more than ${this.limits.maxBytes} bytes for this one request (REQUEST_MAX_CHAIN_BYTES); the request stopped there`);
     }
   }
 
-  /** Counts `n` items of `chain` about to be decoded (before the work); throws the 502 past the bound. */
-  items(chain: string, n: number, what: string): void {
-    this.#items += n;
+  /**
+   * Counts `n` items of `chain` about to be decoded (before the work), each weighing `weight` (what
+   * decoding one costs next to hashing an extrinsic); throws the 502 past the bound.
+   */
+  items(chain: string, n: number, what: string, weight = 1): void {
+    this.#items += n * weight;
     if (this.#items > this.limits.maxItems) {
-      throw new ChainResponseError(chain, `sent more than ${this.limits.maxItems} items to decode for this one request (REQUEST_MAX_CHAIN_ITEMS; ${n} ${what} at once); the request stopped there`);
+      throw new ChainResponseError(chain, `sent more than ${this.limits.maxItems} items to decode for this one request (REQUEST_MAX_CHAIN_ITEMS; ${n} ${what} at once${weight > 1 ? `, ${weight} items each` : ''}); the request stopped there`);
     }
   }
 
@@ -57,12 +72,19 @@ export class ReadBudget {
     this.items(chain, 0, 'items');
   }
 
+  /** Whether a decode has run for a slice and should `pause` (cheap enough to ask per item). */
+  due(): boolean {
+    return performance.now() - this.#sliceStart > SLICE_MS;
+  }
+
   /**
    * Between slices of a long decode: lets the event loop run (other requests, /health), then stops
-   * with the 502 when another read of this request spent the budget meanwhile.
+   * when the request ended meanwhile, or with the 502 when another read of it spent the budget.
    */
   async pause(chain: string): Promise<void> {
     await nextTurn();
+    this.#sliceStart = performance.now();
+    this.signal?.throwIfAborted();
     this.check(chain);
   }
 

@@ -5,7 +5,7 @@
 import { ChainResponseError } from '../../errors';
 import { quote } from '../../chains/address-guard';
 import { utilCrypto, type ApiPromise } from '../../sdk';
-import { ITEMS_PER_TURN, jsonBytes, type ReadBudget } from '../sdk-calls';
+import { jsonBytes, type ReadBudget } from '../sdk-calls';
 import { decodeEvents, type ChainEvent } from './chain-events';
 
 export interface BlockRef {
@@ -93,7 +93,7 @@ export async function blockExtrinsics(api: ApiPromise, chain: string, budget: Re
   budget.items(chain, extrinsics.length, 'extrinsics');
   const hashes: string[] = [];
   for (const [i, x] of (extrinsics as unknown[]).entries()) {
-    if (i > 0 && i % ITEMS_PER_TURN === 0) await budget.pause(chain);
+    if (budget.due()) await budget.pause(chain);
     if (typeof x !== 'string' || !HEX.test(x) || x.length < 4) throw unusable(chain, 'chain_getBlock', `extrinsic ${i} is ${shown(x)}, not hex bytes`);
     hashes.push(utilCrypto.blake2AsHex(x, 256));
   }

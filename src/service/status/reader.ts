@@ -11,6 +11,9 @@ import { endpointResolver, fromChainFailure, ReadBudget, type ReadLimits, type R
 import type { ChainEvent } from './chain-events';
 import { blockExtrinsics, blockHashAt, eventsAt, finalizedHead, timestampAt, type BlockRef } from './chain-reads';
 
+/** Blocks read at once at most (one connection carries them). */
+const READ_BATCH = 8;
+
 /** The request read TRACK_MAX_BLOCKS blocks: it answers what it knows, not final. */
 export class BlockBudgetSpent extends Error {
   constructor(readonly limit: number) {
@@ -55,6 +58,7 @@ export class ChainReader {
   readonly #resolve: (chain: string) => readonly string[];
   readonly #counted = new Set<string>();
   readonly #budget: ReadBudget;
+  #batch = 0;
 
   constructor(
     pool: ConnectionPool,
@@ -63,7 +67,7 @@ export class ChainReader {
     private readonly maxBlocks: number,
     limits: ReadLimits,
   ) {
-    this.#budget = new ReadBudget(limits);
+    this.#budget = new ReadBudget(limits, signal);
     this.#resolve = endpointResolver(options);
     this.#scope = createChainScope(pool, this.#resolve, signal);
   }
@@ -90,6 +94,18 @@ export class ChainReader {
     if (this.#counted.has(key)) return;
     if (this.#counted.size >= this.maxBlocks) throw new BlockBudgetSpent(this.maxBlocks);
     this.#counted.add(key);
+  }
+
+  /**
+   * How many blocks to read at once next: 1, then doubling up to READ_BATCH (a lookback over
+   * ordinary blocks soon reads 8 at a time), never more than the bytes left in the budget hold at
+   * the size of the largest answer so far. Blocks asked for arrive and are parsed even when the
+   * request has failed meanwhile: a node sending the largest blocks gets few asked at once.
+   */
+  batch(): number {
+    const { bytes, largest } = this.#budget.room;
+    this.#batch = Math.min(READ_BATCH, this.#batch * 2 || 1);
+    return largest > 0 ? Math.max(1, Math.min(this.#batch, Math.floor(bytes / largest))) : this.#batch;
   }
 
   /** Counts what a head watcher read of a block this request looked at. */
