@@ -85,6 +85,15 @@ const envSchema = z.object({
   TRACK_MAX_BLOCKS: z.coerce.number().int().positive().max(100_000).default(600),
   TRACK_TIMEOUT_MS: ms(180_000),
   TRACK_MAX_STREAMS: z.coerce.number().int().positive().max(100_000).default(200),
+  // Work one request may make nodes cause (a status lookback, a metadata read, an events decode):
+  // see README "Security and limits".
+  REQUEST_MAX_CHAIN_BYTES: z
+    .string()
+    .regex(/^\d+(b|kb|mb|gb)?$/i, 'must be a size such as 64mb')
+    .default('64mb')
+    .transform(bytesOf)
+    .refine((n) => n >= 1024, 'must be at least 1kb'),
+  REQUEST_MAX_CHAIN_ITEMS: z.coerce.number().int().positive().max(100_000_000).default(100_000),
 });
 
 export type Config = z.infer<typeof envSchema>;

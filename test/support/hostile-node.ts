@@ -17,7 +17,7 @@ export type Behaviour =
   | 'forward'
   | 'ignore'
   | 'close'
-  | { send: string | Buffer; binary?: boolean }
+  | { send: string | Buffer; binary?: boolean; after?: Promise<unknown> }
   | { forwardAfterMs: number }
   | { closeWith: number; reason?: string };
 
@@ -108,7 +108,12 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
         client.close(behaviour.closeWith, behaviour.reason);
         return;
       }
-      client.send(behaviour.send, { binary: behaviour.binary === true });
+      // Held until `after` settles (a test lets the answer go at a point of its choosing).
+      const send = (): void => {
+        if (client.readyState === client.OPEN) client.send(behaviour.send, { binary: behaviour.binary === true });
+      };
+      if (behaviour.after) void behaviour.after.then(send, send);
+      else send();
     });
   });
 

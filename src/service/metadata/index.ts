@@ -1,12 +1,12 @@
 // What a hardware wallet needs to sign what we build (RFC-0078): the metadata hash the
 // CheckMetadataHash extension commits to (mode 1), and the proof of the metadata one transaction
-// uses. Metadata v15 comes over the pool, under the request deadline.
+// uses. Metadata v15 comes over the pool, under the request deadline and a ReadBudget.
 import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
 import { badRequest } from '../../errors';
 import type { ApiPromise } from '../../sdk';
 import type { MetadataHashRequest, MetadataOptions, MetadataProofRequest, SigningPayload } from '../../schemas/metadata';
-import { endpointResolver, runOnChains } from '../sdk-calls';
+import { endpointResolver, ReadBudget, readLimits, runOnChains } from '../sdk-calls';
 import { MerkleizedMetadataCache, type ChainMetadata } from './merkleized';
 import { callEnd, payloadEnds, PayloadReadError } from './payload';
 
@@ -122,7 +122,7 @@ export class MetadataService {
   #current(chain: string, options: MetadataOptions): Promise<ChainMetadata> {
     return runOnChains(this.pool, this.config, options, `Reading the metadata of ${chain}`, async (call) => {
       const api = (await call.apiOverrides[chain]) as ApiPromise;
-      return this.#cache.current(api, chain, endpointResolver(options)(chain));
+      return this.#cache.current(api, chain, endpointResolver(options)(chain), new ReadBudget(readLimits(this.config)));
     });
   }
 }

@@ -2,12 +2,15 @@
 // kept per endpoint set and spec version. A runtime upgrade changes the hash, so the runtime
 // version is read on every request; the metadata (about 0.5 MB) is fetched and merkleized once per
 // version. The key includes the endpoints the connection was opened for, as the pool's does: what
-// a caller's apiOverrides node answers is never served to requests for another node.
+// a caller's apiOverrides node answers is never served to requests for another node. The metadata
+// is counted against the request's ReadBudget before it is merkleized: its bytes, and its types as
+// items (merkleization's work grows with both).
 import { merkleizeMetadata, type MetadataMerkleizer } from '@polkadot-api/merkleize-metadata';
 import type { u16 } from '@polkadot/types';
 import { distinctEndpoints } from '../../chains/endpoint';
 import { badRequest, ChainResponseError } from '../../errors';
 import type { ApiPromise } from '../../sdk';
+import { announcedItems, type ReadBudget } from '../sdk-calls';
 import { LIMITS } from '../../schemas/limits';
 
 /** What `CheckMetadataHash` commits to on one runtime of one chain. */
@@ -41,8 +44,11 @@ async function runtimeVersion(api: ApiPromise): Promise<RuntimeVersion> {
 }
 
 /** The raw v15 metadata (`meta`, 15, ...); a chain that serves none is a 400. */
-async function metadataV15(api: ApiPromise, chain: string): Promise<Uint8Array> {
+async function metadataV15(api: ApiPromise, chain: string, budget: ReadBudget): Promise<Uint8Array> {
+  budget.check(chain);
   const answer = (await api.rpc.state.call('Metadata_metadata_at_version', V15)).toU8a(true);
+  // As hex in the answer's JSON: two characters a byte.
+  budget.bytes(chain, 2 * answer.length);
   // Option<OpaqueMetadata>, OpaqueMetadata being Vec<u8>.
   const option = api.registry.createType('Option<Bytes>', answer);
   if (option.encodedLength !== answer.length) throw new ChainResponseError(chain, 'answered Metadata_metadata_at_version(15) with bytes that are not an Option<OpaqueMetadata>');
@@ -54,6 +60,13 @@ async function metadataV15(api: ApiPromise, chain: string): Promise<Uint8Array> 
   if (Buffer.from(metadata.subarray(0, 4)).toString('latin1') !== 'meta' || metadata[4] !== 15) {
     throw new ChainResponseError(chain, 'answered Metadata_metadata_at_version(15) with bytes that are not metadata v15');
   }
+  let types: number;
+  try {
+    types = announcedItems(metadata, 5).count;
+  } catch (error) {
+    throw new ChainResponseError(chain, `answered Metadata_metadata_at_version(15) with metadata whose type list does not read: ${message(error)}`);
+  }
+  budget.items(chain, types, 'metadata types');
   return metadata;
 }
 
@@ -75,8 +88,8 @@ async function tokenProperties(api: ApiPromise, chain: string): Promise<{ decima
  * (System.Version), which the library checks against `version`: metadata fetched just after an
  * upgrade is refused (502, naming both versions) rather than filed under the old one.
  */
-async function load(api: ApiPromise, chain: string, version: RuntimeVersion): Promise<ChainMetadata> {
-  const [metadata, token] = await Promise.all([metadataV15(api, chain), tokenProperties(api, chain)]);
+async function load(api: ApiPromise, chain: string, version: RuntimeVersion, budget: ReadBudget): Promise<ChainMetadata> {
+  const [metadata, token] = await Promise.all([metadataV15(api, chain, budget), tokenProperties(api, chain)]);
   // The SS58 prefix the hash includes is the metadata's System.SS58Prefix; the library checks this hint against it.
   const base58Prefix = (api.consts.system?.['ss58Prefix'] as u16 | undefined)?.toNumber();
   if (base58Prefix === undefined) throw new ChainResponseError(chain, 'has no System.SS58Prefix constant, which the metadata hash includes');
@@ -96,8 +109,11 @@ export class MerkleizedMetadataCache {
   readonly #entries = new Map<string, ChainMetadata>();
   readonly #loading = new Map<string, Promise<ChainMetadata>>();
 
-  /** The current runtime's merkleized metadata of `chain`, reached through `api` opened on `endpoints`. */
-  async current(api: ApiPromise, chain: string, endpoints: readonly string[]): Promise<ChainMetadata> {
+  /**
+   * The current runtime's merkleized metadata of `chain`, reached through `api` opened on
+   * `endpoints`; a load is counted against `budget` (the request that started it).
+   */
+  async current(api: ApiPromise, chain: string, endpoints: readonly string[], budget: ReadBudget): Promise<ChainMetadata> {
     const node = `${chain} ${distinctEndpoints(endpoints).join(' ')}`;
     const version = await runtimeVersion(api);
     const key = `${node} ${version.specName}/${version.specVersion}`;
@@ -110,7 +126,7 @@ export class MerkleizedMetadataCache {
     }
     let loading = this.#loading.get(key);
     if (!loading) {
-      loading = load(api, chain, version).then((entry) => {
+      loading = load(api, chain, version, budget).then((entry) => {
         this.#remember(key, entry);
         return entry;
       });

@@ -1,9 +1,11 @@
 // The reads tracking makes on a chain, each one JSON-RPC call over a pooled ApiPromise
 // (`api.rpc(method, ...params)`, answered as the node sent it) checked before use: a chain node is a
-// stranger, and an answer of the wrong shape is a 502 naming the chain.
+// stranger, and an answer of the wrong shape is a 502 naming the chain. Every answer is counted
+// against the request's ReadBudget (its bytes, and the items it makes us decode) before it is used.
 import { ChainResponseError } from '../../errors';
 import { quote } from '../../chains/address-guard';
 import { utilCrypto, type ApiPromise } from '../../sdk';
+import { jsonBytes, type ReadBudget } from '../sdk-calls';
 import { decodeEvents, type ChainEvent } from './chain-events';
 
 export interface BlockRef {
@@ -23,9 +25,24 @@ const storageKey = (pallet: string, item: string): string => utilCrypto.xxhashAs
 const EVENTS_KEY = storageKey('System', 'Events');
 const TIMESTAMP_KEY = storageKey('Timestamp', 'Now');
 
-const rpc = (api: ApiPromise, method: string, ...params: unknown[]): Promise<unknown> => (api.rpc as unknown as RawRpc)(method, ...params);
+/** One raw call, its answer counted against `budget` (nothing is sent once the budget is spent). */
+async function rpc(api: ApiPromise, chain: string, budget: ReadBudget, method: string, ...params: unknown[]): Promise<unknown> {
+  budget.check(chain);
+  const answer = await (api.rpc as unknown as RawRpc)(method, ...params);
+  budget.bytes(chain, jsonBytes(answer, budget.limits.maxBytes));
+  return answer;
+}
 
-const shown = (value: unknown): string => quote(JSON.stringify(value) ?? String(value), 120);
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // Too deep to write out: say what it is.
+    text = Array.isArray(value) ? 'a nested list' : typeof value;
+  }
+  return quote(text, 120);
+}
 
 function unusable(chain: string, method: string, why: string): ChainResponseError {
   return new ChainResponseError(chain, `answered ${method} with something this service cannot use: ${why}`);
@@ -49,47 +66,51 @@ export const headerNumber = (chain: string, method: string, header: unknown): nu
 };
 
 /** The finalized head: its hash and number. */
-export async function finalizedHead(api: ApiPromise, chain: string): Promise<BlockRef> {
-  const hash = hashOf(chain, 'chain_getFinalizedHead', await rpc(api, 'chain_getFinalizedHead'));
-  const header = await rpc(api, 'chain_getHeader', hash);
+export async function finalizedHead(api: ApiPromise, chain: string, budget: ReadBudget): Promise<BlockRef> {
+  const hash = hashOf(chain, 'chain_getFinalizedHead', await rpc(api, chain, budget, 'chain_getFinalizedHead'));
+  const header = await rpc(api, chain, budget, 'chain_getHeader', hash);
   return { hash, number: headerNumber(chain, 'chain_getHeader', header) };
 }
 
 /** The hash of block `n`, or undefined when the chain has no such block (yet). */
-export async function blockHashAt(api: ApiPromise, chain: string, n: number): Promise<string | undefined> {
-  const hash = await rpc(api, 'chain_getBlockHash', n);
+export async function blockHashAt(api: ApiPromise, chain: string, budget: ReadBudget, n: number): Promise<string | undefined> {
+  const hash = await rpc(api, chain, budget, 'chain_getBlockHash', n);
   return hash === null ? undefined : hashOf(chain, 'chain_getBlockHash', hash);
 }
 
-/** A block's number and the hash of each extrinsic (blake2-256 of its bytes), or undefined for an unknown block. */
-export async function blockExtrinsics(api: ApiPromise, chain: string, hash: string): Promise<{ number: number; extrinsics: string[] } | undefined> {
-  const answer = await rpc(api, 'chain_getBlock', hash);
+/**
+ * A block's number and the hash of each extrinsic (blake2-256 of its bytes), or undefined for an
+ * unknown block. Each extrinsic is an item of the budget; hashing yields to the event loop between slices.
+ */
+export async function blockExtrinsics(api: ApiPromise, chain: string, budget: ReadBudget, hash: string): Promise<{ number: number; extrinsics: string[] } | undefined> {
+  const answer = await rpc(api, chain, budget, 'chain_getBlock', hash);
   if (answer === null) return undefined;
   const block = (answer as { block?: { header?: unknown; extrinsics?: unknown } } | undefined)?.block;
   if (block === null || typeof block !== 'object') throw unusable(chain, 'chain_getBlock', `${shown(answer)} is not a block`);
   const number = headerNumber(chain, 'chain_getBlock', block.header);
   const { extrinsics } = block;
   if (!Array.isArray(extrinsics) || extrinsics.length > MAX_EXTRINSICS) throw unusable(chain, 'chain_getBlock', `its extrinsics are ${shown(extrinsics)}, not a list`);
-  return {
-    number,
-    extrinsics: extrinsics.map((x: unknown, i) => {
-      if (typeof x !== 'string' || !HEX.test(x) || x.length < 4) throw unusable(chain, 'chain_getBlock', `extrinsic ${i} is ${shown(x)}, not hex bytes`);
-      return utilCrypto.blake2AsHex(x, 256);
-    }),
-  };
+  budget.items(chain, extrinsics.length, 'extrinsics');
+  const hashes: string[] = [];
+  for (const [i, x] of (extrinsics as unknown[]).entries()) {
+    if (budget.due()) await budget.pause(chain);
+    if (typeof x !== 'string' || !HEX.test(x) || x.length < 4) throw unusable(chain, 'chain_getBlock', `extrinsic ${i} is ${shown(x)}, not hex bytes`);
+    hashes.push(utilCrypto.blake2AsHex(x, 256));
+  }
+  return { number, extrinsics: hashes };
 }
 
-async function storageAt(api: ApiPromise, chain: string, key: string, hash: string): Promise<Uint8Array | undefined> {
-  const value = await rpc(api, 'state_getStorage', key, hash);
+async function storageAt(api: ApiPromise, chain: string, budget: ReadBudget, key: string, hash: string): Promise<Uint8Array | undefined> {
+  const value = await rpc(api, chain, budget, 'state_getStorage', key, hash);
   if (value === null) return undefined;
   if (typeof value !== 'string' || !HEX.test(value)) throw unusable(chain, 'state_getStorage', `${shown(value)} is not hex bytes`);
   return Buffer.from(value.slice(2), 'hex');
 }
 
 /** `System.Events` at a block, decoded with the chain's metadata (none stored reads as none). */
-export async function eventsAt(api: ApiPromise, chain: string, hash: string): Promise<ChainEvent[]> {
-  const bytes = await storageAt(api, chain, EVENTS_KEY, hash);
-  return bytes ? decodeEvents(api.registry, chain, bytes) : [];
+export async function eventsAt(api: ApiPromise, chain: string, budget: ReadBudget, hash: string): Promise<ChainEvent[]> {
+  const bytes = await storageAt(api, chain, budget, EVENTS_KEY, hash);
+  return bytes ? decodeEvents(api.registry, chain, bytes, budget) : [];
 }
 
 interface Provider {
@@ -121,8 +142,8 @@ export async function subscribeFinalizedNumbers(api: ApiPromise, chain: string, 
 }
 
 /** `Timestamp.Now` at a block, in milliseconds. */
-export async function timestampAt(api: ApiPromise, chain: string, hash: string): Promise<number> {
-  const bytes = await storageAt(api, chain, TIMESTAMP_KEY, hash);
+export async function timestampAt(api: ApiPromise, chain: string, budget: ReadBudget, hash: string): Promise<number> {
+  const bytes = await storageAt(api, chain, budget, TIMESTAMP_KEY, hash);
   if (!bytes || bytes.length !== 8) throw unusable(chain, 'state_getStorage', `Timestamp.Now at ${hash} is ${bytes ? `${bytes.length} bytes` : 'missing'}, not a u64`);
   const ms = Number(Buffer.from(bytes).readBigUInt64LE());
   if (!Number.isSafeInteger(ms)) throw unusable(chain, 'state_getStorage', `Timestamp.Now at ${hash} is not a time`);

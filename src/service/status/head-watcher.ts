@@ -8,7 +8,7 @@ import { withDeadline } from '../../chains/deadline';
 import { distinctEndpoints } from '../../chains/endpoint';
 import { ChainResponseError, ProviderUnavailableError } from '../../errors';
 import type { ApiPromise } from '../../sdk';
-import { fromChainFailure } from '../sdk-calls';
+import { fromChainFailure, ReadBudget, type ReadLimits } from '../sdk-calls';
 import { blockHashAt, subscribeFinalizedNumbers } from './chain-reads';
 import { lazyBlock, type BlockView } from './reader';
 
@@ -75,6 +75,7 @@ class HeadWatcher {
     private readonly endpoints: readonly string[],
     private readonly pool: ConnectionPool,
     private readonly readTimeoutMs: number,
+    private readonly limits: ReadLimits,
     private readonly ended: (watcher: HeadWatcher) => void,
   ) {
     this.ready = this.#start();
@@ -129,9 +130,11 @@ class HeadWatcher {
     this.#last = number;
     this.#work = this.#work.then(async () => {
       for (let n = first; n <= number && !this.#stop.signal.aborted; n++) {
-        const hash = await this.#read((api) => blockHashAt(api, this.chain, n));
+        // Each block has a budget of its own, as one request's: every stream it reaches counts what it cost.
+        const budget = new ReadBudget(this.limits);
+        const hash = await this.#read((api) => blockHashAt(api, this.chain, budget, n));
         if (!hash) throw new ChainResponseError(this.chain, `announced block ${number} as finalized but has no hash for block ${n}`);
-        const block = lazyBlock(this.chain, { number: n, hash }, (work) => this.#read(work));
+        const block = lazyBlock(this.chain, { number: n, hash }, (work) => this.#read(work), budget);
         for (const listener of this.listeners) listener.push(block);
       }
     }).catch((error: unknown) => this.#fail(error));
@@ -162,6 +165,7 @@ export class HeadWatchers {
   constructor(
     private readonly pool: ConnectionPool,
     private readonly readTimeoutMs: number,
+    private readonly limits: ReadLimits,
   ) {}
 
   /** Joins (or starts) the watch of `chain`'s finalized heads; resolves once the subscription is set up. */
@@ -169,7 +173,7 @@ export class HeadWatchers {
     const key = `${chain} ${distinctEndpoints(endpoints).join(' ')}`;
     let watcher = this.#watchers.get(key);
     if (!watcher) {
-      const started = new HeadWatcher(chain, endpoints, this.pool, this.readTimeoutMs, (w) => {
+      const started = new HeadWatcher(chain, endpoints, this.pool, this.readTimeoutMs, this.limits, (w) => {
         if (this.#watchers.get(key) === w) this.#watchers.delete(key);
       });
       this.#watchers.set(key, started);

@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
 import { ApiError, DeadlineExceededError } from '../../errors';
 import type { StatusRequest } from '../../schemas/status';
-import { checkOverrideHosts } from '../sdk-calls';
+import { checkOverrideHosts, readLimits } from '../sdk-calls';
 import type { Leg, StatusAnswer } from './answer';
 import { HeadWatchers } from './head-watcher';
 import { Journey } from './journey';
@@ -41,7 +41,7 @@ export class StatusService {
     private readonly pool: ConnectionPool,
     private readonly config: Config,
   ) {
-    this.#watchers = new HeadWatchers(pool, config.REQUEST_TIMEOUT_MS);
+    this.#watchers = new HeadWatchers(pool, config.REQUEST_TIMEOUT_MS, readLimits(config));
   }
 
   /** Streams open now. */
@@ -158,7 +158,7 @@ export class StatusService {
   }
 
   #reader(req: StatusRequest, signal: AbortSignal): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS);
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config));
   }
 
   #journey(req: StatusRequest, reader: ChainReader): Journey {

@@ -8,7 +8,7 @@ import type { StatusRequest } from '../../schemas/status';
 import { pendingLeg, summarise, type Leg, type StatusAnswer } from './answer';
 import type { HeadWatchers } from './head-watcher';
 import { findMessage, reachedLeg } from './messages';
-import { indexIn, lookBack, notFoundLeg, readOrigin, READ_BATCH } from './origin';
+import { indexIn, lookBack, notFoundLeg, readOrigin } from './origin';
 import { BlockBudgetSpent, type BlockView, type ChainReader } from './reader';
 import { laterLegs } from './route';
 import { startBlock } from './timestamp-search';
@@ -106,8 +106,11 @@ export class Journey {
             // A gap (the watch began, or the node skipped ahead): read it first, in order.
             if (block.number > next && (await this.#readRange(cursor, block.number - 1))) break;
             this.reader.count(block.chain, block.hash);
-            // The watcher reads the block for every stream: this one stops waiting when it ends.
-            if (await abortable(this.#visit(cursor, block), signal)) break;
+            // The watcher reads the block for every stream: this one stops waiting when it ends,
+            // and counts what the block cost against its own budget.
+            const found = await abortable(this.#visit(cursor, block), signal);
+            this.reader.charge(block);
+            if (found) break;
           }
         } finally {
           heads.close();
@@ -149,11 +152,11 @@ export class Journey {
     }
   }
 
-  /** Reads `cursor.next` .. `last`, READ_BATCH blocks at a time; true when the cursor moved on. */
+  /** Reads `cursor.next` .. `last`, a batch of blocks at a time; true when the cursor moved on. */
   async #readRange(cursor: Cursor, last: number): Promise<boolean> {
     while (cursor.next !== undefined && cursor.next <= last) {
       const first = cursor.next;
-      const numbers = Array.from({ length: Math.min(READ_BATCH, last - first + 1) }, (_, i) => first + i);
+      const numbers = Array.from({ length: Math.min(this.reader.batch(), last - first + 1) }, (_, i) => first + i);
       const blocks = await Promise.all(numbers.map((n) => this.reader.blockAt(cursor.chain, n)));
       // Fetch the batch together; each block is then looked at in order.
       await Promise.all(blocks.map((block) => (cursor.leg === 0 ? block?.extrinsics() : block?.events())));

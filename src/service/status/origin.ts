@@ -14,9 +14,6 @@ export interface Origin {
   sentTo?: unknown;
 }
 
-/** Blocks read at once while looking back (one connection carries them). */
-export const READ_BATCH = 8;
-
 export const notFoundLeg = (chain: string): Leg => ({ chain, role: 'origin', state: 'not-found', events: [] });
 
 /** The extrinsic `index` of `block`: its outcome, events and message. */
@@ -56,13 +53,14 @@ export async function indexIn(block: BlockView, txHash: string): Promise<number>
 
 /**
  * The newest of the last `lookback` finalized blocks of `chain` that holds `txHash`, newest first
- * (a wallet asks soon after submitting), READ_BATCH blocks at a time; with the head searched from.
+ * (a wallet asks soon after submitting), a batch of blocks at a time; with the head searched from.
  */
 export async function lookBack(reader: ChainReader, chain: string, txHash: string, lookback: number) {
   const head = await reader.head(chain);
   const oldest = Math.max(0, head.number - lookback + 1);
-  for (let top = head.number; top >= oldest; top -= READ_BATCH) {
-    const numbers = Array.from({ length: Math.min(READ_BATCH, top - oldest + 1) }, (_, i) => top - i);
+  for (let top = head.number, batch = 0; top >= oldest; top -= batch) {
+    batch = reader.batch();
+    const numbers = Array.from({ length: Math.min(batch, top - oldest + 1) }, (_, i) => top - i);
     const blocks = await Promise.all(numbers.map((n) => (n === head.number ? reader.block(chain, head) : reader.blockAt(chain, n))));
     const indices = await Promise.all(blocks.map((block) => (block ? indexIn(block, txHash) : -1)));
     const at = indices.findIndex((i) => i >= 0);

@@ -1,14 +1,18 @@
 // One request's reads: chains borrowed from the pool (released when the request ends), every read
 // given up when the request's signal aborts (its deadline, or the client gone), failures named by
-// chain, and the blocks it reads counted against TRACK_MAX_BLOCKS.
+// chain, the blocks it reads counted against TRACK_MAX_BLOCKS, and what nodes send it against its
+// ReadBudget (REQUEST_MAX_CHAIN_BYTES, REQUEST_MAX_CHAIN_ITEMS).
 import type { ConnectionPool, Lease } from '../../chains/pool';
 import { abortable } from '../../chains/pool';
 import { createChainScope, type ChainScope } from '../../chains/chain-scope';
 import type { ApiPromise } from '../../sdk';
 import type { StatusRequest } from '../../schemas/status';
-import { endpointResolver, fromChainFailure } from '../sdk-calls';
+import { endpointResolver, fromChainFailure, ReadBudget, type ReadLimits, type ReadSpent } from '../sdk-calls';
 import type { ChainEvent } from './chain-events';
 import { blockExtrinsics, blockHashAt, eventsAt, finalizedHead, timestampAt, type BlockRef } from './chain-reads';
+
+/** Blocks read at once at most (one connection carries them). */
+const READ_BATCH = 8;
 
 /** The request read TRACK_MAX_BLOCKS blocks: it answers what it knows, not final. */
 export class BlockBudgetSpent extends Error {
@@ -26,10 +30,15 @@ export interface BlockView {
   /** The hashes of its extrinsics, in order. */
   extrinsics(): Promise<string[]>;
   timestamp(): Promise<number>;
+  /** What reading it has cost so far, in the budget it was read under. */
+  spent(): ReadSpent;
 }
 
-/** A BlockView over `read` (a request's or a head watcher's), each part read at most once. */
-export function lazyBlock(chain: string, ref: BlockRef, read: <T>(work: (api: ApiPromise) => Promise<T>) => Promise<T>): BlockView {
+/**
+ * A BlockView over `read` (a request's or a head watcher's), each part read at most once, counted
+ * against `budget` (the request's, or the block's own when a head watcher reads it for several).
+ */
+export function lazyBlock(chain: string, ref: BlockRef, read: <T>(work: (api: ApiPromise) => Promise<T>) => Promise<T>, budget: ReadBudget): BlockView {
   let events: Promise<ChainEvent[]> | undefined;
   let extrinsics: Promise<string[]> | undefined;
   let timestamp: Promise<number> | undefined;
@@ -37,9 +46,10 @@ export function lazyBlock(chain: string, ref: BlockRef, read: <T>(work: (api: Ap
     chain,
     number: ref.number,
     hash: ref.hash,
-    events: () => (events ??= read((api) => eventsAt(api, chain, ref.hash))),
-    extrinsics: () => (extrinsics ??= read(async (api) => (await blockExtrinsics(api, chain, ref.hash))?.extrinsics ?? [])),
-    timestamp: () => (timestamp ??= read((api) => timestampAt(api, chain, ref.hash))),
+    events: () => (events ??= read((api) => eventsAt(api, chain, budget, ref.hash))),
+    extrinsics: () => (extrinsics ??= read(async (api) => (await blockExtrinsics(api, chain, budget, ref.hash))?.extrinsics ?? [])),
+    timestamp: () => (timestamp ??= read((api) => timestampAt(api, chain, budget, ref.hash))),
+    spent: () => budget.spent,
   };
 }
 
@@ -47,13 +57,17 @@ export class ChainReader {
   readonly #scope: ChainScope;
   readonly #resolve: (chain: string) => readonly string[];
   readonly #counted = new Set<string>();
+  readonly #budget: ReadBudget;
+  #batch = 0;
 
   constructor(
     pool: ConnectionPool,
     options: StatusRequest['options'],
     private readonly signal: AbortSignal,
     private readonly maxBlocks: number,
+    limits: ReadLimits,
   ) {
+    this.#budget = new ReadBudget(limits, signal);
     this.#resolve = endpointResolver(options);
     this.#scope = createChainScope(pool, this.#resolve, signal);
   }
@@ -82,28 +96,45 @@ export class ChainReader {
     this.#counted.add(key);
   }
 
+  /**
+   * How many blocks to read at once next: 1, then doubling up to READ_BATCH (a lookback over
+   * ordinary blocks soon reads 8 at a time), never more than the bytes left in the budget hold at
+   * the size of the largest answer so far. Blocks asked for arrive and are parsed even when the
+   * request has failed meanwhile: a node sending the largest blocks gets few asked at once.
+   */
+  batch(): number {
+    const { bytes, largest } = this.#budget.room;
+    this.#batch = Math.min(READ_BATCH, this.#batch * 2 || 1);
+    return largest > 0 ? Math.max(1, Math.min(this.#batch, Math.floor(bytes / largest))) : this.#batch;
+  }
+
+  /** Counts what a head watcher read of a block this request looked at. */
+  charge(block: BlockView): void {
+    this.#budget.add(block.chain, block.spent());
+  }
+
   head(chain: string): Promise<BlockRef> {
-    return this.read(chain, (api) => finalizedHead(api, chain));
+    return this.read(chain, (api) => finalizedHead(api, chain, this.#budget));
   }
 
   /** Block `n` of `chain` (counted), or undefined when there is none yet. */
   async blockAt(chain: string, n: number): Promise<BlockView | undefined> {
-    const hash = await this.read(chain, (api) => blockHashAt(api, chain, n));
+    const hash = await this.read(chain, (api) => blockHashAt(api, chain, this.#budget, n));
     return hash === undefined ? undefined : this.block(chain, { number: n, hash });
   }
 
   /** A block known by number and hash (counted). */
   block(chain: string, ref: BlockRef): BlockView {
     this.count(chain, ref.hash);
-    return lazyBlock(chain, ref, (work) => this.read(chain, work));
+    return lazyBlock(chain, ref, (work) => this.read(chain, work), this.#budget);
   }
 
   /** The block with this hash, or undefined when the chain does not know it (counted). */
   async blockByHash(chain: string, hash: string): Promise<BlockView | undefined> {
     this.count(chain, hash);
-    const found = await this.read(chain, (api) => blockExtrinsics(api, chain, hash));
+    const found = await this.read(chain, (api) => blockExtrinsics(api, chain, this.#budget, hash));
     if (!found) return undefined;
-    const view = lazyBlock(chain, { number: found.number, hash }, (work) => this.read(chain, work));
+    const view = lazyBlock(chain, { number: found.number, hash }, (work) => this.read(chain, work), this.#budget);
     return { ...view, extrinsics: () => Promise.resolve(found.extrinsics) };
   }
 
