@@ -6,11 +6,13 @@
 // (arguments are service variables, e.g. MAX_OVERRIDE_CONNECTIONS=32).
 import { readFileSync } from 'node:fs';
 import { startHostileNode, type HostileNode } from '../test/support/hostile-node';
-import { startTestChain, TEST_CHAIN_NAMES, type TestChain } from '../test/support/test-chain';
+import { startTestChain, type TestChain, type TestChainName } from '../test/support/test-chain';
 import { startService, type Service } from '../bench/harness';
 
+/** The test chains whose metadata comes from packages (the others read test/fixtures, which a build does not copy). */
+const CHAINS: TestChainName[] = ['Polkadot', 'Kusama', 'AssetHubPolkadot', 'AssetHubKusama', 'Hydration'];
 const CLIENTS = 40;
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.ROUNDS ?? 6);
 
 function procStatus(service: Service, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${service.child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
@@ -28,17 +30,24 @@ async function attack(service: Service, client: string, chain: TestChain, node: 
   return res.status;
 }
 
+/** The V8 heap in use and the external memory (ArrayBuffers), from the service's own /metrics, in MB. */
+async function heap(service: Service): Promise<string> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? 0) / 1024 / 1024);
+  return `heap used ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
+}
+
 const settle = () => new Promise((r) => setTimeout(r, 2_000));
 
 async function main(): Promise<void> {
-  const env = Object.fromEntries(process.argv.slice(2).map((arg) => arg.split('=', 2) as [string, string]));
-  const chains = await Promise.all(TEST_CHAIN_NAMES.map((name) => startTestChain(name)));
+  const env = Object.fromEntries(process.argv.slice(2).map((arg) => [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]));
+  const chains = await Promise.all(CHAINS.map((name) => startTestChain(name)));
   const nodes = await Promise.all(chains.map((chain) => startHostileNode({ upstream: chain.url })));
   const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', TRUST_PROXY: 'loopback', LOG_LEVEL: 'silent', ...env });
   console.log(`Node.js ${process.version}; service variables: ${JSON.stringify(env)}`);
   await settle();
   const idle = procStatus(service, 'VmRSS');
-  console.log(`RSS idle: ${idle} MB`);
+  console.log(`RSS idle: ${idle} MB; ${await heap(service)}`);
 
   const statuses = new Map<number, number>();
   for (let round = 0; round < ROUNDS; round++) {
@@ -51,7 +60,7 @@ async function main(): Promise<void> {
     for (const status of answers.flat()) statuses.set(status, (statuses.get(status) ?? 0) + 1);
     await settle();
     const open = nodes.reduce((sum, node) => sum + node.openConnections, 0);
-    console.log(`round ${round + 1}: ${CLIENTS * chains.length} attempts; ${open} hostile connections open; RSS ${procStatus(service, 'VmRSS')} MB, peak ${procStatus(service, 'VmHWM')} MB`);
+    console.log(`round ${round + 1}: ${CLIENTS * chains.length} attempts; ${open} hostile connections open; RSS ${procStatus(service, 'VmRSS')} MB, peak ${procStatus(service, 'VmHWM')} MB; ${await heap(service)}`);
   }
   const open = nodes.reduce((sum, node) => sum + node.openConnections, 0);
   const rss = procStatus(service, 'VmRSS');
