@@ -16,8 +16,8 @@ const opened: Array<{ close(): Promise<void> }> = [];
 const ALICE = '198.51.100.1';
 const MALLORY = '203.0.113.66';
 
-function app() {
-  const started = testApp({ TRUST_PROXY: 'loopback', CONNECT_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '30000' });
+function app(overrides: Record<string, string> = {}) {
+  const started = testApp({ TRUST_PROXY: 'loopback', CONNECT_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '30000', ...overrides });
   opened.push(started.services);
   return started;
 }
@@ -97,5 +97,22 @@ describe('fair connections', () => {
     await closeServices();
     const answers = await Promise.all(attacks);
     expect(answers.filter((res) => res.status === 503 && res.body.message.includes('MAX_OVERRIDE_CONNECTIONS_PER_HOST'))).toHaveLength(32 - config.MAX_OVERRIDE_CONNECTIONS_PER_HOST);
+  });
+
+  it('?endpoint= of GET /x-transfer/para-eth-fees spends the client\'s own budget, as apiOverrides does', async () => {
+    const { app: listener } = app({ MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '1' });
+    const silent = await servers.hostile({ onRequest: () => 'ignore' });
+    const stuck = request(listener)
+      .get('/v5/x-transfer/para-eth-fees')
+      .query({ endpoint: silent.url, development: 'true' })
+      .set('X-Forwarded-For', MALLORY)
+      .then((res) => res);
+    await until(() => silent.openConnections === 1, 'the silent connect to start');
+    const refused = await balance(listener, MALLORY, healthy.url);
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toContain('MAX_OVERRIDE_CONNECTIONS_PER_CLIENT');
+    expect((await balance(listener, ALICE, healthy.url)).status).toBe(200);
+    await closeServices();
+    expect((await stuck).status).toBe(503);
   });
 });
