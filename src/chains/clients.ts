@@ -9,7 +9,7 @@ import { distinctEndpoints } from './endpoint';
 const clients = new AsyncLocalStorage<string>();
 
 /** Work run outside any request (start-up, tests of the services): one client for all of it. */
-export const UNNAMED_CLIENT = 'unnamed';
+const UNNAMED_CLIENT = 'unnamed';
 
 /** Runs `work` (and everything it starts) on behalf of `client`. */
 export const asClient = <T>(client: string, work: () => T): T => clients.run(client, work);
