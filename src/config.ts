@@ -56,6 +56,10 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: ms(30_000),
   IDLE_TIMEOUT_MS: ms(300_000),
   MAX_CHAINS: z.coerce.number().int().positive().max(1000).default(32),
+  // Connections to endpoints clients name (apiOverrides, ?endpoint=), apart from MAX_CHAINS: see README "Fair connections".
+  MAX_OVERRIDE_CONNECTIONS: z.coerce.number().int().positive().max(1000).default(8),
+  MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().max(1000).default(4),
+  MAX_OVERRIDE_CONNECTIONS_PER_HOST: z.coerce.number().int().positive().max(1000).default(4),
   SHUTDOWN_GRACE_MS: ms(10_000),
   ALLOW_PRIVATE_OVERRIDES: bool.default(false),
   CORS_ORIGIN: z.string().min(1).default('*'),

@@ -13,7 +13,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 export interface DialOptions {
   guard: AddressGuard;
   maxFrameBytes: number;
-  /** Bounds how many new connections decode metadata at once (it is CPU and memory heavy). */
+  /** Bounds how many new connections decode metadata at once (it is CPU and memory heavy); waiting on a node holds none. */
   decodeSlots: Slots;
 }
 
@@ -23,12 +23,38 @@ export interface Connection {
   context: SocketContext;
 }
 
+/** The RPC calls whose answer is the runtime metadata: what polkadot.js decodes once it arrives. */
+const isMetadataCall = (method: string, params: unknown): boolean =>
+  method === 'state_getMetadata' || (method === 'state_call' && Array.isArray(params) && params[0] === 'Metadata_metadata_at_version');
+
+type Send = (method: string, params: unknown[], ...rest: unknown[]) => Promise<unknown>;
+
+/**
+ * Makes the provider hand polkadot.js a metadata answer only once `take` has a decode slot for
+ * it. polkadot.js asks for the metadata last while it connects (after the genesis hash, runtime
+ * version, chain name, properties and RPC methods) and decodes it as soon as it arrives, with no
+ * other node call before it is ready: from that answer to ready is decoding, nothing is awaited
+ * from the node. A node that is slow or silent therefore never holds a slot. A second metadata
+ * call (polkadot.js falls back to `state_getMetadata` when the runtime call's bytes do not decode)
+ * gives the slot back while it waits on the node.
+ */
+function gateMetadataAnswers(provider: { send: Send }, take: () => Promise<void>, giveBack: () => void): void {
+  const send = provider.send.bind(provider);
+  provider.send = async (method, params, ...rest) => {
+    if (!isMetadataCall(method, params)) return send(method, params, ...rest);
+    giveBack();
+    const result = await send(method, params, ...rest);
+    await take();
+    return result;
+  };
+}
+
 /**
  * Opens one ApiPromise on a single endpoint, or fails within `budgetMs`. The provider is
  * created without auto-connect (`autoConnectMs = false`): polkadot.js otherwise retries
- * forever. The socket is opened first; the ApiPromise (which fetches and decodes the
- * metadata) is only created once a decode slot is free. Whatever the outcome short of
- * success, the attempt is disconnected so no socket stays open or half-open behind us.
+ * forever. The metadata is fetched freely; decoding it waits for a decode slot
+ * (`gateMetadataAnswers`), held until the api is ready or the attempt ends. Whatever the outcome
+ * short of success, the attempt is disconnected so no socket stays open or half-open behind us.
  */
 function openEndpoint(chain: string, url: string, budgetMs: number, signal: AbortSignal, dial: DialOptions, attempt: { context?: SocketContext }): Promise<Connection> {
   const context: SocketContext = { chain, guard: dial.guard, maxFrameBytes: dial.maxFrameBytes };
@@ -45,13 +71,20 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
     let api: ApiPromise | undefined;
     let releaseSlot = noop;
     let done = false;
+    // Ends a wait for a decode slot when the attempt ends (deadline, failure, abort).
+    const attemptOver = new AbortController();
     const unsubscribe: Array<() => void> = [];
     const timer = setTimeout(() => fail(new Error(`no ready answer within ${budgetMs} ms`)), budgetMs);
+    const giveBack = (): void => {
+      releaseSlot();
+      releaseSlot = noop;
+    };
     const settle = (): boolean => {
       if (done) return false;
       done = true;
       clearTimeout(timer);
-      releaseSlot();
+      giveBack();
+      attemptOver.abort(new Error('the connect attempt ended'));
       signal.removeEventListener('abort', onAbort);
       unsubscribe.forEach((off) => off());
       return true;
@@ -65,22 +98,20 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
     function onAbort(): void {
       fail(signal.reason);
     }
-    const decode = (): void => {
+    const take = async (): Promise<void> => {
+      // Once connected, a runtime upgrade's metadata is decoded without a slot, as before.
+      if (done) return;
+      const release = await dial.decodeSlots.acquire(attemptOver.signal);
+      if (done) release();
+      else releaseSlot = release;
+    };
+    gateMetadataAnswers(provider as unknown as { send: Send }, take, giveBack);
+    const start = (): void => {
       if (done || api) return;
-      dial.decodeSlots.acquire(signal).then(
-        (release) => {
-          if (done) {
-            release();
-            return;
-          }
-          releaseSlot = release;
-          api = new polkadotApi.ApiPromise({ provider, noInitWarn: true });
-          api.isReadyOrError.then(
-            (ready) => {
-              if (settle()) resolve({ api: ready, context });
-            },
-            (error: unknown) => fail(error),
-          );
+      api = new polkadotApi.ApiPromise({ provider, noInitWarn: true });
+      api.isReadyOrError.then(
+        (ready) => {
+          if (settle()) resolve({ api: ready, context });
         },
         (error: unknown) => fail(error),
       );
@@ -94,7 +125,7 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
     unsubscribe.push(
       provider.on('error', (error: unknown) => fail(new Error(`socket error: ${describeSocketError(error)}`))),
       provider.on('disconnected', () => fail(new Error(`connection closed before the API was ready${context.lastFailure ? `: ${context.lastFailure}` : ''}`))),
-      provider.on('connected', decode),
+      provider.on('connected', start),
     );
     provider.connect().catch(fail);
   });

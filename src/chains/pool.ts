@@ -18,6 +18,16 @@ export interface PoolOptions {
    * every one is in use, a request for another is refused at once (503), not queued.
    */
   maxChains: number;
+  /**
+   * Bounds on connections to endpoints a client named, which never count against maxChains and
+   * never evict a registry connection or another client's (default DEFAULT_CLIENT_BUDGET).
+   */
+  clientBudget?: ClientBudget;
+  /**
+   * Who named a connection's endpoints: undefined for the registry's (maxChains), else the
+   * client whose budget it counts against (default: every connection is the registry's).
+   */
+  namedBy?: (chain: string, endpoints: readonly string[]) => string | undefined;
   /** Which addresses may be dialled (default: any, for tests and private deployments). */
   guard?: AddressGuard;
   /** Largest frame accepted from a node (default 16 MiB). */
@@ -28,6 +38,20 @@ export interface PoolOptions {
   /** Told about borrows and connect outcomes (metrics, /status); must not throw. */
   observer?: PoolObserver;
 }
+
+/**
+ * Connections to endpoints clients named (apiOverrides, ?endpoint=), open or connecting. A host is
+ * `hostname[:port]`: every path on one host counts as that host.
+ */
+export interface ClientBudget {
+  /** All clients together: what bounds their memory. */
+  total: number;
+  perClient: number;
+  /** All clients together, per host. */
+  perHost: number;
+}
+
+export const DEFAULT_CLIENT_BUDGET: ClientBudget = { total: 8, perClient: 4, perHost: 4 };
 
 /** A borrowed connection. `api.disconnect()` is a no-op; call `release()` exactly once when done. */
 export interface Lease {
@@ -44,6 +68,10 @@ interface Entry {
   readonly key: string;
   readonly chain: string;
   readonly endpoints: readonly string[];
+  /** The client that named the endpoints; undefined for the registry's. */
+  readonly client?: string;
+  /** The hosts of the endpoints (hostname[:port]). */
+  readonly hosts: readonly string[];
   /** Settles once: the protected api and its socket context, or the connect failure. */
   readonly ready: Promise<{ api: ApiPromise; context: SocketContext }>;
   /** Cancels the connect attempt (pool closing, entry evicted while connecting). */
@@ -56,14 +84,27 @@ interface Entry {
 
 const noop = (): void => undefined;
 
+/** A budget that is spent: what it is called and which entries count against it. */
+interface SpentBudget {
+  readonly what: string;
+  readonly counts: (entry: Entry) => boolean;
+}
+
 /**
  * One ApiPromise per endpoint set, shared by every request. Concurrent acquires during a
  * connect wait on the same attempt; failed attempts are not cached.
+ *
+ * Two sides: the registry's endpoints (shared by every client, at most maxChains, the least
+ * recently used idle one evicted to make room), and endpoints a client named, one set of
+ * connections per client, bounded by ClientBudget. A client's connect makes room only by closing
+ * its own idle connections; with its budget spent by connections in use or connecting, it is
+ * refused (503) and nobody else's connection is touched.
  */
 export class ConnectionPool {
   readonly #options: PoolOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #dial: DialOptions;
+  readonly #budget: ClientBudget;
   #closed = false;
 
   constructor(options: PoolOptions) {
@@ -73,6 +114,7 @@ export class ConnectionPool {
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       decodeSlots: new Slots(options.maxDecoding ?? 2),
     };
+    this.#budget = options.clientBudget ?? DEFAULT_CLIENT_BUDGET;
   }
 
   /** The address policy every connection of this pool obeys. */
@@ -85,7 +127,7 @@ export class ConnectionPool {
     return this.#dial.maxFrameBytes;
   }
 
-  /** Connections open or opening (what maxChains bounds). */
+  /** Connections open or opening, the registry's and those clients named. */
   get size(): number {
     return this.#entries.size;
   }
@@ -103,8 +145,9 @@ export class ConnectionPool {
     if (endpoints.length === 0) throw new ProviderUnavailableError(chain, endpoints, 'no endpoints configured');
     signal?.throwIfAborted();
 
-    const key = endpoints.join(' ');
-    const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints);
+    const client = this.#options.namedBy?.(chain, endpoints);
+    const key = client === undefined ? endpoints.join(' ') : `${client} ${endpoints.join(' ')}`;
+    const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints, client);
     this.#options.observer?.acquired(chain);
     // Count the borrower before waiting: a connecting or borrowed entry is never idle.
     entry.leases++;
@@ -134,8 +177,10 @@ export class ConnectionPool {
     await Promise.all(entries.map((entry) => this.#shut(entry, 'the connection pool is closed')));
   }
 
-  #open(key: string, chain: string, endpoints: readonly string[]): Entry {
-    this.#makeRoom(chain);
+  #open(key: string, chain: string, endpoints: readonly string[], client: string | undefined): Entry {
+    const hosts = [...new Set(endpoints.map((endpoint) => new URL(endpoint).host))];
+    if (client === undefined) this.#makeRoom(chain);
+    else this.#makeClientRoom(chain, client, hosts);
     const abort = new AbortController();
     const { connectTimeoutMs, logger } = this.#options;
     // A shared connection belongs to no request: dial it outside the request's engine scope.
@@ -152,7 +197,7 @@ export class ConnectionPool {
     );
     // Waiters see the rejection through their own await; this only stops an unhandled one.
     ready.catch(noop);
-    const entry: Entry = { key, chain, endpoints, ready, abort, leases: 0, lastUsed: Date.now() };
+    const entry: Entry = { key, chain, endpoints, client, hosts, ready, abort, leases: 0, lastUsed: Date.now() };
     this.#entries.set(key, entry);
     return entry;
   }
@@ -195,24 +240,68 @@ export class ConnectionPool {
   }
 
   /**
-   * Evicts least-recently-used idle connections until a new one fits under maxChains; with
-   * every connection in use or connecting, refuses the new one at once.
+   * Evicts least-recently-used idle registry connections until a new one fits under maxChains;
+   * with every one in use or connecting, refuses the new one at once.
    */
   #makeRoom(chain: string): void {
     const { maxChains, logger } = this.#options;
-    while (this.#entries.size >= maxChains) {
-      let oldest: Entry | undefined;
-      for (const entry of this.#entries.values()) {
-        if (entry.leases === 0 && entry.api && (!oldest || entry.lastUsed < oldest.lastUsed)) oldest = entry;
-      }
+    const registry = (entry: Entry): boolean => entry.client === undefined;
+    while (this.#count(registry) >= maxChains) {
+      const oldest = this.#oldestIdle(registry);
       if (!oldest) {
-        logger?.warn({ chain, open: this.#entries.size, maxChains }, 'maxChains reached: every connection is in use or connecting');
+        logger?.warn({ chain, open: this.#count(registry), maxChains }, 'maxChains reached: every connection is in use or connecting');
         throw new ProviderUnavailableError(chain, [], `${maxChains} chain connections (MAX_CHAINS) are in use or connecting; try again shortly`, 1);
       }
-      logger?.debug({ chain: oldest.chain, for: chain }, 'evicting least recently used chain connection');
-      this.#entries.delete(oldest.key);
-      void this.#shut(oldest, 'evicted');
+      this.#evict(oldest, chain);
     }
+  }
+
+  /**
+   * Makes room for a connection `client` named to `hosts`: while a budget it would count against
+   * is spent, evicts the client's own least-recently-used idle connection that counts against
+   * every spent one; refuses at once when there is none.
+   */
+  #makeClientRoom(chain: string, client: string, hosts: readonly string[]): void {
+    const { total, perClient, perHost } = this.#budget;
+    const named = (entry: Entry): boolean => entry.client !== undefined;
+    for (;;) {
+      const spent: SpentBudget[] = [];
+      if (this.#count(named) >= total) spent.push({ what: `${total} connections to endpoints clients named (MAX_OVERRIDE_CONNECTIONS)`, counts: named });
+      const own = (entry: Entry): boolean => entry.client === client;
+      if (this.#count(own) >= perClient) spent.push({ what: `${perClient} connections to endpoints this client named (MAX_OVERRIDE_CONNECTIONS_PER_CLIENT)`, counts: own });
+      for (const host of hosts) {
+        const onHost = (entry: Entry): boolean => named(entry) && entry.hosts.includes(host);
+        if (this.#count(onHost) >= perHost) spent.push({ what: `${perHost} connections to ${quote(host, 100)} (MAX_OVERRIDE_CONNECTIONS_PER_HOST)`, counts: onHost });
+      }
+      if (spent.length === 0) return;
+      const oldest = this.#oldestIdle((entry) => own(entry) && spent.every((budget) => budget.counts(entry)));
+      if (!oldest) {
+        this.#options.logger?.warn({ chain, budget: spent[0].what }, 'client connection budget spent: its connections are in use or connecting');
+        throw new ProviderUnavailableError(chain, [], `${spent[0].what} are in use or connecting; try again shortly`, 1);
+      }
+      this.#evict(oldest, chain);
+    }
+  }
+
+  #count(matches: (entry: Entry) => boolean): number {
+    let count = 0;
+    for (const entry of this.#entries.values()) if (matches(entry)) count++;
+    return count;
+  }
+
+  /** The least recently used open connection nobody borrows among those that match. */
+  #oldestIdle(matches: (entry: Entry) => boolean): Entry | undefined {
+    let oldest: Entry | undefined;
+    for (const entry of this.#entries.values()) {
+      if (entry.leases === 0 && entry.api && matches(entry) && (!oldest || entry.lastUsed < oldest.lastUsed)) oldest = entry;
+    }
+    return oldest;
+  }
+
+  #evict(entry: Entry, forChain: string): void {
+    this.#options.logger?.debug({ chain: entry.chain, for: forChain }, 'evicting least recently used chain connection');
+    this.#entries.delete(entry.key);
+    void this.#shut(entry, 'evicted');
   }
 
   /** Stops an entry that is no longer in the map: cancels its connect or disconnects it. */

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { createOps, type Ops } from '../ops';
-import type { Services } from '../service';
+import { asClient, type Services } from '../service';
 import { isRouterLoaded } from '../service/router';
 import { FAMILIES, type Family } from '../schemas/family';
 import type { RouteContext } from './context';
@@ -14,7 +14,7 @@ import { cors } from './cors';
 import { errorHandler, notFoundHandler, type RouteEntry } from './errors';
 import { JsonBodies } from './json-body';
 import { metricsMiddleware, metricsRoute } from './metrics';
-import { rateLimits } from './rate-limit';
+import { clientKey, rateLimits } from './rate-limit';
 import { requestLog } from './request-log';
 import { COMPRESS_MIN_BYTES, ResponseCache } from './response-cache';
 import { docsRoutes } from './routes/docs';
@@ -79,6 +79,8 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   app.use(requireJson);
   const bodies = new JsonBodies(config.BODY_LIMIT);
   app.use(bodies.middleware);
+  // Chain work runs on behalf of the client the rate limits count: connections it names are its own.
+  app.use((req, _res, next) => asClient(clientKey(req.apiKey, req.ip ?? 'unknown'), next));
   // Cached registry answers are sent before routing, with their own compressed variants; other
   // answers of 1 kB or more are compressed on the fly.
   const cache = new ResponseCache(config.CACHE_MAX_BYTES);

@@ -30,6 +30,9 @@ export function dialsChains(req: Pick<Request, 'method' | 'path'>): boolean {
   return req.method === 'POST' && !REGISTRY_POSTS.some((re) => re.test(path));
 }
 
+/** Whom a count is for: the key, else the client address (an IPv6 client by its /56). Chain connections a client names are budgeted by the same name. */
+export const clientKey = (apiKey: ApiKey | undefined, ip: string): string => (apiKey ? `key:${apiKey.name}` : `ip:${ipKeyGenerator(ip)}`);
+
 declare module 'express-serve-static-core' {
   interface Request {
     apiKey?: ApiKey;
@@ -83,8 +86,6 @@ export function rateLimits({ config, counters, metrics, apiKeys }: RateLimitDeps
     if (sent === undefined || !apiKeys) return undefined;
     return (typeof sent === 'string' ? apiKeys.find(sent) : undefined) ?? 'invalid';
   };
-  /** Whom a count is for: the key, else the client address (an IPv6 client by its /56). */
-  const clientKey = (apiKey: ApiKey | undefined, ip: string): string => (apiKey ? `key:${apiKey.name}` : `ip:${ipKeyGenerator(ip)}`);
   const stores = { all: counters.store('xcm-gateway:rl:all:'), chain: counters.store('xcm-gateway:rl:chain:') };
   const limiter = (name: 'all' | 'chain', anonymous: number, keyed: (key: ApiKey) => number, scope: string) =>
     rateLimit({

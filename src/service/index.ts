@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { AddressGuard, type Resolve } from '../chains/address-guard';
 import { setDefaultSocketContext } from '../chains/chain-socket';
+import { namedBy } from '../chains/clients';
 import { ConnectionPool } from '../chains/pool';
 import { ChainActivity } from '../ops/chain-activity';
 import { patchSdk } from '../sdk';
@@ -44,6 +45,9 @@ export interface ServiceDeps {
   resolve?: Resolve;
 }
 
+/** Runs request work on behalf of a client (the HTTP layer names it): whose connection budget it spends. */
+export { asClient } from '../chains/clients';
+
 export function createServices(config: Config, logger: Logger, deps: ServiceDeps = {}): Services {
   patchSdk();
   const chainActivity = new ChainActivity();
@@ -54,6 +58,12 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
     idleTimeoutMs: config.IDLE_TIMEOUT_MS,
     maxChains: config.MAX_CHAINS,
+    clientBudget: {
+      total: config.MAX_OVERRIDE_CONNECTIONS,
+      perClient: config.MAX_OVERRIDE_CONNECTIONS_PER_CLIENT,
+      perHost: config.MAX_OVERRIDE_CONNECTIONS_PER_HOST,
+    },
+    namedBy,
     guard,
     maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES,
     maxDecoding: config.MAX_METADATA_DECODING,

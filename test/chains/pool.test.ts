@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectionPool, type Lease } from '../../src/chains/pool';
+import { asClient, namedBy } from '../../src/chains/clients';
+import { ConnectionPool, type ClientBudget, type Lease } from '../../src/chains/pool';
 import { createChainScope, type ChainScope } from '../../src/chains/chain-scope';
 import { withDeadline } from '../../src/chains/deadline';
 import { polkadotApi, sdk } from '../../src/sdk';
@@ -246,6 +247,80 @@ describe('ConnectionPool lifetime', () => {
     await until(() => pool.openCount === 0, 'the pool to notice the drop');
     const error = await expectUnavailable(() => pool.acquire('Polkadot', [polkadot.url]));
     expect(error.chain).toBe('Polkadot');
+  });
+});
+
+describe('ConnectionPool: connections clients name', () => {
+  /** A pool whose registry is `registry` (endpoint sets); every other set is named by the client of the work in progress. */
+  const clientPool = (registry: string[], clientBudget: ClientBudget, maxChains = 1) =>
+    newPool({ maxChains, clientBudget, namedBy: (chain, endpoints) => (registry.includes(endpoints.join(' ')) ? undefined : namedBy(chain, endpoints)) });
+  const as = <T>(client: string, work: () => Promise<T>): Promise<T> => asClient(client, work);
+  const outcome = (attempt: Promise<Lease>): Promise<string> =>
+    attempt.then(
+      (lease) => {
+        lease.release();
+        return 'connected';
+      },
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+
+  it('connects at 8/s to endpoints a client names never evict the registry\'s idle connection, whatever maxChains, and never meet MAX_CHAINS', async () => {
+    const [polkadot, silent] = await Promise.all([chain('Polkadot'), chain('Kusama', { silent: true })]);
+    const pool = clientPool([polkadot.url], { total: 8, perClient: 4, perHost: 4 });
+    (await pool.acquire('Polkadot', [polkadot.url])).release();
+
+    const attempts: Promise<string>[] = [];
+    for (let i = 1; i <= 16; i++) {
+      attempts.push(outcome(as('mallory', () => pool.acquire('Kusama', [`${silent.url}/${i}`]))));
+      await new Promise((resolve) => setTimeout(resolve, 125));
+    }
+    const lease = await pool.acquire('Polkadot', [polkadot.url]);
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+    lease.release();
+    await pool.close();
+    const messages = await Promise.all(attempts);
+    expect(messages.filter((m) => m.includes('MAX_CHAINS'))).toEqual([]);
+    expect(messages.filter((m) => m.includes('MAX_OVERRIDE_CONNECTIONS_PER_CLIENT'))).toHaveLength(12);
+  });
+
+  it('two clients naming the same endpoints get a connection each', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = clientPool([], { total: 8, perClient: 4, perHost: 4 });
+    (await as('alice', () => pool.acquire('Polkadot', [polkadot.url]))).release();
+    (await as('bob', () => pool.acquire('Polkadot', [polkadot.url]))).release();
+    (await as('alice', () => pool.acquire('Polkadot', [polkadot.url]))).release();
+    expect(polkadot.connectionsOpened).toBe(2);
+  });
+
+  it('a client makes room by closing its own idle connections, never another client\'s: with the total spent it is refused (503 naming MAX_OVERRIDE_CONNECTIONS)', async () => {
+    const [polkadot, kusama, assetHubKusama] = await Promise.all([chain('Polkadot'), chain('Kusama'), chain('AssetHubKusama')]);
+    const pool = clientPool([], { total: 2, perClient: 2, perHost: 2 });
+    (await as('alice', () => pool.acquire('Polkadot', [polkadot.url]))).release();
+    (await as('bob', () => pool.acquire('Kusama', [kusama.url]))).release();
+
+    // Bob's own idle Kusama makes room for his Asset Hub; Alice's idle Polkadot stays.
+    const bobsLease = await as('bob', () => pool.acquire('AssetHubKusama', [assetHubKusama.url]));
+    await until(() => kusama.openConnections === 0, 'Bob\'s idle Kusama to be closed');
+    const refused = await as('bob', () => pool.acquire('Kusama', [kusama.url])).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ProviderUnavailableError);
+    expect(refused).toMatchObject({ status: 503, headers: { 'Retry-After': '1' } });
+    expect((refused as Error).message).toContain('(MAX_OVERRIDE_CONNECTIONS)');
+    expect(polkadot.connectionsOpened).toBe(1);
+    expect(polkadot.openConnections).toBe(1);
+    bobsLease.release();
+  });
+
+  it('every path on one host is that host: /1 ... /32 take MAX_OVERRIDE_CONNECTIONS_PER_HOST connections, another host still connects', async () => {
+    const [silent, polkadot] = await Promise.all([chain('Kusama', { silent: true }), chain('Polkadot')]);
+    const pool = clientPool([], { total: 32, perClient: 32, perHost: 2 });
+    const attempts = Array.from({ length: 32 }, (_, i) => outcome(as('mallory', () => pool.acquire('Kusama', [`${silent.url}/${i + 1}`]))));
+    const lease = await as('mallory', () => pool.acquire('Polkadot', [polkadot.url]));
+    lease.release();
+    expect(silent.connectionsOpened).toBe(2);
+    await pool.close();
+    const messages = await Promise.all(attempts);
+    expect(messages.filter((m) => m.includes('MAX_OVERRIDE_CONNECTIONS_PER_HOST'))).toHaveLength(30);
   });
 });
 

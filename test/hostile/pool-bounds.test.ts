@@ -1,8 +1,13 @@
 // Work bounded by the size of the input: one node under many URL spellings is one connection,
-// MAX_CHAINS counts connections still connecting, and metadata is decoded two connections at a time.
+// MAX_CHAINS counts connections still connecting, a client's budget counts its own, and metadata is
+// decoded two connections at a time, a slot held only while decoding (never while a node is silent).
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectFirst } from '../../src/chains/connect';
+import { AddressGuard } from '../../src/chains/address-guard';
+import { DEFAULT_MAX_FRAME_BYTES } from '../../src/chains/chain-socket';
 import { ConnectionPool } from '../../src/chains/pool';
+import { Slots } from '../../src/chains/slots';
 import { ProviderUnavailableError } from '../../src/errors';
 import type { TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
@@ -53,7 +58,7 @@ describe('pool keys', () => {
   });
 });
 
-describe('MAX_CHAINS counts connections open and connecting', () => {
+describe('MAX_CHAINS and client budgets count connections open and connecting', () => {
   it('with every slot connecting, another chain is refused at once (503), not queued', async () => {
     const silent = await servers.hostile({ onRequest: () => 'ignore' });
     const other = await servers.hostile({ upstream: upstream.url });
@@ -67,10 +72,10 @@ describe('MAX_CHAINS counts connections open and connecting', () => {
     expect(pool.size).toBe(1);
   });
 
-  it('over HTTP: 503 ProviderUnavailableError with Retry-After naming MAX_CHAINS', async () => {
+  it('over HTTP, a client\'s overrides spend its own budget: 503 ProviderUnavailableError with Retry-After naming MAX_OVERRIDE_CONNECTIONS_PER_CLIENT', async () => {
     const silent = await servers.hostile({ onRequest: () => 'ignore' });
     const other = await servers.hostile({ upstream: upstream.url });
-    const { app, services } = testApp({ MAX_CHAINS: '1', CONNECT_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '30000' });
+    const { app, services } = testApp({ MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '1', CONNECT_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '30000' });
     try {
       const body = (url: string) => ({ address: ADDRESS, options: { development: true, apiOverrides: { AssetHubPolkadot: url, Polkadot: url } } });
       const stuck = request(app).post('/v5/balance/Polkadot').send(body(silent.url)).then((r) => r);
@@ -78,7 +83,8 @@ describe('MAX_CHAINS counts connections open and connecting', () => {
       const res = await request(app).post('/v5/balance/AssetHubPolkadot').send(body(other.url));
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expectErrorBody(res.body, 503, 'ProviderUnavailableError');
-      expect(res.body.message).toContain('MAX_CHAINS');
+      expect(res.body.message).toContain('MAX_OVERRIDE_CONNECTIONS_PER_CLIENT');
+      expect(res.body.message).not.toContain('MAX_CHAINS');
       expect(res.headers['retry-after']).toBeDefined();
       expect(other.connectionsOpened).toBe(0);
       await services.close();
@@ -90,22 +96,48 @@ describe('MAX_CHAINS counts connections open and connecting', () => {
 });
 
 describe('metadata decoding', () => {
-  it('at most 2 new connections fetch and decode metadata at once; the others wait with their socket open, and take a slot that frees', async () => {
-    // Nodes that accept the socket and never answer: a connection that got a decode slot asks for
-    // metadata (its first RPC requests); one still waiting for a slot has sent nothing.
+  const dial = (slots: Slots) => ({ guard: new AddressGuard(true), maxFrameBytes: DEFAULT_MAX_FRAME_BYTES, decodeSlots: slots });
+
+  it('silent nodes connecting on every slot and more do not hold a decode slot: a healthy chain connects while they are all still pending', async () => {
     const nodes = await Promise.all([1, 2, 3, 4].map(() => servers.hostile({ onRequest: () => 'ignore' })));
     const pool = newPool({ maxDecoding: 2 });
+    const settled = new Set<number>();
     const pending = nodes.map((node, i) => pool.acquire(`Chain${i}`, [node.url]));
-    pending.forEach((p) => p.catch(() => undefined));
-    const asking = () => nodes.filter((n) => n.requests.length > 0);
-    await until(() => nodes.every((n) => n.openConnections === 1), 'every socket to open');
-    await until(() => asking().length === 2, 'two connections to ask for metadata');
-    // A connection with an open socket asks as soon as it holds a slot: a third would show at once.
-    await never(() => asking().length > 2, 'a third connection asked for metadata while two held the slots', 500);
+    pending.forEach((p, i) => p.then(() => settled.add(i), () => settled.add(i)));
+    // Each silent node has been asked for something: its connect waits on the node, not a slot.
+    await until(() => nodes.every((n) => n.requests.length > 0), 'every silent node to be asked');
+
+    const lease = await pool.acquire('AssetHubPolkadot', [upstream.url]);
+    expect((await lease.api.rpc.system.chain()).toString()).toBe('Polkadot Asset Hub');
+    lease.release();
+    expect(settled.size).toBe(0);
     expect(nodes.every((n) => n.openConnections === 1)).toBe(true);
-    // One decoding connection fails (its node goes away): its slot goes to one that waited.
-    await asking()[0].close();
-    await until(() => asking().length === 3, 'a waiting connection to take the freed slot');
-    await never(() => asking().length > 3, 'both waiting connections took the one freed slot', 500);
+  });
+
+  it('a connection whose metadata has arrived waits for a slot to decode it, and is ready once one frees', async () => {
+    const metadataAsked: Array<number | string | undefined> = [];
+    const node = await servers.hostile({
+      upstream: upstream.url,
+      onRequest: (frame) => {
+        const params = frame.params as unknown[] | undefined;
+        if (frame.method === 'state_getMetadata' || (frame.method === 'state_call' && params?.[0] === 'Metadata_metadata_at_version')) metadataAsked.push(frame.id);
+        return 'forward';
+      },
+    });
+    const slots = new Slots(1);
+    const held = await slots.acquire();
+    let ready = false;
+    const connecting = connectFirst('AssetHubPolkadot', [node.url], 20_000, new AbortController().signal, dial(slots)).then((connection) => {
+      ready = true;
+      return connection;
+    });
+    connecting.catch(() => undefined);
+    await until(() => metadataAsked.length > 0 && node.answered.includes(metadataAsked[0]), 'the metadata to arrive');
+    // Decoding takes a few hundred ms once it may start: a connection that skipped the slot would be ready by then.
+    await never(() => ready, 'the connection decoded its metadata without a slot', 1_000);
+    held();
+    const { api } = await connecting;
+    expect((await api.rpc.system.chain()).toString()).toBe('Polkadot Asset Hub');
+    await api.disconnect();
   });
 });
