@@ -158,7 +158,7 @@ export class StatusService {
   }
 
   #reader(req: StatusRequest, signal: AbortSignal): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS);
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, this.config.CHAIN_ENDPOINTS);
   }
 
   #journey(req: StatusRequest, reader: ChainReader): Journey {

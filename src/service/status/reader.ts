@@ -1,6 +1,7 @@
 // One request's reads: chains borrowed from the pool (released when the request ends), every read
 // given up when the request's signal aborts (its deadline, or the client gone), failures named by
 // chain, and the blocks it reads counted against TRACK_MAX_BLOCKS.
+import type { Config } from '../../config';
 import type { ConnectionPool, Lease } from '../../chains/pool';
 import { abortable } from '../../chains/pool';
 import { createChainScope, type ChainScope } from '../../chains/chain-scope';
@@ -53,8 +54,9 @@ export class ChainReader {
     options: StatusRequest['options'],
     private readonly signal: AbortSignal,
     private readonly maxBlocks: number,
+    operatorEndpoints: Config['CHAIN_ENDPOINTS'],
   ) {
-    this.#resolve = endpointResolver(options);
+    this.#resolve = endpointResolver(options, operatorEndpoints);
     this.#scope = createChainScope(pool, this.#resolve, signal);
   }
 
