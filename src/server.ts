@@ -102,7 +102,7 @@ export function nodeVersionProblem(running: string, engines: string): string | u
 }
 
 /** Why this process cannot serve (wrong Node, wrong SDK), read without loading the SDK. */
-function runtimeProblem(): string | undefined {
+export function runtimeProblem(): string | undefined {
   const { engines } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
   return nodeVersionProblem(process.version, engines.node) ?? sdkVersionProblem(installedSdkVersion());
 }

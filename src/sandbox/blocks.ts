@@ -8,7 +8,6 @@
 // and the timestamp of block n is BASE_TIMESTAMP + n * 6 s.
 //
 // Loading rule: @polkadot/* through `require`, like chain-node.ts.
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { TypeRegistry } from '@polkadot/types';
 import type { SiLookupTypeId } from '@polkadot/types/interfaces';
@@ -57,6 +56,8 @@ export interface BlockTreeView {
   hashOf(n: number): string | null;
   header(hash: string): { number: string } | null;
   append(hash: string): number;
+  /** The hash the next block gets. */
+  nextHash(): string;
 }
 
 interface BlockContent {
@@ -83,6 +84,11 @@ export class Subscriptions {
     this.#subs.delete(String(id));
   }
 
+  /** Sends `result` to one subscription (if it is still open). */
+  send(id: string, result: unknown): void {
+    this.#subs.get(id)?.push(result);
+  }
+
   dropOwner(owner: object): void {
     for (const [id, sub] of this.#subs) if (sub.owner === owner) this.#subs.delete(id);
   }
@@ -105,7 +111,6 @@ export class BlockProducer {
   readonly #content = new Map<string, BlockContent>();
 
   constructor(
-    private readonly chain: string,
     private readonly registry: () => TypeRegistry,
     private readonly tree: BlockTreeView,
   ) {}
@@ -113,7 +118,7 @@ export class BlockProducer {
   produce(spec: BlockSpec = {}): ProducedBlock {
     const parent = this.numberOf(this.tree.head) ?? 0;
     const number = parent + 1;
-    const hash = `0x${createHash('sha256').update(`test-chain/${this.chain}/produced/${number}`).digest('hex')}` as const;
+    const hash = this.tree.nextHash() as `0x${string}`;
     const timestamp = spec.timestamp ?? this.timestampOf(this.tree.head) + BLOCK_MS;
     const events = spec.events?.length ? encodeEvents(this.registry(), spec.events) : undefined;
     this.#content.set(hash, { extrinsics: spec.extrinsics ?? [], events, timestamp });

@@ -75,15 +75,26 @@ export interface ChainNode {
   /** Sets (or with `null` removes) the raw storage value under a full storage key. */
   setStorage(key: string, value: `0x${string}` | null): void;
   /**
-   * What `system_accountNextIndex` answers for `account` (as the client sends it, any case);
-   * `undefined` restores the default, 0. The accounts asked so far are in `nextIndexAsked`.
+   * What `system_accountNextIndex` answers for `account` (as the client sends it, any case, or its
+   * account id in hex, which answers for every address form of that account); `undefined` restores
+   * the default, 0. The accounts asked so far are in `nextIndexAsked`.
    */
   setAccountNextIndex(account: string, nonce: number | undefined): void;
   readonly nextIndexAsked: readonly string[];
   /** Makes a new head block (see blocks.ts) and tells every head subscription about it. */
   produceBlock(spec?: BlockSpec): ProducedBlock;
+  /**
+   * Takes the extrinsics sent with `author_submitExtrinsic` and `author_submitAndWatchExtrinsic`:
+   * `accept` gets the extrinsic (hex, with its length prefix, as blocks hold it) and its hash, and
+   * throws to refuse it (the node answers error 1010 with its message). A watched extrinsic is told
+   * `ready`, then `inBlock` and `finalized` when a produced block holds it. Without a taker (the
+   * default) a submission fails as an unknown method.
+   */
+  onSubmit(accept: ((extrinsic: `0x${string}`, hash: `0x${string}`) => void) | undefined): void;
   /** The hash of block `n`, if the chain has it. */
   blockHash(n: number): string | null;
+  /** The number of the head block. */
+  head(): number;
   /** Subscriptions handed out and not cancelled (by unsubscribe or by the socket closing). */
   readonly openSubscriptions: number;
   /** Those of them notified with `method` (`chain_finalizedHead` for finalized heads). */
@@ -361,7 +372,9 @@ function legacyRpcMethods(methods: string[]): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Blocks: genesis (#0) up to a fixed head, hashes made up from the chain name.
+// Blocks: genesis (#0, the chain's real genesis hash) up to a fixed head, and those produced after
+// it. Every block's hash is a node's: the blake2-256 of its SCALE-encoded header, so that a client
+// that hashes a header it read (polkadot.js signing with a mortal era) names the same block.
 
 const HEAD_NUMBER = 100;
 const ZERO_HASH = `0x${'00'.repeat(32)}`;
@@ -381,13 +394,18 @@ class BlockTree {
   private readonly extrinsicsRoot: string;
 
   constructor(chain: SandboxChainName, genesisHash: string) {
-    for (let n = 0; n <= HEAD_NUMBER; n++) {
-      const hash = n === 0 ? genesisHash : sha256Hex(`test-chain/${chain}/block/${n}`);
-      this.hashes.push(hash);
-      this.numbers.set(hash, n);
-    }
     this.stateRoot = sha256Hex(`test-chain/${chain}/state-root`);
     this.extrinsicsRoot = sha256Hex(`test-chain/${chain}/extrinsics-root`);
+    this.append(genesisHash);
+    while (this.hashes.length <= HEAD_NUMBER) this.append(this.nextHash());
+  }
+
+  /** The hash of the block that comes next (parent, number, roots, an empty digest). */
+  nextHash(): string {
+    const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+    const bytes = (hex: string) => Buffer.from(hex.slice(2), 'hex');
+    const header = Buffer.concat([bytes(this.head), encodeCompact(this.hashes.length), bytes(this.stateRoot), bytes(this.extrinsicsRoot), Buffer.from([0])]);
+    return crypto.blake2AsHex(header, 256);
   }
 
   get head(): string {
@@ -469,7 +487,17 @@ const SUBSCRIPTIONS: Record<string, { notify: string; unsubscribe: string[] }> =
   state_subscribeStorage: { notify: 'state_storage', unsubscribe: ['state_unsubscribeStorage'] },
 };
 
-const UNSUBSCRIBE_METHODS = new Set(Object.values(SUBSCRIPTIONS).flatMap((s) => s.unsubscribe));
+const UNSUBSCRIBE_METHODS = new Set([...Object.values(SUBSCRIPTIONS).flatMap((s) => s.unsubscribe), 'author_unwatchExtrinsic']);
+
+/** The account id (hex) of an SS58 address or hex account id, if it is one. */
+function accountIdOf(account: string): string | undefined {
+  try {
+    const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+    return `0x${Buffer.from(crypto.decodeAddress(account)).toString('hex')}`;
+  } catch {
+    return undefined;
+  }
+}
 
 function params(p: unknown): unknown[] {
   return Array.isArray(p) ? p : [];
@@ -493,6 +521,11 @@ class Node {
   readonly storage = new Map<string, `0x${string}`>();
   readonly nextIndex = new Map<string, number>();
   readonly nextIndexAsked: string[] = [];
+  accept?: (extrinsic: `0x${string}`, hash: `0x${string}`) => void;
+  /** Watched extrinsics (by hash) and the subscription that hears about them. */
+  readonly watched = new Map<string, string>();
+  /** Subscriptions told `inBlock`, to be told `finalized` with the next block. */
+  readonly finalizing = new Map<string, string>();
   readonly produced: BlockProducer;
   readonly storageReads: { key: string; at?: string }[] = [];
 
@@ -503,7 +536,7 @@ class Node {
   ) {
     this.stat = CHAIN_STATIC[chain];
     this.blocks = new BlockTree(chain, this.stat.genesisHash);
-    this.produced = new BlockProducer(chain, () => registryForChain(chain, data.metadataHex), this.blocks);
+    this.produced = new BlockProducer(() => registryForChain(chain, data.metadataHex), this.blocks);
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
     this.runtimeVersion = data.runtimeVersion;
   }
@@ -514,6 +547,12 @@ class Node {
     if (sub) {
       const id = `${this.chain}-${this.nextSubscription++}`;
       return { result: id, subscription: { method: sub.notify, result: this.subscriptionPayload(method, p) } };
+    }
+    if (method === 'author_submitAndWatchExtrinsic') {
+      const hash = this.submit(p[0]);
+      const id = `${this.chain}-${this.nextSubscription++}`;
+      this.watched.set(hash, id);
+      return { result: id, subscription: { method: 'author_extrinsicUpdate', result: 'ready' } };
     }
     if (UNSUBSCRIBE_METHODS.has(method)) {
       this.produced.subscriptions.remove(p[0]);
@@ -557,6 +596,10 @@ class Node {
     return this.blocks.hashOf(n);
   }
 
+  headNumber(): number {
+    return Number(this.blocks.header(this.blocks.head)?.number ?? 0);
+  }
+
   private blockHashParam(v: unknown): string {
     return typeof v === 'string' && v.startsWith('0x') && v.length === 66 ? v : this.blocks.head;
   }
@@ -589,8 +632,10 @@ class Node {
       case 'account_nextIndex': {
         const account = String(p[0]);
         this.nextIndexAsked.push(account);
-        return this.nextIndex.get(account.toLowerCase()) ?? 0;
+        return this.nextIndex.get(account.toLowerCase()) ?? this.nextIndex.get(accountIdOf(account) ?? '') ?? 0;
       }
+      case 'author_submitExtrinsic':
+        return this.submit(p[0]);
       case 'chain_getBlockHash': {
         const n = p[0];
         if (n === undefined || n === null) return this.blocks.head;
@@ -640,6 +685,43 @@ class Node {
         return this.storageKeys(p[0], Number.MAX_SAFE_INTEGER, undefined).map((k) => [k, this.storageValue(k)]);
       default:
         throw new RpcError(-32601, 'Method not found');
+    }
+  }
+
+  /** Hands a submitted extrinsic to the taker; its hash is the answer. */
+  private submit(extrinsic: unknown): `0x${string}` {
+    if (!this.accept) throw new RpcError(-32601, 'Method not found');
+    if (typeof extrinsic !== 'string' || !/^0x([0-9a-f]{2})+$/i.test(extrinsic)) throw new RpcError(-32602, 'Invalid params: the extrinsic must be hex');
+    const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+    const hex = extrinsic.toLowerCase() as `0x${string}`;
+    const hash = crypto.blake2AsHex(Buffer.from(hex.slice(2), 'hex'), 256);
+    try {
+      this.accept(hex, hash);
+    } catch (error) {
+      throw new RpcError(1010, `Invalid Transaction: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return hash;
+  }
+
+  /**
+   * A produced block: its watched extrinsics are in it, and final with the next block (as a node
+   * finalizes a little later: a client that hears both at once may skip `inBlock`).
+   */
+  included(block: ProducedBlock, extrinsics: readonly string[]): void {
+    for (const [id, hash] of this.finalizing) {
+      this.produced.subscriptions.send(id, { finalized: hash });
+      this.produced.subscriptions.remove(id);
+    }
+    this.finalizing.clear();
+    if (this.watched.size === 0) return;
+    const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+    for (const extrinsic of extrinsics) {
+      const hash = crypto.blake2AsHex(Buffer.from(extrinsic.replace(/^0x/, ''), 'hex'), 256);
+      const id = this.watched.get(hash);
+      if (id === undefined) continue;
+      this.watched.delete(hash);
+      this.produced.subscriptions.send(id, { inBlock: block.hash });
+      this.finalizing.set(id, block.hash);
     }
   }
 
@@ -810,8 +892,16 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     get nextIndexAsked() {
       return [...node.nextIndexAsked];
     },
-    produceBlock: (spec) => node.produced.produce(spec),
+    produceBlock(spec) {
+      const block = node.produced.produce(spec);
+      node.included(block, spec?.extrinsics ?? []);
+      return block;
+    },
+    onSubmit(accept) {
+      node.accept = accept;
+    },
     blockHash: (n) => node.blockHash(n),
+    head: () => node.headNumber(),
     get openSubscriptions() {
       return node.produced.subscriptions.count();
     },

@@ -234,7 +234,7 @@ export function answerQueryInfo(chain: ChainNode, partialFee: bigint): void {
 }
 
 /** The arguments of runtime call `api.method`, decoded in order with the input types the chain's metadata declares. */
-function runtimeArgs(registry: TypeRegistry, api: string, method: string, args: Uint8Array): unknown[] {
+export function runtimeArgs(registry: TypeRegistry, api: string, method: string, args: Uint8Array): unknown[] {
   const inputs = registry.metadata.apis.find((a) => a.name.eq(api))?.methods.find((m) => m.name.eq(method))?.inputs;
   if (!inputs) throw new Error(`runtime-answers: no ${api}.${method} in this metadata`);
   let rest = args;
