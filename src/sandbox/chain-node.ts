@@ -6,7 +6,8 @@
 // nothing here executes a runtime: a runtime call answers only what its owner configured with
 // `setRuntimeCall` (encoded with the chain's own metadata types), others fail with -32000; storage
 // holds what its owner put there with `setStorage` (absent values read as zero balances); fees
-// answer only with the opt-in `partialFee`.
+// answer only with the opt-in `partialFee`; submitted extrinsics go to the taker set with
+// `onSubmit` (the sandbox's transaction pool, network.ts), and to none by default.
 //
 // Loading rule: every @polkadot/* module is loaded through `require` (the same CommonJS copy
 // that src/sdk/load.ts loads), never through an ESM import.

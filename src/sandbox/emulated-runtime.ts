@@ -77,7 +77,8 @@ function dryRunXcm(chain: SandboxChainName, registry: TypeRegistry, args: Uint8A
   if (!beneficiary) throw new Error('the sandbox dry-runs messages that deposit to an account only');
   const received = amount > feesOf(chain).execution ? amount - feesOf(chain).execution : 0n;
   const onward = onwardIn(program);
-  const then = onward === undefined ? undefined : chainOf(chain, onward);
+  // Read as this chain sees it, else as the sender does (how the SDK writes it for a transfer through Asset Hub).
+  const then = onward === undefined ? undefined : (chainOf(chain, onward) ?? (sender && chainOf(sender, onward)));
   const forwarded = then && then !== chain && sender ? forwardedMessage(chain, then, received, beneficiary, DRY_RUN_TOPIC) : undefined;
   return xcmComplete(registry, { beneficiary, received, forwarded });
 }

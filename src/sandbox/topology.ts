@@ -146,6 +146,7 @@ export function planOf(origin: SandboxChainName, section: string, args: Record<s
   const amount = amountIn(args['assets'] ?? args['asset'] ?? args['currencies']) ?? bigintOf(args['amount']) ?? 0n;
   const beneficiary = accountIn(args['beneficiary']) ?? accountIn(args['dest']) ?? accountIn(args);
   const onward = next && onwardIn(args);
-  const destination = (onward !== undefined && next ? chainOf(next, onward) : undefined) ?? next;
+  // The SDK writes the onward location of a transfer through Asset Hub as the origin sees it.
+  const destination = (onward !== undefined && next ? (chainOf(next, onward) ?? chainOf(origin, onward)) : undefined) ?? next;
   return { kind: 'xcm', next, destination, beneficiary, amount };
 }

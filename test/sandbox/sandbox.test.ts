@@ -80,6 +80,11 @@ describe('npm run sandbox', () => {
     expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
     expect(dryRun.body).toMatchObject({ success: true, origin: { success: true }, destination: { success: true } });
 
+    // DOT from the relay chain to Hydration goes through Asset Hub: the dry run follows it there and on.
+    const throughAssetHub = await post('/v5/dry-run', { ...PREFLIGHT, to: 'Hydration' });
+    expect(throughAssetHub.status, JSON.stringify(throughAssetHub.body)).toBe(200);
+    expect(throughAssetHub.body).toMatchObject({ success: true, hops: [{ chain: 'AssetHubPolkadot', result: { success: true } }], destination: { success: true } });
+
     const fee = await post('/v5/xcm-fee', PREFLIGHT);
     expect(fee.status, JSON.stringify(fee.body)).toBe(200);
     expect(fee.body).toMatchObject({ origin: { fee: expect.stringMatching(/^[1-9]\d*$/) }, destination: { fee: expect.stringMatching(/^\d+$/) } });
