@@ -1,7 +1,7 @@
 // The layout's rules, checked by test/layers.test.ts (`npm run deps` prints the same report).
 // Layers point down only: http -> service -> chains, sdk. schemas (the request model both http and
 // service share) sits beside them and imports only leaf modules; ops (metrics, counters, keys)
-// observes through interfaces it owns. A capability folder of src/service and src/sdk is entered
+// observes through interfaces it owns. The sandbox sits on top, beside server.ts. A capability folder of src/service and src/sdk is entered
 // through its index.ts only. No import cycle, type-only imports included.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -70,10 +70,19 @@ module.exports = {
       to: { path: '^src/sdk/', pathNot: '^src/sdk/(index|version)\\.ts$' },
     },
     {
-      name: 'sdk-loads-once',
-      comment: 'Only src/sdk loads the SDK, polkadot.js (@polkadot/*) and polkadot-api (types may be imported anywhere): one copy, one type registry.',
+      name: 'sandbox-on-top',
+      comment: 'The sandbox (emulated nodes and the service started over them) is a program of its own, like server.ts: nothing else in src imports it.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/sdk/' },
+      from: { path: '^src/', pathNot: '^src/sandbox/' },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'sdk-loads-once',
+      comment:
+        'Only src/sdk loads the SDK, polkadot.js (@polkadot/*) and polkadot-api (types may be imported anywhere): one copy, one type registry. ' +
+        'The sandbox too: its emulated nodes encode with polkadot.js, loaded through require, the same CommonJS copy as src/sdk/load.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(sdk|sandbox)/' },
       to: { path: 'node_modules/(@paraspell|@polkadot|polkadot-api)/', dependencyTypesNot: ['type-only'] },
     },
   ],

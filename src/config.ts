@@ -44,6 +44,30 @@ export const bytesOf = (size: string): number => {
   return Number(digits) * (UNITS[unit.toLowerCase()] ?? 1);
 };
 
+const wsUrl = z
+  .string()
+  .url()
+  .refine((u) => /^wss?:\/\//i.test(u) && !/^wss?:\/\/[^/]*@/i.test(u), 'must be a ws:// or wss:// URL without credentials');
+
+/**
+ * The operator's own endpoints for some chains, dialled in place of the registry's (the sandbox
+ * points the chains it runs at its local nodes this way): a JSON object from chain name to a URL
+ * or a list of URLs. The operator chose them, so private and loopback addresses are allowed here,
+ * whatever ALLOW_PRIVATE_OVERRIDES says of callers' overrides.
+ */
+const chainEndpoints = z
+  .string()
+  .default('{}')
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object such as {"Polkadot":"wss://node.example/polkadot"}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a chain name'), z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(wsUrl, 'must be a URL or a list of URLs').min(1, 'must name an endpoint').max(8))));
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -65,6 +89,8 @@ const envSchema = z.object({
   CORS_ORIGIN: z.string().min(1).default('*'),
   /** Ethereum JSON-RPC for Snowbridge fee quotes; unset means the registry's public endpoint. */
   ETHEREUM_RPC_URL: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL').optional(),
+  /** Endpoints per chain in place of the registry's (JSON); see `chainEndpoints`. */
+  CHAIN_ENDPOINTS: chainEndpoints,
   // ---- operations: rate limits, shared counters, API keys ----
   RATE_LIMIT_PER_MINUTE: perMinute(600),
   RATE_LIMIT_CHAIN_PER_MINUTE: perMinute(60),

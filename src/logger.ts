@@ -31,9 +31,9 @@ function destination(): ReturnType<typeof pino.destination> {
   return stdout;
 }
 
-/** Structured logs on stdout, one JSON object per line. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination());
+/** Structured logs on stdout, one JSON object per line; `bindings` go into every line (the sandbox's `sandbox: true`). */
+export function createLogger(level: string, bindings?: Record<string, unknown>): Logger {
+  return pino({ level, base: bindings, timestamp: pino.stdTimeFunctions.isoTime }, destination());
 }
 
 /** Writes out whatever the logger still buffers. */

@@ -9,6 +9,14 @@ import { closeStalledWrites } from './http/write-deadline';
 import { projectRoot } from './project-root';
 import { installedSdkVersion, sdkVersionProblem } from './sdk/version';
 
+export interface StartOptions {
+  /** Started by the sandbox over its emulated nodes: /status says so, and so does every log line. */
+  sandbox?: boolean;
+}
+
+/** What every log line of a sandbox carries: it can never be taken for a live service's. */
+export const SANDBOX_LOG_BINDINGS = { sandbox: true } as const;
+
 export interface Running {
   server: Server;
   url: string;
@@ -17,13 +25,13 @@ export interface Running {
 }
 
 /** Starts the service; `stop` stops accepting, lets in-flight requests finish (bounded) and closes chains. */
-export async function start(config: Config): Promise<Running> {
+export async function start(config: Config, options: StartOptions = {}): Promise<Running> {
   // Loaded here, not at the top: main() refuses a wrong Node or SDK before anything loads the SDK.
   const [{ createApp }, { createOps }, { createServices }] = await Promise.all([import('./http/app'), import('./ops'), import('./service')]);
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, options.sandbox ? SANDBOX_LOG_BINDINGS : undefined);
   const services = createServices(config, logger);
   const ops = createOps(config, logger);
-  const app = createApp({ config, logger, services, ops });
+  const app = createApp({ config, logger, services, ops, sandbox: options.sandbox });
   // Slow clients cannot hold a socket: headers within HEADERS_TIMEOUT_MS, the whole request within
   // HTTP_REQUEST_TIMEOUT_MS (checked every second, not Node's default 30 s), idle keep-alive
   // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection,
@@ -98,7 +106,7 @@ export function nodeVersionProblem(running: string, engines: string): string | u
 }
 
 /** Why this process cannot serve (wrong Node, wrong SDK), read without loading the SDK. */
-function runtimeProblem(): string | undefined {
+export function runtimeProblem(): string | undefined {
   const { engines } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
   return nodeVersionProblem(process.version, engines.node) ?? sdkVersionProblem(installedSdkVersion());
 }

@@ -22,7 +22,7 @@ describe('layers', () => {
     expect(status, report).toBe(0);
   }, 60_000);
 
-  it('the rules catch a type-only cycle, an upward import and ops importing http', () => {
+  it('the rules catch a type-only cycle, an upward import, ops importing http and the service importing the sandbox', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layers-'));
     const files: Record<string, string> = {
       'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true } }),
@@ -31,6 +31,8 @@ describe('layers', () => {
       'src/chains/a.ts': "import type { B } from './b';\nexport type A = { b?: B };\n",
       'src/chains/b.ts': "import type { A } from './a';\nexport type B = { a?: A };\n",
       'src/ops/metrics.ts': "import { app } from '../http/app';\nexport const seen = app;\n",
+      'src/sandbox/main.ts': 'export const nodes = 1;\n',
+      'src/service/status/index.ts': "import { nodes } from '../../sandbox/main';\nexport const local = nodes;\n",
     };
     try {
       for (const [path, text] of Object.entries(files)) {
@@ -42,6 +44,7 @@ describe('layers', () => {
       expect(report).toContain('no-cycle: src/chains/a.ts');
       expect(report).toContain('service-not-up: src/service/transfer/index.ts → src/http/app.ts');
       expect(report).toContain('ops-not-up: src/ops/metrics.ts → src/http/app.ts');
+      expect(report).toContain('sandbox-on-top: src/service/status/index.ts → src/sandbox/main.ts');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { polkadotApi, type ApiPromise } from '../sdk';
 import { ChainResponseError, ProviderUnavailableError } from '../errors';
-import { quote, type AddressGuard } from './address-guard';
+import { AddressGuard, quote } from './address-guard';
 import { describeSocketError, headersFor, isFrameFailure, type SocketContext } from './chain-socket';
 import type { Slots } from './slots';
 
@@ -15,7 +15,12 @@ export interface DialOptions {
   maxFrameBytes: number;
   /** Bounds how many new connections decode metadata at once (it is CPU and memory heavy); waiting on a node holds none. */
   decodeSlots: Slots;
+  /** Endpoints the operator configured (CHAIN_ENDPOINTS, normalised): dialled whatever their address. */
+  operatorEndpoints?: ReadonlySet<string>;
 }
+
+/** The operator chose its own endpoints (loopback ones, for the sandbox): no address is refused. */
+const OPERATOR_GUARD = new AddressGuard(true);
 
 /** An open connection and the context its socket reports into. */
 export interface Connection {
@@ -57,7 +62,8 @@ function gateMetadataAnswers(provider: { send: Send }, take: () => Promise<void>
  * short of success, the attempt is disconnected so no socket stays open or half-open behind us.
  */
 function openEndpoint(chain: string, url: string, budgetMs: number, signal: AbortSignal, dial: DialOptions, attempt: { context?: SocketContext }): Promise<Connection> {
-  const context: SocketContext = { chain, guard: dial.guard, maxFrameBytes: dial.maxFrameBytes };
+  const guard = dial.operatorEndpoints?.has(url) ? OPERATOR_GUARD : dial.guard;
+  const context: SocketContext = { chain, guard, maxFrameBytes: dial.maxFrameBytes };
   attempt.context = context;
   return new Promise<Connection>((resolve, reject) => {
     let provider: InstanceType<typeof polkadotApi.WsProvider>;

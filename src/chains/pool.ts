@@ -30,6 +30,8 @@ export interface PoolOptions {
   namedBy?: (chain: string, endpoints: readonly string[]) => string | undefined;
   /** Which addresses may be dialled (default: any, for tests and private deployments). */
   guard?: AddressGuard;
+  /** The operator's own endpoints (CHAIN_ENDPOINTS): the guard does not apply to them. */
+  operatorEndpoints?: readonly string[];
   /** Largest frame accepted from a node (default 16 MiB). */
   maxFrameBytes?: number;
   /** New connections decoding metadata at once (default 2). */
@@ -113,6 +115,7 @@ export class ConnectionPool {
       guard: options.guard ?? new AddressGuard(true),
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       decodeSlots: new Slots(options.maxDecoding ?? 2),
+      operatorEndpoints: new Set(distinctEndpoints(options.operatorEndpoints ?? [])),
     };
     this.#budget = options.clientBudget ?? DEFAULT_CLIENT_BUDGET;
   }

@@ -27,6 +27,8 @@ export interface AppDeps {
   services: Services;
   /** Metrics, rate-limit counters and API keys; built from the config when not given (the caller then cannot close a Redis client). */
   ops?: Ops;
+  /** Serving the sandbox's emulated chains (`npm run sandbox`): /status says `mode: 'sandbox'`. */
+  sandbox?: boolean;
 }
 
 /** A POST carries JSON; an empty POST is let through so that schemas name the missing fields. */
@@ -64,7 +66,7 @@ export type AppListener = RequestListener & { readonly routes: readonly RouteEnt
  * Builds the Express app and puts the cached lane in front of it: the listener answers repeated
  * lookups from the response cache and hands every other request to the app.
  */
-export function createApp({ config, logger, services, ops = createOps(config, logger) }: AppDeps): AppListener {
+export function createApp({ config, logger, services, ops = createOps(config, logger), sandbox = false }: AppDeps): AppListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -103,7 +105,7 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
     counters: ops.counters,
   });
   metricsRoute(ops.metrics, app);
-  statusRoute(app, { config, services, cache, ops });
+  statusRoute(app, { config, services, cache, ops, sandbox });
 
   const routes = declaredRoutes(app.router);
   for (const family of FAMILIES) {

@@ -1,3 +1,4 @@
+import { distinctEndpoints } from '../chains/endpoint';
 import type { PoolObserver } from '../chains/pool';
 import { DeadlineExceededError } from '../errors';
 import { sdk, type ApiPromise } from '../sdk';
@@ -22,7 +23,7 @@ export interface ChainRecord {
   connectAttempts: number;
   failures: Partial<Record<ConnectFailure, number>>;
   connectedAt?: Date;
-  /** A registry endpoint, or `override` when the connection used a caller's own URL. */
+  /** A registry (or operator) endpoint, or `override` when the connection used a caller's own URL. */
   endpoint?: string;
   lastFailure?: { reason: ConnectFailure; at: Date };
 }
@@ -47,6 +48,12 @@ function isRegistryEndpoint(chain: string, url: string): boolean {
  */
 export class ChainActivity implements PoolObserver {
   readonly #chains = new Map<string, ChainRecord>();
+  /** The operator's own endpoints (CHAIN_ENDPOINTS), shown like the registry's. */
+  readonly #operator: ReadonlySet<string>;
+
+  constructor(operatorEndpoints: readonly string[] = []) {
+    this.#operator = new Set(distinctEndpoints(operatorEndpoints));
+  }
 
   #record(chain: string): ChainRecord {
     let record = this.#chains.get(chain);
@@ -66,7 +73,7 @@ export class ChainActivity implements PoolObserver {
     record.connectAttempts++;
     record.connectedAt = new Date();
     const url = endpointOf(api);
-    record.endpoint = url && isRegistryEndpoint(chain, url) ? url : 'override';
+    record.endpoint = url && (this.#operator.has(url) || isRegistryEndpoint(chain, url)) ? url : 'override';
   }
 
   failed(chain: string, error: unknown): void {

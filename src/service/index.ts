@@ -50,7 +50,8 @@ export { asClient } from '../chains/clients';
 
 export function createServices(config: Config, logger: Logger, deps: ServiceDeps = {}): Services {
   patchSdk();
-  const chainActivity = new ChainActivity();
+  const operatorEndpoints = Object.values(config.CHAIN_ENDPOINTS).flat();
+  const chainActivity = new ChainActivity(operatorEndpoints);
   const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
   // Sockets the engines open on their own (outside the pool) obey the same policy.
   const restoreSocketDefaults = setDefaultSocketContext({ guard, maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES });
@@ -65,6 +66,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     },
     namedBy,
     guard,
+    operatorEndpoints,
     maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES,
     maxDecoding: config.MAX_METADATA_DECODING,
     logger,

@@ -22,7 +22,7 @@ describe('createApiForChain goes through the caller\'s overrides', () => {
   it('borrows the chain from the pool', async () => {
     const assetHub = await startTestChain('AssetHubPolkadot');
     try {
-      const scope = createChainScope(pool, endpointResolver({ apiOverrides: { AssetHubPolkadot: [assetHub.url] }, development: true }));
+      const scope = createChainScope(pool, endpointResolver({ apiOverrides: { AssetHubPolkadot: [assetHub.url] }, development: true }, {}));
       const opened = await sdkApi(scope.apiOverrides).createApiForChain('AssetHubPolkadot');
       expect(opened.getApi().runtimeVersion.specName.toString()).toBe('statemint');
       expect(assetHub.connectionsOpened).toBe(1);
@@ -37,7 +37,7 @@ describe('createApiForChain goes through the caller\'s overrides', () => {
   });
 
   it('honours development mode instead of dialling public endpoints', async () => {
-    const scope = createChainScope(new ConnectionPool({ connectTimeoutMs: 1_000, idleTimeoutMs: 1_000, maxChains: 1 }), endpointResolver({ apiOverrides: {}, development: true }));
+    const scope = createChainScope(new ConnectionPool({ connectTimeoutMs: 1_000, idleTimeoutMs: 1_000, maxChains: 1 }), endpointResolver({ apiOverrides: {}, development: true }, {}));
     await expect(sdkApi(scope.apiOverrides).createApiForChain('AssetHubPolkadot')).rejects.toMatchObject({ kind: 'MissingChainApiError' });
   });
 });

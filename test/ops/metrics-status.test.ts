@@ -91,6 +91,7 @@ describe('GET /status', () => {
     const res = await request(app).get('/status').expect(200);
     expect(res.body).toMatchObject({
       service: 'xcm-gateway',
+      mode: 'live',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       runtime: `Node.js ${process.version}`,
       uptimeSeconds: expect.any(Number),

@@ -50,6 +50,22 @@ describe('configuration from the environment', () => {
   });
 });
 
+describe('CHAIN_ENDPOINTS', () => {
+  it('maps chains to the operator\'s endpoints (one URL or a list), none by default', () => {
+    expect(loadConfig({}).CHAIN_ENDPOINTS).toEqual({});
+    const env = { CHAIN_ENDPOINTS: '{"Polkadot":"ws://127.0.0.1:9944","Hydration":["wss://a.example/h","wss://b.example/h"]}' };
+    expect(loadConfig(env).CHAIN_ENDPOINTS).toEqual({ Polkadot: ['ws://127.0.0.1:9944'], Hydration: ['wss://a.example/h', 'wss://b.example/h'] });
+  });
+
+  it('refuses what is not a JSON object of ws:// or wss:// URLs, naming the variable', () => {
+    expect(() => loadConfig({ CHAIN_ENDPOINTS: 'Polkadot=ws://x' })).toThrow(/^Invalid configuration: CHAIN_ENDPOINTS: must be a JSON object/);
+    expect(() => loadConfig({ CHAIN_ENDPOINTS: '{"Polkadot":"https://x.example"}' })).toThrow(/CHAIN_ENDPOINTS\.Polkadot/);
+    expect(() => loadConfig({ CHAIN_ENDPOINTS: '{"Polkadot":"ws://user:pw@x.example"}' })).toThrow(/without credentials/);
+    expect(() => loadConfig({ CHAIN_ENDPOINTS: '{"Polkadot":[]}' })).toThrow(/CHAIN_ENDPOINTS\.Polkadot/);
+    expect(() => loadConfig({ CHAIN_ENDPOINTS: '["ws://x.example"]' })).toThrow(/CHAIN_ENDPOINTS/);
+  });
+});
+
 /** The rows of the README's configuration table: variable and default, as written. */
 function readmeConfiguration(): { name: string; written: string }[] {
   const readme = readFileSync(join(projectRoot(), 'README.md'), 'utf8');

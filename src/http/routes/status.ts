@@ -14,7 +14,7 @@ const REDIS_STATE = { local: 'not configured', redis: 'connected', fallback: 'un
  * `GET /status`: what an operator checks with curl. Figures only: no configuration values that
  * could carry secrets (REDIS_URL) and no caller-supplied endpoints (they belong to other clients).
  */
-export function statusRoute(app: Express, deps: { config: Config; services: Services; cache: ResponseCache; ops: Ops }): void {
+export function statusRoute(app: Express, deps: { config: Config; services: Services; cache: ResponseCache; ops: Ops; sandbox: boolean }): void {
   const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
   const { config, services, cache, ops } = deps;
 
@@ -41,6 +41,8 @@ export function statusRoute(app: Express, deps: { config: Config; services: Serv
     }
     res.json({
       service: 'xcm-gateway',
+      // The sandbox serves emulated chains (npm run sandbox): never to be taken for a live service.
+      mode: deps.sandbox ? 'sandbox' : 'live',
       version,
       runtime: `Node.js ${process.version}`,
       startedAt: ops.startedAt.toISOString(),

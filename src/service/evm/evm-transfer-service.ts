@@ -88,7 +88,7 @@ export class EvmTransferService {
     // The schema requires ahAddress on this route.
     const plan = planMoonbeamToEthereum(asset, onEthereum, { amount, sender: req.sender, recipient: req.recipient, ahAddress: req.ahAddress! });
     // Development mode without an endpoint for one of the chains is refused before any is dialled.
-    ROUTE_CHAINS.forEach(endpointResolver(req.options));
+    ROUTE_CHAINS.forEach(endpointResolver(req.options, this.config.CHAIN_ENDPOINTS));
     return runOnChains(this.pool, this.config, req.options, 'Building Moonbeam -> Ethereum', async ({ apiOverrides }) => {
       const [moonbeam, assetHub, bridgeHub] = (await Promise.all(ROUTE_CHAINS.map((chain) => apiOverrides[chain]))) as ApiPromise[];
       return buildMoonbeamToEthereum(plan, { moonbeam: moonbeam!, assetHub: assetHub!, bridgeHub: bridgeHub! });

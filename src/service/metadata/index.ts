@@ -122,7 +122,7 @@ export class MetadataService {
   #current(chain: string, options: MetadataOptions): Promise<ChainMetadata> {
     return runOnChains(this.pool, this.config, options, `Reading the metadata of ${chain}`, async (call) => {
       const api = (await call.apiOverrides[chain]) as ApiPromise;
-      return this.#cache.current(api, chain, endpointResolver(options)(chain), new ReadBudget(readLimits(this.config)));
+      return this.#cache.current(api, chain, endpointResolver(options, this.config.CHAIN_ENDPOINTS)(chain), new ReadBudget(readLimits(this.config)));
     });
   }
 }

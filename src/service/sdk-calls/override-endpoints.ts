@@ -1,6 +1,7 @@
 import type { TChain } from '@paraspell/sdk-pjs';
 import { AddressRefusedError, quote, type AddressGuard } from '../../chains/address-guard';
 import { distinctEndpoints } from '../../chains/endpoint';
+import type { Config } from '../../config';
 import { ApiError, badRequest } from '../../errors';
 import { sdk } from '../../sdk';
 import type { TransferOptions } from '../../schemas/transfer';
@@ -61,8 +62,11 @@ export function checkOverrideUrls(overrides: TransferOptions['apiOverrides'], gu
   }
 }
 
-/** The endpoints for a chain: the caller's override, else the registry's (never in development mode). */
-export function endpointResolver(options: Pick<TransferOptions, 'apiOverrides' | 'development'>): (chain: string) => readonly string[] {
+/**
+ * The endpoints for a chain: the caller's override, else the operator's (CHAIN_ENDPOINTS), else the
+ * registry's (never in development mode).
+ */
+export function endpointResolver(options: Pick<TransferOptions, 'apiOverrides' | 'development'>, operator: Config['CHAIN_ENDPOINTS']): (chain: string) => readonly string[] {
   return (chain) => {
     const override = options.apiOverrides[chain as TChain];
     if (override) return override;
@@ -70,6 +74,7 @@ export function endpointResolver(options: Pick<TransferOptions, 'apiOverrides' |
       throw badRequest('MissingChainApiError', `options.development is on and options.apiOverrides has no endpoint for ${chain}, which this request needs`);
     }
     if (chain === 'Ethereum') throw badRequest('UnsupportedOperationError', 'Ethereum is not reached through a Substrate endpoint');
+    if (Object.hasOwn(operator, chain)) return operator[chain]!;
     return sdk.getChainProviders(chain as Exclude<TChain, 'Ethereum'>);
   };
 }

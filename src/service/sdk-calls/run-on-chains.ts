@@ -24,7 +24,7 @@ export async function runOnChains<T>(
   work: (call: ChainCall) => Promise<T>,
 ): Promise<T> {
   await checkOverrideHosts(options.apiOverrides, pool.guard);
-  const resolve = endpointResolver(options);
+  const resolve = endpointResolver(options, config.CHAIN_ENDPOINTS);
   let release = (): void => undefined;
   let used: readonly ChainUsed[] = [];
   try {

@@ -158,7 +158,7 @@ export class StatusService {
   }
 
   #reader(req: StatusRequest, signal: AbortSignal): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config));
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS);
   }
 
   #journey(req: StatusRequest, reader: ChainReader): Journey {

@@ -2,6 +2,7 @@
 // given up when the request's signal aborts (its deadline, or the client gone), failures named by
 // chain, the blocks it reads counted against TRACK_MAX_BLOCKS, and what nodes send it against its
 // ReadBudget (REQUEST_MAX_CHAIN_BYTES, REQUEST_MAX_CHAIN_ITEMS).
+import type { Config } from '../../config';
 import type { ConnectionPool, Lease } from '../../chains/pool';
 import { abortable } from '../../chains/pool';
 import { createChainScope, type ChainScope } from '../../chains/chain-scope';
@@ -66,9 +67,10 @@ export class ChainReader {
     private readonly signal: AbortSignal,
     private readonly maxBlocks: number,
     limits: ReadLimits,
+    operatorEndpoints: Config['CHAIN_ENDPOINTS'],
   ) {
     this.#budget = new ReadBudget(limits, signal);
-    this.#resolve = endpointResolver(options);
+    this.#resolve = endpointResolver(options, operatorEndpoints);
     this.#scope = createChainScope(pool, this.#resolve, signal);
   }
 

@@ -1,0 +1,114 @@
+// Two edits of real metadata that test chains need, made with the SCALE codecs polkadot-api
+// ships (the copy polkadot-api itself depends on), no polkadot.js involved:
+//
+// - `metadataV15Of`: the v15 view of v16 metadata. A real node serves both (Metadata_metadata_at_version
+//   answers 14, 15 and 16), and RFC-0078's metadata hash is computed from v15; our Hydration fixture
+//   ships v16 only. v15 holds a subset of v16: the projection drops what v15 has no place for
+//   (deprecation notes, view functions, associated types, runtime API versions) and keeps the type
+//   registry as it is, so every type id means the same in both. A node's own v15 registry need not
+//   number its types as its v16 does; what RFC-0078 hashes (the types an extrinsic reaches, the
+//   extrinsic's shape) is the same either way.
+// - `withSpecVersion`: the metadata a runtime upgrade that only bumps `spec_version` would have
+//   (its System.Version constant rewritten).
+import { createRequire } from 'node:module';
+
+const fromPapi = createRequire(createRequire(__filename).resolve('polkadot-api'));
+const bindings = fromPapi('@polkadot-api/substrate-bindings') as typeof import('../../node_modules/polkadot-api/node_modules/@polkadot-api/substrate-bindings');
+
+type V15 = import('../../node_modules/polkadot-api/node_modules/@polkadot-api/substrate-bindings').V15;
+type Prefixed = ReturnType<typeof bindings.metadata.dec>;
+type V16 = Extract<Prefixed['metadata'], { tag: 'v16' }>['value'];
+type LookupEntry = V15['lookup'][number];
+
+/** The transaction extensions of extension version 0: what extrinsic v4 carries. */
+function extensionsV0(extrinsic: V16['extrinsic']): V15['extrinsic']['signedExtensions'] {
+  const byVersion = extrinsic.signedExtensionsByVersion.find(([version]) => version === 0);
+  if (!byVersion) throw new Error('metadata-versions: v16 metadata without extension version 0');
+  return byVersion[1].map((i) => {
+    const ext = extrinsic.signedExtensions[i];
+    if (!ext) throw new Error(`metadata-versions: extension index ${i} out of range`);
+    return ext;
+  });
+}
+
+/** The id of a type in `lookup` that `matches`, appended (with `entry`) when there is none. */
+function typeId(lookup: LookupEntry[], matches: (t: LookupEntry) => boolean, entry: Omit<LookupEntry, 'id'>): number {
+  const found = lookup.find(matches);
+  if (found) return found.id;
+  const id = lookup.length;
+  lookup.push({ id, ...entry });
+  return id;
+}
+
+/** The v15 metadata (`meta` magic and version byte included) of a v16 metadata blob. */
+export function metadataV15Of(v16Bytes: Uint8Array): Uint8Array {
+  const prefixed = bindings.metadata.dec(new Uint8Array(v16Bytes));
+  if (prefixed.metadata.tag !== 'v16') throw new Error(`metadata-versions: expected v16 metadata, got ${prefixed.metadata.tag}`);
+  const v16 = prefixed.metadata.value;
+  const lookup = [...v16.lookup];
+  const extensions = extensionsV0(v16.extrinsic);
+  // v15 names the tuple of the extensions' types (`extra_ty`) and the runtime type; v16 dropped both.
+  const extraTypes = extensions.map((e) => e.type);
+  const extra = typeId(lookup, (t) => t.def.tag === 'tuple' && t.def.value.length === extraTypes.length && t.def.value.every((id, i) => id === extraTypes[i]), {
+    path: [],
+    params: [],
+    def: { tag: 'tuple', value: extraTypes },
+    docs: [],
+  });
+  const runtime = typeId(lookup, (t) => t.path.at(-1) === 'Runtime' && t.def.tag === 'composite' && t.def.value.length === 0, {
+    path: ['Runtime'],
+    params: [],
+    def: { tag: 'composite', value: [] },
+    docs: [],
+  });
+  const v15: V15 = {
+    lookup,
+    pallets: v16.pallets.map((p) => ({
+      name: p.name,
+      storage: p.storage && { prefix: p.storage.prefix, items: p.storage.items.map(({ deprecationInfo: _d, ...item }) => item) },
+      calls: p.calls?.type,
+      events: p.events?.type,
+      constants: p.constants.map(({ deprecationInfo: _d, ...c }) => c),
+      errors: p.errors?.type,
+      index: p.index,
+      docs: p.docs,
+    })),
+    extrinsic: {
+      version: 4,
+      address: v16.extrinsic.address,
+      call: v16.extrinsic.call,
+      signature: v16.extrinsic.signature,
+      extra,
+      signedExtensions: extensions,
+    },
+    type: runtime,
+    apis: v16.apis.map((api) => ({ name: api.name, methods: api.methods.map(({ deprecationInfo: _d, ...m }) => m), docs: api.docs })),
+    outerEnums: v16.outerEnums,
+    custom: v16.custom,
+  };
+  return bindings.metadata.enc({ magicNumber: prefixed.magicNumber, metadata: { tag: 'v15', value: v15 } } as Prefixed);
+}
+
+/** Offset of `spec_version` in an encoded RuntimeVersion: after spec_name, impl_name and authoring_version. */
+function specVersionOffset(version: Uint8Array): number {
+  let offset = 0;
+  for (let text = 0; text < 2; text++) {
+    const length = bindings.compactNumber.dec(version.slice(offset));
+    offset += bindings.compactNumber.enc(length).length + length;
+  }
+  return offset + 4;
+}
+
+/** `bytes` (v15 or v16 metadata) with System.Version's spec_version set to `specVersion`. */
+export function withSpecVersion(bytes: Uint8Array, specVersion: number): Uint8Array {
+  const prefixed = bindings.metadata.dec(new Uint8Array(bytes));
+  const { tag, value } = prefixed.metadata;
+  if (tag !== 'v15' && tag !== 'v16') throw new Error(`metadata-versions: cannot edit ${tag} metadata`);
+  const system = (value as V15 | V16).pallets.find((p) => p.name === 'System');
+  const constant = system?.constants.find((c) => c.name === 'Version');
+  if (!constant) throw new Error('metadata-versions: no System.Version constant');
+  const version = bindings.Binary.fromHex(constant.value).asBytes().slice();
+  new DataView(version.buffer).setUint32(specVersionOffset(version), specVersion, true);
+  constant.value = bindings.Binary.fromBytes(version).asHex();
+  return bindings.metadata.enc(prefixed);
+}

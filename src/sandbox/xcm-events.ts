@@ -1,0 +1,98 @@
+// What a block holds after a wallet's transfer: the extrinsic signed as a wallet signs it, and the
+// events the runtime emits for it (on the origin) and for its message (on each later chain), as
+// EventSpecs for `chain.produceBlock` (test-blocks.ts encodes them with the chain's metadata).
+//
+// The message id is the `SetTopic` a chain's XCM router appends (WithUniqueTopic): the origin's
+// `Sent` event carries it as `message_id`, and every chain that processes the message names it as
+// the `id` of `messageQueue.Processed` / `ProcessingFailed`. Offline nothing executes the
+// message, so a test picks the topic (`topicOf`).
+import { createRequire } from 'node:module';
+import type { RuntimeVersion } from '@polkadot/types/interfaces';
+import type { EventPhase, EventSpec } from './blocks';
+import type { ChainNode } from './chain-node';
+
+const load = createRequire(__filename);
+const util = load('@polkadot/util') as typeof import('@polkadot/util');
+const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+const { Keyring } = load('@polkadot/keyring') as typeof import('@polkadot/keyring');
+
+export type Hex = `0x${string}`;
+
+/** A location as pallet-xcm's events carry it (JSON form, V5). */
+export type Location = { parents: number; interior: unknown };
+
+export const HERE: Location = { parents: 0, interior: 'Here' };
+export const PARENT: Location = { parents: 1, interior: 'Here' };
+export const child = (paraId: number): Location => ({ parents: 0, interior: { X1: [{ Parachain: paraId }] } });
+export const sibling = (paraId: number): Location => ({ parents: 1, interior: { X1: [{ Parachain: paraId }] } });
+
+/**
+ * Call data signed by Alice (sr25519) with the chain's registry, immortal, as a wallet submits it:
+ * the extrinsic's bytes (length-prefixed, as blocks hold them) and its hash (what wallets show).
+ */
+export async function signAsAlice(chain: ChainNode, callHex: string, nonce = 0): Promise<{ hex: Hex; hash: Hex }> {
+  await crypto.cryptoWaitReady();
+  const registry = chain.registry;
+  const alice = new Keyring({ type: 'sr25519' }).addFromUri('//Alice');
+  const genesisHash = chain.blockHash(0)!;
+  const extrinsic = registry.createType('Extrinsic', registry.createType('Call', callHex));
+  extrinsic.sign(alice, {
+    blockHash: genesisHash,
+    genesisHash,
+    nonce,
+    runtimeVersion: registry.createType('RuntimeVersion', chain.runtimeVersion) as unknown as RuntimeVersion,
+    signedExtensions: registry.signedExtensions,
+  });
+  return { hex: extrinsic.toHex(), hash: extrinsic.hash.toHex() };
+}
+
+/** A topic made up for one extrinsic (the router derives the real one from the message). */
+export const topicOf = (extrinsicHash: string): Hex => crypto.blake2AsHex(util.u8aConcat(util.hexToU8a(extrinsicHash), util.stringToU8a('topic')), 256);
+
+const DISPATCH_INFO = { weight: { refTime: 1_000_000, proofSize: 1_000 }, class: 'Normal', paysFee: 'Yes' };
+
+export const extrinsicSuccess = (index: number): EventSpec => ({ phase: index, pallet: 'System', name: 'ExtrinsicSuccess', fields: { dispatch_info: DISPATCH_INFO } });
+
+/** `System.ExtrinsicFailed` with a module error, the pallet and error named as the metadata names them. */
+export function extrinsicFailed(chain: ChainNode, index: number, pallet: string, error: string): EventSpec {
+  const registry = chain.registry;
+  const p = registry.metadata.pallets.find((x) => x.name.eq(pallet));
+  const variant = p && p.errors.isSome ? registry.lookup.getSiType(p.errors.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(error)) : undefined;
+  if (!p || !variant) throw new Error(`xcm-events: ${chain.chain} has no error ${pallet}.${error}`);
+  const module = { index: p.index.toNumber(), error: util.u8aToHex(new Uint8Array([variant.index.toNumber(), 0, 0, 0])) };
+  return { phase: index, pallet: 'System', name: 'ExtrinsicFailed', fields: { dispatch_error: { Module: module }, dispatch_info: DISPATCH_INFO } };
+}
+
+/** pallet-xcm's `Sent` (XcmPallet on relay chains, PolkadotXcm on parachains): the message ends with its SetTopic. */
+export function sent(pallet: 'XcmPallet' | 'PolkadotXcm', index: number, destination: Location, messageId: Hex): EventSpec {
+  const origin = { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: `0x${'d4'.repeat(32)}` } }] } };
+  const message = [{ ClearOrigin: null }, { SetTopic: messageId }];
+  return { phase: index, pallet, name: 'Sent', fields: { origin, destination, message, message_id: messageId } };
+}
+
+/** XCMP sent onward to a sibling; with a topic the hash is the message id. */
+export const xcmpMessageSent = (phase: EventPhase, messageId: Hex): EventSpec => ({ phase, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: messageId } });
+
+/** `messageQueue.Processed`; `origin` is the queue's (`{Parent: null}`, `{Sibling: 1000}`, `{Ump: {Para: 1000}}`). */
+export const processed = (id: Hex, origin: unknown, success: boolean, phase: EventPhase = 'initialization'): EventSpec => ({
+  phase,
+  pallet: 'MessageQueue',
+  name: 'Processed',
+  fields: { id, origin, weight_used: { refTime: 1_000_000, proofSize: 1_000 }, success },
+});
+
+export const processingFailed = (id: Hex, origin: unknown, error: string, phase: EventPhase = 'initialization'): EventSpec => ({
+  phase,
+  pallet: 'MessageQueue',
+  name: 'ProcessingFailed',
+  fields: { id, origin, error: { [error]: null } },
+});
+
+/** Assets left in the holding register: `pallet` is XcmPallet on relay chains, PolkadotXcm on parachains. */
+export function assetsTrapped(pallet: 'XcmPallet' | 'PolkadotXcm', hash: Hex, origin: Location, phase: EventPhase = 'initialization'): EventSpec {
+  const assets = { V5: [{ id: { parents: 1, interior: 'Here' }, fun: { Fungible: 10_000_000_000 } }] };
+  return { phase, pallet, name: 'AssetsTrapped', fields: { hash, origin, assets } };
+}
+
+/** An event of no interest to tracking, as any block has. */
+export const deposit = (phase: EventPhase, who: string, amount: bigint): EventSpec => ({ phase, pallet: 'Balances', name: 'Minted', fields: { who, amount } });

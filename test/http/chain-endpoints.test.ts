@@ -1,0 +1,44 @@
+// CHAIN_ENDPOINTS: the operator's endpoints stand in for the registry's, so requests that name no
+// endpoint reach them (what the sandbox relies on). They may be loopback addresses although
+// callers' overrides may not (ALLOW_PRIVATE_OVERRIDES off).
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectErrorBody, testApp } from '../helpers/app';
+import { decodeCall, startTestChain, type TestChain } from '../support/test-chain';
+
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+let relay: TestChain;
+let assetHub: TestChain;
+let local: ReturnType<typeof testApp>;
+
+beforeAll(async () => {
+  [relay, assetHub] = await Promise.all([startTestChain('Polkadot', { partialFee: 1_000_000n }), startTestChain('AssetHubPolkadot', { partialFee: 1_000_000n })]);
+  local = testApp({ ALLOW_PRIVATE_OVERRIDES: 'false', CHAIN_ENDPOINTS: JSON.stringify({ Polkadot: relay.url, AssetHubPolkadot: [assetHub.url] }) });
+});
+
+afterAll(async () => {
+  await local.services.close();
+  await Promise.all([relay.close(), assetHub.close()]);
+});
+
+const transfer = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE };
+
+describe('CHAIN_ENDPOINTS', () => {
+  it('a request with no endpoint of its own is served by the operator\'s loopback nodes', async () => {
+    const res = await request(local.app).post('/v5/x-transfer').send(transfer);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await decodeCall(relay, res.body as string)).toMatchObject({ section: 'xcmPallet' });
+    expect(relay.connectionsOpened).toBeGreaterThan(0);
+    // /status shows the operator's endpoint as it shows the registry's (callers' URLs are hidden).
+    const status = await request(local.app).get('/status').expect(200);
+    expect(status.body.chains.Polkadot).toMatchObject({ connected: true, endpoint: relay.url });
+  });
+
+  it('a caller may still not name the same loopback address', async () => {
+    const res = await request(local.app)
+      .post('/v5/x-transfer')
+      .send({ ...transfer, options: { apiOverrides: { Polkadot: relay.url } } });
+    expectErrorBody(res.body, 400, 'ValidationError');
+    expect(res.body.details[0].path).toBe('body.options.apiOverrides.Polkadot');
+  });
+});

@@ -1,0 +1,136 @@
+// The sandbox as a user runs it: the compiled entry of `npm run sandbox` in its own process, on
+// ports the system picks (PORT=0, SANDBOX_NODE_PORT=0), with ALLOW_PRIVATE_OVERRIDES off. The
+// README's first requests answer real results; the call data decodes against the chain's metadata
+// as a wallet decodes it; a transfer signed with polkadot.js and submitted to the sandbox's node is
+// followed by POST /x-transfer/status to a settled answer; /status and every log line say sandbox;
+// SIGTERM stops the service and every node.
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { polkadotApi, type ApiPromise } from '../../src/sdk';
+import { openStream } from '../helpers/transfer-status';
+import { builtServer, runServer, type ServerProcess } from '../support/built-server';
+
+const { Keyring } = createRequire(__filename)('@polkadot/keyring') as typeof import('@polkadot/keyring');
+
+/** //Alice on Polkadot (SS58 prefix 0). */
+const ALICE = '15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5';
+const TRANSFER = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE };
+const PREFLIGHT = { ...TRANSFER, senderAddress: ALICE };
+
+let sandbox: ServerProcess;
+let url: string;
+let chains: Record<string, string>;
+let api: ApiPromise | undefined;
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Whether something accepts connections on `port` of 127.0.0.1. */
+const listening = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => socket.destroy() && resolve(true));
+    socket.once('error', () => resolve(false));
+  });
+
+beforeAll(async () => {
+  const entry = join(dirname(await builtServer()), 'sandbox/main.js');
+  sandbox = await runServer({
+    server: entry,
+    // node_modules may be a link to another checkout's (a worktree's): keep the paths as given, so
+    // that the build finds this checkout's files (the chains' metadata under src/sandbox).
+    nodeArgs: ['--preserve-symlinks', '--preserve-symlinks-main'],
+    env: { PORT: '0', SANDBOX_NODE_PORT: '0', SANDBOX_BLOCK_MS: '500', ALLOW_PRIVATE_OVERRIDES: 'false', LOG_LEVEL: 'info' },
+  });
+  url = await sandbox.listening;
+  const ready = sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'));
+  chains = ready?.json?.chains as Record<string, string>;
+}, 240_000);
+
+afterAll(async () => {
+  await api?.disconnect();
+  if (sandbox && sandbox.child.exitCode === null) {
+    sandbox.child.kill('SIGKILL');
+    await sandbox.exited;
+  }
+});
+
+describe('npm run sandbox', () => {
+  it('runs a node for each chain and says it is a sandbox in /status', async () => {
+    expect(Object.keys(chains).sort()).toEqual(['AssetHubKusama', 'AssetHubPolkadot', 'BridgeHubPolkadot', 'Hydration', 'Kusama', 'Moonbeam', 'Polkadot']);
+    const res = await fetch(`${url}/status`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ service: 'xcm-gateway', mode: 'sandbox', ready: true });
+  });
+
+  it('answers the README\'s first requests with real results; the call data decodes against Polkadot\'s metadata', async () => {
+    const built = await post('/v5/x-transfer', TRANSFER);
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const hex = built.body as string;
+    api = await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chains.Polkadot!), noInitWarn: true });
+    const call = api.createType('Call', hex);
+    expect(call.toHex()).toBe(hex);
+    expect(`${call.section}.${call.method}`).toMatch(/^xcmPallet\./);
+
+    const dryRun = await post('/v5/dry-run', PREFLIGHT);
+    expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
+    expect(dryRun.body).toMatchObject({ success: true, origin: { success: true }, destination: { success: true } });
+
+    // DOT from the relay chain to Hydration goes through Asset Hub: the dry run follows it there and on.
+    const throughAssetHub = await post('/v5/dry-run', { ...PREFLIGHT, to: 'Hydration' });
+    expect(throughAssetHub.status, JSON.stringify(throughAssetHub.body)).toBe(200);
+    expect(throughAssetHub.body).toMatchObject({ success: true, hops: [{ chain: 'AssetHubPolkadot', result: { success: true } }], destination: { success: true } });
+
+    const fee = await post('/v5/xcm-fee', PREFLIGHT);
+    expect(fee.status, JSON.stringify(fee.body)).toBe(200);
+    expect(fee.body).toMatchObject({ origin: { fee: expect.stringMatching(/^[1-9]\d*$/) }, destination: { fee: expect.stringMatching(/^\d+$/) } });
+
+    const transferable = await post('/v5/transferable-amount', PREFLIGHT);
+    expect(transferable.status, JSON.stringify(transferable.body)).toBe(200);
+    // Alice holds 10,000 DOT on every Polkadot chain of the sandbox: the transferable amount is
+    // that less the fees and the existential deposit.
+    expect(BigInt(transferable.body as string)).toBeGreaterThan(9_990n * 10n ** 10n);
+    expect(BigInt(transferable.body as string)).toBeLessThan(10_000n * 10n ** 10n);
+
+    const hash = await post('/v5/metadata-hash', { chain: 'Polkadot' });
+    expect(hash.status, JSON.stringify(hash.body)).toBe(200);
+    expect(hash.body).toMatchObject({ chain: 'Polkadot', specName: 'polkadot', metadataHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+  });
+
+  it('takes a transfer signed with polkadot.js, and POST /x-transfer/status follows it to its destination', async () => {
+    const built = await post('/v5/x-transfer', TRANSFER);
+    api ??= await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chains.Polkadot!), noInitWarn: true });
+    const alice = new Keyring({ type: 'sr25519' }).addFromUri('//Alice');
+    const txHash = (await api.tx(api.createType('Call', built.body as string)).signAndSend(alice)).toHex();
+
+    const stream = await openStream(`${url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash });
+    expect(stream.status).toBe(200);
+    const final = (await stream.until('status')).at(-1);
+    stream.close();
+    expect(final?.data).toMatchObject({
+      status: 'delivered',
+      final: true,
+      legs: [
+        { chain: 'Polkadot', role: 'origin', state: 'success', events: ['xcmPallet.Sent', 'system.ExtrinsicSuccess'] },
+        { chain: 'AssetHubPolkadot', role: 'destination', state: 'success', events: ['balances.Minted', 'messageQueue.Processed'] },
+      ],
+    });
+    // The same extrinsic again is refused, as a node refuses a used nonce.
+    await expect(api.tx(api.createType('Call', built.body as string)).signAndSend(alice, { nonce: 0 })).rejects.toThrow(/1010.*outdated/);
+  }, 60_000);
+
+  it('every log line is JSON and says sandbox; SIGTERM stops the service and every node', async () => {
+    await api?.disconnect();
+    api = undefined;
+    const ports = [new URL(url).port, ...Object.values(chains).map((u) => new URL(u).port)].map(Number);
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.exited).toBe(0);
+    expect(sandbox.lines.length).toBeGreaterThan(0);
+    for (const line of sandbox.lines) expect(line.json?.sandbox, line.text).toBe(true);
+    for (const port of ports) expect(await listening(port), `port ${port}`).toBe(false);
+  }, 60_000);
+});
