@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
 import { openStream } from '../helpers/transfer-status';
 import { builtServer, runServer, type ServerProcess } from '../support/built-server';
+import { readmeExamples, runExample } from '../support/readme-examples';
 
 const { Keyring } = createRequire(__filename)('@polkadot/keyring') as typeof import('@polkadot/keyring');
 
@@ -23,6 +24,8 @@ let sandbox: ServerProcess;
 let url: string;
 let chains: Record<string, string>;
 let api: ApiPromise | undefined;
+/** Connections the README examples' checks opened, by chain. */
+const readmeApis: Record<string, ApiPromise> = {};
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -53,13 +56,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.disconnect();
+  await Promise.all(Object.values(readmeApis).map((a) => a.disconnect()));
   if (sandbox && sandbox.child.exitCode === null) {
     sandbox.child.kill('SIGKILL');
     await sandbox.exited;
   }
 });
 
-describe('npm run sandbox', () => {
+
+// In this order: the last test stops the sandbox.
+describe('npm run sandbox', { shuffle: false }, () => {
   it('runs a node for each chain and says it is a sandbox in /status', async () => {
     expect(Object.keys(chains).sort()).toEqual(['AssetHubKusama', 'AssetHubPolkadot', 'BridgeHubPolkadot', 'Hydration', 'Kusama', 'Moonbeam', 'Polkadot']);
     const res = await fetch(`${url}/status`);
@@ -99,6 +105,22 @@ describe('npm run sandbox', () => {
     const hash = await post('/v5/metadata-hash', { chain: 'Polkadot' });
     expect(hash.status, JSON.stringify(hash.body)).toBe(200);
     expect(hash.body).toMatchObject({ chain: 'Polkadot', specName: 'polkadot', metadataHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+  });
+
+  it.each(readmeExamples().map((e) => [e.id, e] as const))("the README's %s, as written, answers", async (_id, example) => {
+    await runExample(example, async (req, body) => {
+      const res = await fetch(`${url}${req.path}`, { method: req.method, headers: req.headers, body });
+      const text = await res.text();
+      // Call data decodes against the origin's metadata, as a wallet checks it.
+      if (res.status === 200 && /\/x-transfer$/.test(req.path)) {
+        const from = (JSON.parse(body ?? '{}') as { from: string }).from;
+        readmeApis[from] ??= await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chains[from]), noInitWarn: true });
+        const call = readmeApis[from].createType('Call', JSON.parse(text) as string);
+        expect(call.toHex()).toBe(JSON.parse(text));
+        expect(call.section).toMatch(/xcmPallet|polkadotXcm/);
+      }
+      return { status: res.status, text };
+    });
   });
 
   it('takes a transfer signed with polkadot.js, and POST /x-transfer/status follows it to its destination', async () => {
