@@ -55,10 +55,10 @@ const balance = (node: HostileNode) =>
 const deep = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 const DEEP = deep(300_000);
 
-async function expect502(res: request.Response, node: HostileNode, why: RegExp): Promise<void> {
+async function expect502(res: request.Response, node: HostileNode, why: RegExp, chain = 'AssetHubPolkadot'): Promise<void> {
   expect(res.status, JSON.stringify(res.body)).toBe(502);
   expectErrorBody(res.body, 502, 'ChainResponseError');
-  expect(res.body.message).toContain('Chain AssetHubPolkadot');
+  expect(res.body.message).toContain(`Chain ${chain}`);
   expect(res.body.message).toMatch(why);
   await until(() => node.openConnections === 0, 'the node\'s connection to close');
 }
@@ -166,5 +166,25 @@ describe('values nested 300,000 deep (a decoder, JSON.stringify or polkadot.js\'
       .post('/v5/x-transfer/status')
       .send({ from: 'AssetHubPolkadot', to: 'Polkadot', txHash: `0x${'00'.repeat(32)}`, options: { development: true, apiOverrides: { AssetHubPolkadot: node.url, Polkadot: healthy.url } } });
     await expect502(res, node, /nested deeper than 64/);
+  });
+});
+
+describe('a call after a bad frame failed the connection (polkadot.js: "WebSocket is not connected", was a 500)', () => {
+  it('POST /xcm-fee whose fee query meets the closed connection: 502 naming the chain', async () => {
+    const relay = await servers.chain('Polkadot');
+    let calls = 0;
+    // The connect makes two runtime calls (the metadata); the fee estimate's first one gets a bad frame.
+    const node = await servers.hostile({ upstream: relay.url, onRequest: (f) => (f.method === 'state_call' && ++calls === 3 ? { send: 'x' } : 'forward') });
+    const res = await request(app.app)
+      .post('/v5/xcm-fee')
+      .send({
+        from: 'Polkadot',
+        to: 'AssetHubPolkadot',
+        currency: { symbol: 'DOT', amount: '10000000000' },
+        address: ADDRESS,
+        senderAddress: ADDRESS,
+        options: { development: true, apiOverrides: { Polkadot: node.url, AssetHubPolkadot: upstream.url } },
+      });
+    await expect502(res, node, /cannot use \(malformed frame: not JSON/, 'Polkadot');
   });
 });
