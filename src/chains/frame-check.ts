@@ -79,32 +79,38 @@ const problem = (text: string): Verdict => ({ problem: text });
  * Whether JSON text nests arrays and objects deeper than `max`, read without parsing and without
  * recursion (a 300,000-deep value would overflow the stack of whatever walks it later: a decoder,
  * JSON.stringify). Text that is not JSON may answer either way; the parse that follows refuses it.
+ * Linear in the text; most answers (a metadata blob, a block) hold too few brackets to need the scan.
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
+  if (bracketsAtMost(text, max)) return false;
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0, n = text.length; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // A string: jump to its closing quote (one not escaped by an odd run of backslashes).
-      let end = i;
-      do {
-        end = text.indexOf('"', end + 1);
-        if (end < 0) return false;
-      } while (escaped(text, end));
-      i = end;
-    } else if (c === 0x5b || c === 0x7b) {
+    if (c === QUOTE) {
+      // A string: its brackets do not count. Skip to its closing quote, past escaped characters.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) {
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
       depth--;
     }
   }
   return false;
 }
 
-function escaped(text: string, quoteAt: number): boolean {
-  let slashes = 0;
-  for (let i = quoteAt - 1; i >= 0 && text.charCodeAt(i) === 0x5c; i--) slashes++;
-  return slashes % 2 === 1;
+const [QUOTE, BACKSLASH, OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x22, 0x5c, 0x5b, 0x5d, 0x7b, 0x7d];
+
+/** Whether `text` holds at most `limit` opening brackets in all (then it cannot nest deeper); found natively. */
+function bracketsAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (const open of ['[', '{']) {
+    for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, at + 1)) if (++count > limit) return false;
+  }
+  return true;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
