@@ -12,6 +12,11 @@ export const MAX_JSON_DEPTH = 64;
 const MAX_PENDING_IDS = 10_000;
 /** Longest subscription id accepted (nodes give a number or a short string). */
 const MAX_SUBSCRIPTION_ID = 128;
+/**
+ * Runtime versions one subscription may announce: the current one, then upgrades. Each change
+ * makes ApiPromise fetch and decode the metadata again; a chain upgrades every few weeks.
+ */
+export const MAX_RUNTIME_VERSIONS = 3;
 
 // Subscribe methods and the methods of their notifications: polkadot.js's `pubsub` definitions
 // (with their aliases) and the JSON-RPC spec's, as polkadot-api sends them.
@@ -66,6 +71,8 @@ interface Asked {
 
 interface Subscription {
   readonly methods: readonly string[];
+  /** Notifications delivered so far. */
+  delivered: number;
   /** Unsubscribe sent: notifications still on the way are dropped (the client no longer listens). */
   ending: boolean;
 }
@@ -173,6 +180,10 @@ export class FrameCheck {
     if (!subscription) return problem(`notification ${name} for subscription ${quote(id, 40)}, which was never given`);
     if (subscription.ending) return 'drop';
     if (!subscription.methods.includes(method)) return problem(`notification ${name} on a subscription whose notifications are ${subscription.methods[0]}`);
+    if (method === 'state_runtimeVersion' && subscription.delivered >= MAX_RUNTIME_VERSIONS) {
+      return problem(`more than ${MAX_RUNTIME_VERSIONS} runtime versions announced on one subscription (each one is the metadata downloaded and decoded again)`);
+    }
+    subscription.delivered++;
     return 'deliver';
   }
 
@@ -193,7 +204,7 @@ export class FrameCheck {
     if (asked.notifications) {
       const subscription = frame.result;
       if (!isId(subscription) || String(subscription).length > MAX_SUBSCRIPTION_ID) return problem(`subscription id ${quote(JSON.stringify(subscription) ?? '', 40)} is not a short string or a number`);
-      this.#subscriptions.set(String(subscription), { methods: asked.notifications, ending: false });
+      this.#subscriptions.set(String(subscription), { methods: asked.notifications, delivered: 0, ending: false });
     }
     return 'deliver';
   }

@@ -1,6 +1,6 @@
 // The frame check of one connection, frame by frame: what it delivers, drops and refuses.
 import { describe, expect, it } from 'vitest';
-import { FrameCheck, MAX_JSON_DEPTH, nestsDeeperThan, type Verdict } from '../../src/chains/frame-check';
+import { FrameCheck, MAX_JSON_DEPTH, MAX_RUNTIME_VERSIONS, nestsDeeperThan, type Verdict } from '../../src/chains/frame-check';
 
 const request = (id: number, method: string, params: unknown[] = []) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 const answer = (id: number, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result });
@@ -100,5 +100,15 @@ describe('FrameCheck', () => {
     frames.sent(request(2, 'state_unsubscribeStorage', ['other']));
     expect(frames.received(answer(2, true))).toBe('deliver');
     expect(frames.received(notification('state_storage', 's', { block: '0x', changes: [] }))).toBe('deliver');
+  });
+});
+
+describe('runtime versions', () => {
+  it(`a runtime-version subscription delivers ${MAX_RUNTIME_VERSIONS} versions; the next one fails the connection`, () => {
+    const frames = check();
+    frames.sent(request(1, 'state_subscribeRuntimeVersion'));
+    frames.received(answer(1, 'rv'));
+    for (let v = 1; v <= MAX_RUNTIME_VERSIONS; v++) expect(frames.received(notification('state_runtimeVersion', 'rv', { specVersion: v }))).toBe('deliver');
+    expect(frames.received(notification('state_runtimeVersion', 'rv', { specVersion: 99 }))).toEqual(refused(/more than 3 runtime versions/));
   });
 });

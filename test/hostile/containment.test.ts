@@ -7,6 +7,7 @@
 // chain is still the same connection and still answers.
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_RUNTIME_VERSIONS } from '../../src/chains/frame-check';
 import type { Behaviour, HostileNode, RpcFrame } from '../support/hostile-node';
 import type { TestChain } from '../support/test-chain';
 import { expectErrorBody, testApp } from '../helpers/app';
@@ -102,6 +103,15 @@ describe('a runtime version that does not decode, on the subscription ApiPromise
     const res = await balance(node);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await until(() => node.requests.includes('state_getMetadata'), 'the metadata to be read again');
+  });
+});
+
+describe('a node that keeps announcing new runtime versions (each one made polkadot.js download and decode the metadata again)', () => {
+  it(`past ${MAX_RUNTIME_VERSIONS} on one connection it ends: 502 naming the chain; the metadata was read at most that often`, async () => {
+    const versions = [1, 2, 3, 4, 5, 6].map((v) => notification('state_runtimeVersion', SUBSCRIPTION, version(String(v))));
+    const node = await nodeAnsweringReadWith(() => versions.reduceRight<Behaviour>((then, frame) => ({ sendFirst: frame, then }), 'ignore'));
+    await expect502(await balance(node), node, /more than 3 runtime versions announced on one subscription/);
+    expect(node.requests.filter((m) => m === 'state_getMetadata').length).toBeLessThanOrEqual(MAX_RUNTIME_VERSIONS);
   });
 });
 
