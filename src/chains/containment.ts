@@ -48,5 +48,11 @@ export function containClientError(error: unknown): boolean {
   return true;
 }
 
-/** What an error says, in one line. */
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+/** What an error says, in one line (whatever was thrown: reading it must not throw in turn). */
+export function errorText(error: unknown): string {
+  try {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  } catch {
+    return 'an error that cannot be read';
+  }
+}
