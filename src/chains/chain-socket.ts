@@ -1,13 +1,16 @@
 // The WebSocket every chain client in this process uses (polkadot.js through @polkadot/x-ws, and the
 // router's polkadot-api clients through `websocketClass`). A chain node is not trusted: a frame it
 // sends must never throw inside the socket's event handler, where nothing can catch it and the
-// process would exit. Each frame is checked before the client sees it; a frame that is not a
-// JSON-RPC answer to something we asked (or a notification), or that makes the client throw, fails
-// the connection: the client sees a close (code 1007) naming the problem and the socket is dropped.
+// process would exit. Each frame is checked before the client sees it (frame-check.ts); a frame that
+// is not a JSON-RPC answer to something we asked or a notification on a subscription we were given,
+// or that makes the client throw, now or later (containment.ts), fails the connection: the client
+// sees a close (code 1007) naming the problem and the socket is dropped.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { ClientOptions } from 'ws';
 import { AddressGuard, quote } from './address-guard';
+import { deliveringFor, errorText, type Containable } from './containment';
+import { FrameCheck } from './frame-check';
 
 const load = createRequire(__filename);
 const { WebSocket: WsWebSocket } = load('ws') as typeof import('ws');
@@ -87,50 +90,14 @@ export function describeSocketError(error: unknown): string {
   return typeof error === 'string' ? error : 'unknown socket error';
 }
 
-const MAX_PENDING_IDS = 10_000;
-
-/** What is wrong with a frame, or undefined for a well-formed answer or notification. */
-function frameProblem(data: unknown, isBinary: boolean, pending: Set<string>, onRpcError: (error: string) => void): string | undefined {
-  if (isBinary) return 'binary frame';
-  let frame: unknown;
-  try {
-    frame = JSON.parse(String(data));
-  } catch (error) {
-    return `not JSON (${error instanceof Error ? error.message : 'unparsable'})`;
-  }
-  if (frame === null || typeof frame !== 'object' || Array.isArray(frame)) return `not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : typeof frame})`;
-  const f = frame as Record<string, unknown>;
-  if (f.jsonrpc !== '2.0') return 'jsonrpc is not "2.0"';
-  if (f.method !== undefined) {
-    if (typeof f.method !== 'string') return 'method is not a string';
-    const p = f.params as Record<string, unknown> | null | undefined;
-    if (p === null || typeof p !== 'object' || Array.isArray(p)) return `notification ${quote(f.method, 60)} without params`;
-    if (typeof p.subscription !== 'string' && typeof p.subscription !== 'number') return `notification ${quote(f.method, 60)} without a subscription id`;
-    if (!('result' in p) && !('error' in p)) return `notification ${quote(f.method, 60)} without a result`;
-    return undefined;
-  }
-  if (typeof f.id !== 'number' && typeof f.id !== 'string') return 'answer without an id';
-  const id = String(f.id);
-  if (!pending.has(id)) return `answer to id ${quote(id, 40)}, which was never asked`;
-  pending.delete(id);
-  if ('error' in f) {
-    const e = f.error as Record<string, unknown> | null;
-    if (e === null || typeof e !== 'object' || typeof e.code !== 'number' || typeof e.message !== 'string') return 'error without a numeric code and a message';
-    onRpcError(`${e.code}: ${e.message}`);
-    return undefined;
-  }
-  if (!('result' in f)) return 'answer without result or error';
-  return undefined;
-}
-
 /**
  * `ws`'s WebSocket with the checks above, the address guard (literal hosts refused before dialling,
  * names resolved and checked by the guard's `lookup`) and a bound on frame size.
  */
-export class ChainSocket extends WsWebSocket {
+export class ChainSocket extends WsWebSocket implements Containable {
   readonly context: SocketContext;
-  /** Ids of requests sent and not answered yet: an answer to anything else is refused. */
-  readonly #pending = new Set<string>();
+  /** What this connection asked and was given: the only answers and notifications it accepts. */
+  readonly #check = new FrameCheck();
   #closeDelivered = false;
 
   constructor(address: string | URL, protocols?: string | string[], options?: ClientOptions) {
@@ -150,7 +117,7 @@ export class ChainSocket extends WsWebSocket {
   }
 
   override send(data: unknown, ...rest: unknown[]): void {
-    if (typeof data === 'string') this.#track(data);
+    if (typeof data === 'string') this.#check.sent(data);
     (super.send as (...args: unknown[]) => void)(data, ...rest);
   }
 
@@ -160,19 +127,31 @@ export class ChainSocket extends WsWebSocket {
       this.#closeDelivered = true;
       const [code, reason] = args as [number, Buffer];
       this.#noteFailure(`closed with code ${code}${reason?.length ? ` (${quote(reason.toString())})` : ''}`);
-      return super.emit(event, ...args);
+      return this.#deliver(event, args);
     }
-    if (event !== 'message') return super.emit(event, ...args);
-    if (this.#closeDelivered) return false;
-    const problem = frameProblem(args[0], args[1] === true, this.#pending, (error) => (this.context.lastRpcError = error));
-    if (problem) {
-      this.#fail(`${MALFORMED}${problem}`);
-      return false;
+    if (event === 'message') {
+      if (this.#closeDelivered) return false;
+      const verdict = this.#check.received(args[0], args[1] === true, (error) => (this.context.lastRpcError = error));
+      if (verdict === 'drop') return false;
+      if (verdict !== 'deliver') {
+        this.#fail(`${MALFORMED}${verdict.problem}`);
+        return false;
+      }
     }
+    return this.#deliver(event, args);
+  }
+
+  /** An error the client raised later, from what one of this socket's events set off (containment.ts). */
+  failForClientError(error: unknown): void {
+    this.#fail(`${UNHANDLED}${errorText(error)}`);
+  }
+
+  /** Hands an event to the clients; whatever they throw, now or from what they schedule, ends this connection only. */
+  #deliver(event: string | symbol, args: unknown[]): boolean {
     try {
-      return super.emit(event, ...args);
+      return deliveringFor(this, () => super.emit(event, ...args));
     } catch (error) {
-      this.#fail(`${UNHANDLED}${error instanceof Error ? error.message : String(error)}`);
+      this.failForClientError(error);
       return false;
     }
   }
@@ -184,7 +163,7 @@ export class ChainSocket extends WsWebSocket {
     if (!this.#closeDelivered) {
       this.#closeDelivered = true;
       try {
-        super.emit('close', code, Buffer.from(text));
+        deliveringFor(this, () => super.emit('close', code, Buffer.from(text)));
       } catch {
         // A client's close handler failing changes nothing: the socket goes anyway.
       }
@@ -194,17 +173,5 @@ export class ChainSocket extends WsWebSocket {
 
   #noteFailure(what: string): void {
     this.context.lastFailure = what;
-  }
-
-  #track(text: string): void {
-    let id: unknown;
-    try {
-      id = (JSON.parse(text) as { id?: unknown }).id;
-    } catch {
-      return;
-    }
-    if (typeof id !== 'number' && typeof id !== 'string') return;
-    if (this.#pending.size >= MAX_PENDING_IDS) this.#pending.delete(this.#pending.values().next().value as string);
-    this.#pending.add(String(id));
   }
 }

@@ -4,11 +4,14 @@
 // whether this file runs compiled to CommonJS or under vitest's ESM transform.
 import { createRequire } from 'node:module';
 import { useChainSocket } from './patches/chain-websocket';
+import { containObservableErrors } from './patches/contained-observable-errors';
 
 const load = createRequire(__filename);
 
 // Before anything loads @polkadot/x-ws: it picks its WebSocket class once, at load.
 useChainSocket(load);
+// Before any chain client subscribes: their unhandled errors end their connection, not the process.
+containObservableErrors(load);
 
 export const sdk: typeof import('@paraspell/sdk-pjs') = load('@paraspell/sdk-pjs');
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');

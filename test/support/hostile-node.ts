@@ -19,7 +19,9 @@ export type Behaviour =
   | 'close'
   | { send: string | Buffer; binary?: boolean; after?: Promise<unknown> }
   | { forwardAfterMs: number }
-  | { closeWith: number; reason?: string };
+  | { closeWith: number; reason?: string }
+  /** Sends `frame` (a notification, say), then does what `then` says. */
+  | { sendFirst: string; then: Behaviour };
 
 export interface HostileNodeOptions {
   /** The real chain behind the node (a test chain's url); without one, only `send`/`ignore`/`close` work. */
@@ -87,7 +89,11 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
         // passed on as it is
       }
       requests.push(String(frame.method));
-      const behaviour = onRequest(frame, connection);
+      let behaviour = onRequest(frame, connection);
+      while (typeof behaviour === 'object' && 'sendFirst' in behaviour) {
+        client.send(behaviour.sendFirst);
+        behaviour = behaviour.then;
+      }
       if (behaviour === 'ignore') return;
       if (behaviour === 'close') {
         client.terminate();

@@ -1,7 +1,8 @@
 import { quote } from '../../chains/address-guard';
-import { FRAME_TOO_BIG_CODE, MALFORMED_FRAME_CODE, type SocketContext } from '../../chains/chain-socket';
+import { FRAME_TOO_BIG_CODE, isFrameFailure, MALFORMED_FRAME_CODE, type SocketContext } from '../../chains/chain-socket';
+import { connectionStateOf } from '../../chains/connection-state';
 import { normaliseEndpoint } from '../../chains/endpoint';
-import { ApiError, ChainResponseError, ProviderUnavailableError } from '../../errors';
+import { ApiError, ChainResponseError, DeadlineExceededError, ProviderUnavailableError } from '../../errors';
 
 interface Mapping {
   status: number;
@@ -63,6 +64,8 @@ export function fromSdkError(error: unknown): unknown {
   const mapping = SDK_ERRORS[error.constructor.name] ?? SDK_ERRORS[error.name];
   if (mapping?.kind === 'AmbiguousAssetError') return new ApiError(mapping.status, mapping.kind, ambiguityInWords(error.message));
   if (mapping) return new ApiError(mapping.status, mapping.kind, error.message);
+  // A connection-state error that reached here without the chains it came from: still the chain's doing.
+  if (connectionStateOf(error)) return fromChainFailure(error, []);
   if (error.constructor === Error && ADDRESS_DECODE.test(error.message)) {
     return new ApiError(400, 'InvalidAddressError', `Invalid address: ${error.message}`);
   }
@@ -85,8 +88,6 @@ export interface ChainUsed {
   readonly context: SocketContext;
 }
 
-/** polkadot.js rejects in-flight calls with this when the socket closes (WsProvider). */
-const DISCONNECTED = /^disconnected from (\S+): (\d+):: ?([\s\S]*)$/;
 /** A storage value or runtime answer that does not decode with the chain's own metadata. */
 const UNDECODABLE = /^Unable to decode storage |^Unable to decode |Decoded input doesn't match input/;
 
@@ -108,21 +109,30 @@ function chainNamed(used: readonly ChainUsed[], pick?: (c: ChainUsed) => boolean
 }
 
 /**
- * The chain side of a failure: a socket closed under a request (503), a frame or answer the
- * service cannot use or an RPC error (502 ChainResponseError), each naming the chain. Undefined
- * when the error is not a chain's doing.
+ * The chain side of a failure: a socket closed under a request or before its next call (503), a
+ * frame or answer the service cannot use or an RPC error (502 ChainResponseError), no answer within
+ * polkadot.js's own timeout (504), each naming the chain. Undefined when the error is not a chain's doing.
  */
 export function fromChainFailure(error: unknown, used: readonly ChainUsed[]): ApiError | undefined {
   if (!(error instanceof Error) || error instanceof ApiError) return undefined;
-  const closed = DISCONNECTED.exec(error.message);
-  if (closed) {
-    const [, url, code, reason] = closed;
-    const chain = chainNamed(used, (c) => sameEndpoint(url, c.endpoints));
-    const what = reason ? `${code}: ${quote(reason)}` : code;
-    if (Number(code) === MALFORMED_FRAME_CODE) return new ChainResponseError(chain, `sent a frame this service cannot use (${what})`);
-    if (Number(code) === FRAME_TOO_BIG_CODE) return new ChainResponseError(chain, `sent a frame over the size limit (${what})`);
-    return new ProviderUnavailableError(chain, [quote(url)], `the connection was lost (close code ${what})`);
+  const connection = connectionStateOf(error);
+  if (connection?.state === 'closed') {
+    const { endpoint, code, reason } = connection;
+    const chain = chainNamed(used, (c) => sameEndpoint(endpoint, c.endpoints));
+    const what = reason ? `${code}: ${quote(reason)}` : String(code);
+    if (code === MALFORMED_FRAME_CODE) return new ChainResponseError(chain, `sent a frame this service cannot use (${what})`);
+    if (code === FRAME_TOO_BIG_CODE) return new ChainResponseError(chain, `sent a frame over the size limit (${what})`);
+    return new ProviderUnavailableError(chain, [quote(endpoint)], `the connection was lost (close code ${what})`);
   }
+  if (connection?.state === 'not-connected') {
+    // The connection that went is the one whose socket reported a failure.
+    const gone = used.find((c) => c.context.lastFailure !== undefined);
+    const failure = gone?.context.lastFailure ?? 'the connection was closed';
+    const chain = gone?.chain ?? chainNamed(used);
+    if (isFrameFailure(failure)) return new ChainResponseError(chain, `sent a frame this service cannot use (${failure})`);
+    return new ProviderUnavailableError(chain, gone ? gone.endpoints.map((e) => quote(e)) : [], `the connection was lost (${failure})`);
+  }
+  if (connection?.state === 'no-answer') return new DeadlineExceededError(`Chain ${chainNamed(used)}'s answer`, connection.seconds * 1000);
   if (error.name === 'RpcError') {
     const chain = chainNamed(used, (c) => c.context.lastRpcError !== undefined && error.message.startsWith(c.context.lastRpcError));
     return new ChainResponseError(chain, `answered with an RPC error: ${quote(error.message)}`);

@@ -1,0 +1,211 @@
+// What a connection accepts from a node: an answer to a request it sent, or a notification on a
+// subscription a node gave it in answer to a subscribe request, with that subscription's method.
+// Anything else fails the connection before a client sees it. This is also the connection's memory
+// bound for node data: polkadot.js keeps every notification it cannot place ("for an id that may
+// come later", one entry per method and subscription id, without bound); here none reaches it.
+// What the check itself holds is our own request ids and the subscription ids we were given.
+import { quote } from './address-guard';
+
+/** Deepest JSON nesting accepted in a frame (a few levels is all any answer we read has). */
+export const MAX_JSON_DEPTH = 64;
+/** Requests awaiting an answer that are remembered; past it the oldest is forgotten (its answer then fails the connection). */
+const MAX_PENDING_IDS = 10_000;
+/** Longest subscription id accepted (nodes give a number or a short string). */
+const MAX_SUBSCRIPTION_ID = 128;
+/**
+ * Runtime versions one subscription may announce: the current one, then upgrades. Each change
+ * makes ApiPromise fetch and decode the metadata again; a chain upgrades every few weeks.
+ */
+export const MAX_RUNTIME_VERSIONS = 3;
+
+// Subscribe methods and the methods of their notifications: polkadot.js's `pubsub` definitions
+// (with their aliases) and the JSON-RPC spec's, as polkadot-api sends them.
+const NOTIFICATIONS: Record<string, readonly string[]> = {
+  state_subscribeRuntimeVersion: ['state_runtimeVersion'],
+  chain_subscribeRuntimeVersion: ['state_runtimeVersion'],
+  state_subscribeStorage: ['state_storage'],
+  chain_subscribeNewHead: ['chain_newHead'],
+  chain_subscribeNewHeads: ['chain_newHead'],
+  subscribe_newHead: ['chain_newHead'],
+  chain_subscribeFinalizedHeads: ['chain_finalizedHead', 'chain_finalisedHead'],
+  chain_subscribeFinalisedHeads: ['chain_finalizedHead', 'chain_finalisedHead'],
+  chain_subscribeAllHeads: ['chain_allHead'],
+  author_submitAndWatchExtrinsic: ['author_extrinsicUpdate'],
+  grandpa_subscribeJustifications: ['grandpa_justifications'],
+  beefy_subscribeJustifications: ['beefy_justifications'],
+  eth_subscribe: ['eth_subscription'],
+  chainHead_v1_follow: ['chainHead_v1_followEvent'],
+  chainHead_unstable_follow: ['chainHead_unstable_followEvent'],
+  transactionWatch_v1_submitAndWatch: ['transactionWatch_v1_watchEvent'],
+  transactionWatch_unstable_submitAndWatch: ['transactionWatch_unstable_watchEvent'],
+};
+
+/** Methods that end the subscription named by their first parameter. */
+const UNSUBSCRIBES = new Set([
+  'state_unsubscribeRuntimeVersion',
+  'chain_unsubscribeRuntimeVersion',
+  'state_unsubscribeStorage',
+  'chain_unsubscribeNewHead',
+  'chain_unsubscribeNewHeads',
+  'unsubscribe_newHead',
+  'chain_unsubscribeFinalizedHeads',
+  'chain_unsubscribeFinalisedHeads',
+  'chain_unsubscribeAllHeads',
+  'author_unwatchExtrinsic',
+  'grandpa_unsubscribeJustifications',
+  'beefy_unsubscribeJustifications',
+  'eth_unsubscribe',
+  'chainHead_v1_unfollow',
+  'chainHead_unstable_unfollow',
+  'transactionWatch_v1_unwatch',
+  'transactionWatch_unstable_unwatch',
+]);
+
+/** A request awaiting its answer: what its answer starts or ends, if anything. */
+interface Asked {
+  /** A subscribe request: the methods its notifications will carry. */
+  readonly notifications?: readonly string[];
+  /** An unsubscribe request: the subscription it ends once answered. */
+  readonly ends?: string;
+}
+
+interface Subscription {
+  readonly methods: readonly string[];
+  /** Notifications delivered so far. */
+  delivered: number;
+  /** Unsubscribe sent: notifications still on the way are dropped (the client no longer listens). */
+  ending: boolean;
+}
+
+/** Deliver the frame, drop it unseen, or fail the connection for the reason given. */
+export type Verdict = 'deliver' | 'drop' | { problem: string };
+
+const problem = (text: string): Verdict => ({ problem: text });
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`, read without parsing and without
+ * recursion (a 300,000-deep value would overflow the stack of whatever walks it later: a decoder,
+ * JSON.stringify). Text that is not JSON may answer either way; the parse that follows refuses it.
+ * Linear in the text; most answers (a metadata blob, a block) hold too few brackets to need the scan.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  if (bracketsAtMost(text, max)) return false;
+  let depth = 0;
+  for (let i = 0, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // A string: its brackets do not count. Skip to its closing quote, past escaped characters.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+const [QUOTE, BACKSLASH, OPEN_ARRAY, CLOSE_ARRAY, OPEN_OBJECT, CLOSE_OBJECT] = [0x22, 0x5c, 0x5b, 0x5d, 0x7b, 0x7d];
+
+/** Whether `text` holds at most `limit` opening brackets in all (then it cannot nest deeper); found natively. */
+function bracketsAtMost(text: string, limit: number): boolean {
+  let count = 0;
+  for (const open of ['[', '{']) {
+    for (let at = text.indexOf(open); at >= 0; at = text.indexOf(open, at + 1)) if (++count > limit) return false;
+  }
+  return true;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isId = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
+
+/** The frame check of one connection: what it asked, what it subscribed to, what it accepts. */
+export class FrameCheck {
+  readonly #pending = new Map<string, Asked>();
+  readonly #subscriptions = new Map<string, Subscription>();
+
+  /** Notes a request the client sends (JSON text; anything else is not a request of ours). */
+  sent(text: string): void {
+    let request: unknown;
+    try {
+      request = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (!isPlainObject(request) || !isId(request.id)) return;
+    const method = typeof request.method === 'string' ? request.method : '';
+    const first = Array.isArray(request.params) ? request.params[0] : undefined;
+    let asked: Asked = {};
+    if (Object.hasOwn(NOTIFICATIONS, method)) asked = { notifications: NOTIFICATIONS[method] };
+    else if (UNSUBSCRIBES.has(method) && isId(first)) {
+      const subscription = this.#subscriptions.get(String(first));
+      if (subscription) {
+        subscription.ending = true;
+        asked = { ends: String(first) };
+      }
+    }
+    if (this.#pending.size >= MAX_PENDING_IDS) this.#pending.delete(this.#pending.keys().next().value as string);
+    this.#pending.set(String(request.id), asked);
+  }
+
+  /** The verdict on one frame from the node; `onRpcError` hears each JSON-RPC error answer (`code: message`). */
+  received(data: unknown, isBinary: boolean, onRpcError: (error: string) => void): Verdict {
+    if (isBinary) return problem('binary frame');
+    const text = String(data);
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return problem(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch (error) {
+      return problem(`not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
+    }
+    if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : typeof frame})`);
+    if (frame.jsonrpc !== '2.0') return problem('jsonrpc is not "2.0"');
+    return frame.method === undefined ? this.#answer(frame, onRpcError) : this.#notification(frame);
+  }
+
+  #notification(frame: Record<string, unknown>): Verdict {
+    const { method, params } = frame;
+    if (typeof method !== 'string') return problem('method is not a string');
+    const name = quote(method, 60);
+    if (!isPlainObject(params)) return problem(`notification ${name} without params`);
+    if (!isId(params.subscription)) return problem(`notification ${name} without a subscription id`);
+    if (!('result' in params) && !('error' in params)) return problem(`notification ${name} without a result`);
+    const id = String(params.subscription);
+    const subscription = this.#subscriptions.get(id);
+    if (!subscription) return problem(`notification ${name} for subscription ${quote(id, 40)}, which was never given`);
+    if (subscription.ending) return 'drop';
+    if (!subscription.methods.includes(method)) return problem(`notification ${name} on a subscription whose notifications are ${subscription.methods[0]}`);
+    if (method === 'state_runtimeVersion' && subscription.delivered >= MAX_RUNTIME_VERSIONS) {
+      return problem(`more than ${MAX_RUNTIME_VERSIONS} runtime versions announced on one subscription (each one is the metadata downloaded and decoded again)`);
+    }
+    subscription.delivered++;
+    return 'deliver';
+  }
+
+  #answer(frame: Record<string, unknown>, onRpcError: (error: string) => void): Verdict {
+    if (!isId(frame.id)) return problem('answer without an id');
+    const id = String(frame.id);
+    const asked = this.#pending.get(id);
+    if (!asked) return problem(`answer to id ${quote(id, 40)}, which was never asked`);
+    this.#pending.delete(id);
+    if (asked.ends !== undefined) this.#subscriptions.delete(asked.ends);
+    if ('error' in frame) {
+      const e = frame.error;
+      if (!isPlainObject(e) || typeof e.code !== 'number' || typeof e.message !== 'string') return problem('error without a numeric code and a message');
+      onRpcError(`${e.code}: ${e.message}`);
+      return 'deliver';
+    }
+    if (!('result' in frame)) return problem('answer without result or error');
+    if (asked.notifications) {
+      const subscription = frame.result;
+      if (!isId(subscription) || String(subscription).length > MAX_SUBSCRIPTION_ID) return problem(`subscription id ${quote(JSON.stringify(subscription) ?? '', 40)} is not a short string or a number`);
+      this.#subscriptions.set(String(subscription), { methods: asked.notifications, delivered: 0, ending: false });
+    }
+    return 'deliver';
+  }
+}
