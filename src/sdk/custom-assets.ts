@@ -37,8 +37,11 @@ export function canonicalLocation(location: TLocation): TLocation {
   const interior = location.interior as unknown;
   const parents = Number(location.parents);
   if (interior === 'Here' || (typeof interior === 'object' && interior !== null && 'Here' in interior)) return { parents, interior: { Here: null } } as TLocation;
-  const [[key, value]] = Object.entries(interior as Record<string, unknown>);
-  return { parents, interior: { [key]: key === 'X1' && !Array.isArray(value) ? [value] : value } } as TLocation;
+  const entries = Object.entries(interior as Record<string, unknown>);
+  // Not a location XCM knows (the SDK refuses it when it uses it): left as given.
+  if (entries.length !== 1) return { parents, interior } as TLocation;
+  const [[key, value]] = entries;
+  return { parents, interior: { [key]: /^x1$/i.test(key) && !Array.isArray(value) ? [value] : value } } as TLocation;
 }
 
 /**
@@ -49,9 +52,9 @@ export function canonicalLocation(location: TLocation): TLocation {
 export function registryLocation(chain: TChain, location: TLocation): TLocation {
   const canonical = canonicalLocation(location);
   if (canonical.parents !== 0 || chain === 'Ethereum' || sdk.isRelayChain(chain)) return canonical;
-  const junctions = 'Here' in (canonical.interior as object) ? [] : (Object.values(canonical.interior as object)[0] as unknown[]);
-  const prefixed = [{ Parachain: sdk.getParaId(chain) }, ...junctions];
-  if (prefixed.length > 8) return canonical;
+  const junctions: unknown = 'Here' in (canonical.interior as object) ? [] : Object.values(canonical.interior as object)[0];
+  if (!Array.isArray(junctions) || junctions.length >= 8) return canonical;
+  const prefixed = [{ Parachain: sdk.getParaId(chain) }, ...(junctions as unknown[])];
   return { parents: 1, interior: { [`X${prefixed.length}`]: prefixed } } as TLocation;
 }
 

@@ -3,6 +3,8 @@
 // a transfer, pre-flight queries, a balance, the conflict with a registry asset and its override.
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { customAssetsSchema } from '../../src/schemas/custom-assets';
+import { sdk } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
@@ -158,6 +160,11 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       [{ customAssets: { Hydration: [{ ...asset, decimals: 1.5 }] } }, 'body.options.customAssets.Hydration.0.decimals', 'ValidationError'],
       [{ customAssets: { Hydration: [{ ...asset, colour: 'red' }] } }, 'body.options.customAssets.Hydration.0', 'ValidationError'],
       [{ customAssets: { Hydration: [asset, { ...asset, symbol: 'OTHER' }] } }, 'body.options.customAssets.Hydration.1.location', 'ValidationError'],
+      // Locations reach the SDK and the chain's codec: each junction is checked here.
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: {} } }] } }, 'body.options.customAssets.Hydration.0.location.interior', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { GeneralKey: 'zz' }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1.GeneralKey', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { Foo: 1 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1', 'ValidationError'],
     ];
     for (const [extra, path, kind] of cases) {
       const res = await p('x-transfer', body({ symbol: 'MYUSD' }, 1n, extra));
@@ -176,5 +183,19 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       .send({ from: 'AssetHubPolkadot', exchange: 'HydrationDex', to: 'Hydration', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'HDX' }, amount: '1', options: { customAssets: CUSTOM } });
     expectErrorBody(router.body, 400);
     expect(router.body.details).toContainEqual({ path: 'body.options.customAssets', message: expect.stringContaining('not accepted by the router') });
+  });
+});
+
+describe('custom asset locations', () => {
+  it("every registry asset's location is accepted as a custom asset's (a forceOverride copies them)", () => {
+    const refused: string[] = [];
+    for (const chain of sdk.CHAINS) {
+      for (const asset of sdk.getAssets(chain)) {
+        if (!asset.location) continue;
+        const parsed = customAssetsSchema.safeParse({ [chain]: [{ symbol: asset.symbol, decimals: asset.decimals, location: asset.location }] });
+        if (!parsed.success) refused.push(`${chain} ${asset.symbol}: ${JSON.stringify(asset.location)}`);
+      }
+    }
+    expect(refused).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ const at = (chain: string, index: number) => `body.options.customAssets.${chain}
  * is a 400 CustomAssetConflictError naming it, unless it says `forceOverride`; two custom assets
  * of one chain at one location are a 400 too (a selection by location could not tell them apart).
  */
-export function withRequestAssets<T>(options: { customAssets?: CustomAssetsMap }, work: () => Promise<T>): Promise<T> {
+export async function withRequestAssets<T>(options: { customAssets?: CustomAssetsMap }, work: () => Promise<T>): Promise<T> {
   const map = options.customAssets;
   if (map === undefined || Object.keys(map).length === 0) return work();
   const assets: Partial<Record<TChain, CustomAsset[]>> = {};
@@ -33,7 +33,7 @@ export function withRequestAssets<T>(options: { customAssets?: CustomAssetsMap }
   }
   if (conflicts.length > 0) throw badRequest('CustomAssetConflictError', describe(conflicts), conflicts);
   if (duplicates.length > 0) throw badRequest('ValidationError', describe(duplicates), duplicates);
-  return Promise.resolve(withCustomAssets(assets, work));
+  return withCustomAssets(assets, work);
 }
 
 const describe = (details: ErrorDetail[]): string => details.map((d) => `${d.path.replace(/^body\./, '')} ${d.message}`).join('; ');
