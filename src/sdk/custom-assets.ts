@@ -32,7 +32,21 @@ export const customAssetLists = (chain: TChain): ChainAssetLists | undefined => 
 /** Runs `work` outside the custom assets of any request (what a shared connection is created in). */
 export const outsideCustomAssets = <T>(work: () => T): T => scopes.exit(work);
 
-/** XCM v4+ junction arrays and `{Here: null}`: the form the registry writes its locations in. */
+const NUMBERED = /^(parachain|palletinstance|generalindex)$/i;
+
+/** `{GeneralIndex: "1984"}` as `{GeneralIndex: 1984}`, as the registry writes a number that fits JSON. */
+function numbered(junction: unknown): unknown {
+  const entries = typeof junction === 'object' && junction !== null ? Object.entries(junction) : [];
+  if (entries.length !== 1) return junction;
+  const [[name, value]] = entries;
+  const fits = typeof value === 'string' && /^\d+$/.test(value) && Number.isSafeInteger(Number(value));
+  return NUMBERED.test(name) && fits ? { [name]: Number(value) } : junction;
+}
+
+/**
+ * XCM v4+ junction arrays, `{Here: null}` and numbers where they fit: the form the registry writes
+ * its locations in (key case aside, which the SDK's comparisons ignore).
+ */
 export function canonicalLocation(location: TLocation): TLocation {
   const interior = location.interior as unknown;
   const parents = Number(location.parents);
@@ -41,7 +55,8 @@ export function canonicalLocation(location: TLocation): TLocation {
   // Not a location XCM knows (the SDK refuses it when it uses it): left as given.
   if (entries.length !== 1) return { parents, interior } as TLocation;
   const [[key, value]] = entries;
-  return { parents, interior: { [key]: /^x1$/i.test(key) && !Array.isArray(value) ? [value] : value } } as TLocation;
+  const junctions = /^x1$/i.test(key) && !Array.isArray(value) ? [value] : value;
+  return { parents, interior: { [key]: Array.isArray(junctions) ? junctions.map(numbered) : junctions } } as TLocation;
 }
 
 /**

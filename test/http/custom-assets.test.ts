@@ -137,6 +137,11 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     const conflict = await p('x-transfer', body({ symbol: 'MYUSDT' }, 1n, { customAssets: { AssetHubPolkadot: [CUSTOM.AssetHubPolkadot[0], usdt] } }));
     expectErrorBody(conflict.body, 400, 'CustomAssetConflictError');
     expect(conflict.body.details).toEqual([{ path: 'body.options.customAssets.AssetHubPolkadot.1.location', message: expect.stringContaining('USDt') }]);
+    // The same location written from Asset Hub, its numbers as strings: the same conflict.
+    const local0 = { ...usdt, location: { parents: 0, interior: { X2: [{ PalletInstance: '50' }, { GeneralIndex: '1984' }] } } };
+    const conflict0 = await p('x-transfer', body({ symbol: 'MYUSDT' }, 1n, { customAssets: { AssetHubPolkadot: [local0] } }));
+    expectErrorBody(conflict0.body, 400, 'CustomAssetConflictError');
+    expect(conflict0.body.details).toEqual([{ path: 'body.options.customAssets.AssetHubPolkadot.0.location', message: expect.stringContaining('USDt') }]);
     // Overridden: the registry's USDt is MYUSDT for this request (its symbol, its ED), and only for it.
     seedAsset(ah, 1984, SENDER, SENDER_BALANCE);
     const forced = { customAssets: { AssetHubPolkadot: [{ ...usdt, forceOverride: true }] } };
