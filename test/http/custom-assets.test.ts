@@ -2,6 +2,7 @@
 // the registry did (src/sdk/patches/custom-assets.ts). Through the real SDK over local test chains:
 // a transfer, pre-flight queries, a balance, the conflict with a registry asset and its override.
 import request from 'supertest';
+import { parseTransaction, type Hex } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customAssetsSchema } from '../../src/schemas/custom-assets';
 import { sdk } from '../../src/sdk';
@@ -188,6 +189,29 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       .send({ from: 'AssetHubPolkadot', exchange: 'HydrationDex', to: 'Hydration', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'HDX' }, amount: '1', options: { customAssets: CUSTOM } });
     expectErrorBody(router.body, 400);
     expect(router.body.details).toContainEqual({ path: 'body.options.customAssets', message: expect.stringContaining('not accepted by the router') });
+  });
+});
+
+describe.each(FAMILIES)('/%s/evm-x-transfer with options.customAssets (XTokens precompile, offline)', (family) => {
+  const { app, services } = testApp();
+  afterAll(() => services.close());
+  const ID = '123456789'; // an XC-20 no registry lists: 0xffffffff + the id as 16 bytes
+  const customAssets = {
+    Moonbeam: [{ symbol: 'xcMYUSD', decimals: 6, assetId: ID, location: MYUSD }],
+    Hydration: [{ symbol: 'MYUSD', decimals: 6, assetId: '9999', location: MYUSD }],
+  };
+  const send = (options: object) =>
+    request(app)
+      .post(`/${family}/evm-x-transfer`)
+      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'xcMYUSD', amount: amountOf(family, 3n) }, [field(family).sender]: '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326', [field(family).recipient]: ADDRESS, options });
+
+  it('the precompile call names the custom asset\'s XC-20 and its amount in its decimals', async () => {
+    const res = await send({ customAssets });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { data } = parseTransaction(res.body as Hex);
+    expect(data).toContain(`ffffffff${BigInt(ID).toString(16).padStart(32, '0')}`);
+    expect(data).toContain((3n * UNIT).toString(16).padStart(64, '0'));
+    expectErrorBody((await send({})).body, 400, 'InvalidCurrencyError');
   });
 });
 
