@@ -47,7 +47,7 @@ function numbered(junction: unknown): unknown {
  * XCM v4+ junction arrays, `{Here: null}` and numbers where they fit: the form the registry writes
  * its locations in (key case aside, which the SDK's comparisons ignore).
  */
-export function canonicalLocation(location: TLocation): TLocation {
+function canonicalLocation(location: TLocation): TLocation {
   const interior = location.interior as unknown;
   const parents = Number(location.parents);
   if (interior === 'Here' || (typeof interior === 'object' && interior !== null && 'Here' in interior)) return { parents, interior: { Here: null } } as TLocation;
