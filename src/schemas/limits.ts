@@ -23,6 +23,10 @@ export const LIMITS = {
   exchanges: 32,
   /** Chains named in `options.apiOverrides`. */
   overrideChains: 32,
+  /** Chains named in `options.customAssets` (a transfer touches its origin, its destination and a hop or two). */
+  customAssetChains: 8,
+  /** Assets one chain is given in `options.customAssets`. */
+  customAssetsPerChain: 32,
   /** Junctions in a location's interior (XCM: X1 to X8). */
   junctions: 8,
   /** Objects and arrays nested inside one location, the location itself counted. */

@@ -11,6 +11,7 @@ import { crossFieldRules, routerCurrency, type RouterRequest } from './router';
 import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap-transfer';
 import { accountAddress, apiOverridesSchema, destination, transferBody, transferFields, wsUrls, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
+import { customAssetsSchema } from './custom-assets';
 import { abortOnIssue, typeError } from './zod-rules';
 
 /**
@@ -68,6 +69,7 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
   if (!currencyFrom.success) reportNested(ctx, ['currency'], currencyFrom.error, 'InvalidCurrencyError');
   if (b.from === 'Ethereum') unsupported(ctx, ['from'], 'must be a Substrate chain with swapOptions');
   if (b.feeAsset !== undefined) unsupported(ctx, ['feeAsset'], `cannot be combined with swapOptions: the router (xcm-router ${SDK_VERSION}) chooses the fee assets of a swap itself`);
+  if (b.options.customAssets) unsupported(ctx, ['options', 'customAssets'], `cannot be combined with swapOptions: the router (xcm-router ${SDK_VERSION}) swaps and prices only the assets of its own registry`);
   if (b.options.xcmFormatCheck) unsupported(ctx, ['options', 'xcmFormatCheck'], 'cannot be combined with swapOptions: the router has no format check');
   if (b.disableFallback) unsupported(ctx, ['disableFallback'], 'cannot be combined with swapOptions: the router prices the leg after the swap with payment info, since the swapped asset is not there yet');
   if (amount === 'ALL' || !currencyFrom.success || b.from === 'Ethereum') return undefined;
@@ -219,11 +221,12 @@ export const balanceOptionsSchema = doc(
     .object({
       development: z.boolean().default(false),
       apiOverrides: balanceOverrides.prefault({}),
+      customAssets: customAssetsSchema.optional(),
     })
     .strict()
     .prefault({})
     .check(abortOnIssue)
-    .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum })),
+    .transform((o) => ({ development: o.development, apiOverrides: o.apiOverrides.apiOverrides, ethereumRpc: o.apiOverrides.ethereum, customAssets: o.customAssets })),
   { id: 'BalanceOptions', description: 'Not in the contract for balances; accepted so a caller can pick the endpoint.' },
 );
 

@@ -160,7 +160,13 @@ export type RouterOptions = Pick<TransferOptions, 'development' | 'abstractDecim
 const ROUTER_OPTIONS = byFamily((family) =>
   doc(
     z.preprocess(
-      (v) => v ?? {},
+      (v, ctx) => {
+        // Named, not just unknown: a client moving from upstream sends it on every operation.
+        if (typeof v === 'object' && v !== null && 'customAssets' in v) {
+          ctx.addIssue({ code: 'custom', path: ['customAssets'], message: 'is not accepted by the router: it swaps and prices only the assets of its own registry', params: { kind: 'UnsupportedOperationError' }, fatal: true });
+        }
+        return v ?? {};
+      },
       z
         .object({
           development: z.boolean(typeError('must be true or false')).default(false),

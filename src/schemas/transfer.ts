@@ -7,6 +7,7 @@ import { aliasOf, foldAlias } from './aliases';
 import { amountSchema } from './amount';
 import { scaledAmountProblem } from './amount-scale';
 import { assetId, chainName, location, locationObject, SELECTORS, symbolSpecifier, transformIssue } from './common';
+import { customAssetsSchema, type CustomAssetsMap } from './custom-assets';
 import { doc, documentedAs, exactlyOne } from './docs';
 import { boundedArray, LIMITS } from './limits';
 import { abortOnIssue, typeError } from './zod-rules';
@@ -28,6 +29,8 @@ export interface TransferOptions {
   xcmFormatCheck: boolean;
   /** Chain name -> endpoint URLs, in failover order. */
   apiOverrides: Partial<Record<TChain, string[]>>;
+  /** Chain name -> assets the chain knows for this request (absent: the registry alone). */
+  customAssets?: CustomAssetsMap;
 }
 
 export interface TransferRequest {
@@ -186,6 +189,7 @@ function optionsObject<E extends z.ZodRawShape>(family: Family, extra: E) {
       }),
       xcmFormatCheck: doc(z.boolean().default(false), { description: 'Dry-run the built call internally to confirm the message passes.' }),
       apiOverrides: apiOverridesSchema.default({}),
+      customAssets: customAssetsSchema.optional(),
       ...extra,
     })
     .strict();

@@ -3,6 +3,7 @@
 // implements it). Outside a scope the SDK's clients are left as the SDK makes them.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiPromise, WsProvider } from '@polkadot/api';
+import { outsideCustomAssets } from './custom-assets';
 import type { PapiClient } from './papi';
 
 export interface EngineClients {
@@ -22,5 +23,8 @@ export const currentEngineScope = (): EngineClients | undefined => scopes.getSto
 /** Runs `work` (router work) in `scope`. */
 export const inEngineScope = <T>(scope: EngineClients, work: () => T): T => scopes.run(scope, work);
 
-/** Runs `work` outside any request scope: for connections shared by many requests. */
-export const outsideEngineScopes = <T>(work: () => T): T => scopes.exit(work);
+/**
+ * Runs `work` outside any request scope (this router scope and the request's custom assets): for
+ * connections shared by many requests, whose callbacks must not run as one request's.
+ */
+export const outsideEngineScopes = <T>(work: () => T): T => scopes.exit(() => outsideCustomAssets(work));

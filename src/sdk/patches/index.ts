@@ -4,11 +4,13 @@
 //
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
-//                                         fee-refusals.ts, xcm-payment-pricing.ts
+//                                         fee-refusals.ts, xcm-payment-pricing.ts,
+//                                         custom-assets.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
+import { readCustomAssetsInTheRegistry } from './custom-assets';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
@@ -22,4 +24,5 @@ export function patchSdk(): void {
   readAccountBalancesAsBigInt();
   reportFeeRefusalsAsUnableToCompute();
   priceFeesWithXcmPaymentApi();
+  readCustomAssetsInTheRegistry();
 }

@@ -8,7 +8,7 @@ import { sdk, type ApiPromise } from '../../sdk';
 import { scaleAmount } from '../../schemas/amount-scale';
 import { U128_MAX } from '../../schemas/limits';
 import type { EvmTransferRequest } from '../../schemas/evm';
-import { runOnChains, endpointResolver, sdkCall } from '../sdk-calls';
+import { runOnChains, endpointResolver, sdkCall, withRequestAssets } from '../sdk-calls';
 import { EthRpc } from './ethereum-rpc';
 import { AddressGuard } from '../../chains/address-guard';
 import { buildMoonbeamToEthereum, planMoonbeamToEthereum, ROUTE_CHAINS } from './moonbeam-ethereum';
@@ -59,7 +59,7 @@ export class EvmTransferService {
   ) {}
 
   async build(req: EvmTransferRequest): Promise<Hex> {
-    const call = await this.plan(req);
+    const call = await withRequestAssets(req.options, () => this.plan(req));
     return serializeTransaction({ type: 'eip1559', chainId: call.chainId, to: call.to, data: call.data, value: call.value });
   }
 

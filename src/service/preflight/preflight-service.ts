@@ -7,7 +7,7 @@ import { scaleAmount } from '../../schemas/amount-scale';
 import type { BalanceRequest, PreflightRequest } from '../../schemas/preflight';
 import type { TransferOptions } from '../../schemas/transfer';
 import { minTransferableAmount, originFeeCountsInAsset, transferableAmount, verifyEdOnDestination } from './amount-rules';
-import { runOnChains, type ChainCall, sdkCall } from '../sdk-calls';
+import { runOnChains, type ChainCall, sdkCall, withRequestAssets } from '../sdk-calls';
 import { registryAssetResolver, type ContractAsset } from './contract-asset';
 import { toDryRunResult, type DryRunResult } from './dry-run-result';
 import { toTransferInfoResult, type TransferInfoResult } from './transfer-info-result';
@@ -100,6 +100,47 @@ export class PreflightService {
     private readonly config: Config,
   ) {}
 
+  // Each query runs with the request's custom assets in the registry, its offline checks included.
+  dryRun(req: PreflightRequest): Promise<DryRunResult> {
+    return withRequestAssets(req.options, () => this.#dryRun(req));
+  }
+
+  dryRunPreview(req: PreflightRequest, mintFeeAssets: boolean): Promise<DryRunResult> {
+    return withRequestAssets(req.options, () => this.#dryRunPreview(req, mintFeeAssets));
+  }
+
+  getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
+    return withRequestAssets(req.options, () => this.#getXcmFee(req, disableFallback));
+  }
+
+  getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
+    return withRequestAssets(req.options, () => this.#getOriginXcmFee(req, disableFallback));
+  }
+
+  getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
+    return withRequestAssets(req.options, () => this.#getTransferInfo(req));
+  }
+
+  getTransferableAmount(req: PreflightRequest): Promise<string> {
+    return withRequestAssets(req.options, () => this.#getTransferableAmount(req));
+  }
+
+  getMinTransferableAmount(req: PreflightRequest): Promise<string> {
+    return withRequestAssets(req.options, () => this.#getMinTransferableAmount(req));
+  }
+
+  getReceivableAmount(req: PreflightRequest): Promise<string> {
+    return withRequestAssets(req.options, () => this.#getReceivableAmount(req));
+  }
+
+  verifyEdOnDestination(req: PreflightRequest): Promise<boolean> {
+    return withRequestAssets(req.options, () => this.#verifyEdOnDestination(req));
+  }
+
+  balance(req: BalanceRequest): Promise<string> {
+    return withRequestAssets(req.options, () => this.#balance(req));
+  }
+
   private run<T>(req: PreflightRequest, what: string, work: (builder: SenderBuilder, call: ChainCall) => Promise<T>): Promise<T> {
     return runOnChains(this.pool, this.config, req.options, `${what} ${req.from} -> ${req.to}`, (call) => {
       const builder: Builder = sdk.Builder({
@@ -127,33 +168,33 @@ export class PreflightService {
     });
   }
 
-  async dryRun(req: PreflightRequest): Promise<DryRunResult> {
+  async #dryRun(req: PreflightRequest): Promise<DryRunResult> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'A dry run');
     const r = await this.run(req, 'Dry-running', (b) => b.dryRun());
     return toDryRunResult(r, this.translate(req));
   }
 
-  async dryRunPreview(req: PreflightRequest, mintFeeAssets: boolean): Promise<DryRunResult> {
+  async #dryRunPreview(req: PreflightRequest, mintFeeAssets: boolean): Promise<DryRunResult> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'A dry-run preview');
     const r = await this.run(req, 'Dry-running (preview)', (b) => b.dryRunPreview({ mintFeeAssets }));
     return toDryRunResult(r, this.translate(req));
   }
 
-  async getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
+  async #getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
     checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Pricing', (b) => b.getXcmFee({ disableFallback }));
     return markUnreachedDestination(toXcmFeeResult(r, this.translate(req)), req.to);
   }
 
-  async getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
+  async #getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
     checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Pricing the origin of', (b) => b.getOriginXcmFee({ disableFallback }));
     return toXcmFeeResult(r, { ...this.translate(req), originOnly: true });
   }
 
-  async getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
+  async #getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
     checkBeforeDial(req, this.config);
     const r = await this.run(req, 'Transfer info for', (b) => b.getTransferInfo());
     const info = toTransferInfoResult(r, { resolveAsset: registryAssetResolver });
@@ -163,9 +204,10 @@ export class PreflightService {
   }
 
   /** Rule 1: max(balance - ED - originFee, 0), the fee counted only when paid in the queried asset. */
-  async getTransferableAmount(req: PreflightRequest): Promise<string> {
-    checkBeforeDial(req, this.config);
+  async #getTransferableAmount(req: PreflightRequest): Promise<string> {
+    // One asset first: a multi-asset array is refused as such, before its items are looked up.
     const { core } = single(req);
+    checkBeforeDial(req, this.config);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const counts = originFeeCounts(req, asset);
     const result = await this.run(req, 'Transferable amount for', async (b, call) => {
@@ -180,11 +222,11 @@ export class PreflightService {
   }
 
   /** Rule 3: hop fees + destination fee + origin fee (each only in the transferred asset) + ED if the recipient holds none + 1. */
-  async getMinTransferableAmount(req: PreflightRequest): Promise<string> {
+  async #getMinTransferableAmount(req: PreflightRequest): Promise<string> {
+    const { core } = single(req);
     checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'The minimal transferable amount');
     if (req.to !== 'Ethereum') requireDryRun(req.to, 'The minimal transferable amount');
-    const { core } = single(req);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
     const paysInAsset = originFeeCounts(req, asset);
@@ -206,7 +248,7 @@ export class PreflightService {
    * The SDK's figure (transfer info's received amount, what its getReceivableAmount returns);
    * the contract gives no formula but requires dry-run support on the destination and the hops.
    */
-  async getReceivableAmount(req: PreflightRequest): Promise<string> {
+  async #getReceivableAmount(req: PreflightRequest): Promise<string> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.to, 'The receivable amount');
     const info = await this.run(req, 'Receivable amount for', (b) => b.getTransferInfo());
@@ -218,9 +260,9 @@ export class PreflightService {
   }
 
   /** Rule 6: true if the recipient holds the asset, else amount - ED - destination fee > 0. */
-  async verifyEdOnDestination(req: PreflightRequest): Promise<boolean> {
-    checkBeforeDial(req, this.config);
+  async #verifyEdOnDestination(req: PreflightRequest): Promise<boolean> {
     const { core, amount } = single(req);
+    checkBeforeDial(req, this.config);
     if (amount === 'ALL') throw badRequest('NumberFormatError', 'currency.amount must be the amount to verify, not ALL');
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
@@ -245,7 +287,7 @@ export class PreflightService {
     });
   }
 
-  async balance(req: BalanceRequest): Promise<string> {
+  async #balance(req: BalanceRequest): Promise<string> {
     if (req.chain === 'Ethereum') {
       const { address, currency, options } = req;
       return (await ethereumBalance({ address, currency, development: options.development, endpoints: options.ethereumRpc }, this.config, this.pool.guard)).toString();

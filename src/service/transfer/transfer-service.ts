@@ -4,7 +4,7 @@ import type { ConnectionPool } from '../../chains/pool';
 import { ApiError, badRequest } from '../../errors';
 import { sdk, type ApiPromise } from '../../sdk';
 import type { TransferRequest } from '../../schemas/transfer';
-import { runOnChains, type ChainCall } from '../sdk-calls';
+import { runOnChains, withRequestAssets, type ChainCall } from '../sdk-calls';
 import { checkBeforeDial } from '../offline-checks';
 import { applyKeepAlive } from './transfer-keep-alive';
 import { buildTransact, type TransactPayload } from './transact';
@@ -73,7 +73,16 @@ export class TransferService {
     private readonly metadata: MetadataService,
   ) {}
 
-  async build(req: TransferRequest & { transact?: TransactPayload }, { metadataHash = false }: BuildOptions = {}): Promise<string | SignableCall> {
+  build(req: TransferRequest & { transact?: TransactPayload }, options: BuildOptions = {}): Promise<string | SignableCall> {
+    return withRequestAssets(req.options, () => this.#build(req, options));
+  }
+
+  /** One batch call from several transfers that share an origin. */
+  buildBatch(transfers: TransferRequest[], mode: BatchMode, options: TransferRequest['options'], build: BuildOptions = {}): Promise<string | SignableCall> {
+    return withRequestAssets(options, () => this.#buildBatch(transfers, mode, options, build));
+  }
+
+  async #build(req: TransferRequest & { transact?: TransactPayload }, { metadataHash = false }: BuildOptions): Promise<string | SignableCall> {
     checkBeforeDial(req, this.config);
     const build = (): Promise<string> => {
       if (req.transact !== undefined) return buildTransact(this.pool, this.config, req);
@@ -87,8 +96,7 @@ export class TransferService {
     return metadataHash ? this.metadata.signable(req.from, req.options, build) : build();
   }
 
-  /** One batch call from several transfers that share an origin. */
-  async buildBatch(transfers: TransferRequest[], mode: BatchMode, options: TransferRequest['options'], { metadataHash = false }: BuildOptions = {}): Promise<string | SignableCall> {
+  async #buildBatch(transfers: TransferRequest[], mode: BatchMode, options: TransferRequest['options'], { metadataHash = false }: BuildOptions): Promise<string | SignableCall> {
     const origins = new Set(transfers.map((t) => t.from));
     if (transfers.length === 0) throw badRequest('BatchValidationError', 'transfers must list at least one transfer');
     if (origins.size > 1) throw badRequest('BatchValidationError', `All transfers in a batch start on one chain; got ${[...origins].join(', ')}`);

@@ -1,0 +1,230 @@
+// options.customAssets: for one request, the chains it names list the assets it gives them, as if
+// the registry did (src/sdk/patches/custom-assets.ts). Through the real SDK over local test chains:
+// a transfer, pre-flight queries, a balance, the conflict with a registry asset and its override.
+import request from 'supertest';
+import { parseTransaction, type Hex } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { customAssetsSchema } from '../../src/schemas/custom-assets';
+import { sdk } from '../../src/sdk';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
+import { seedAsset, seedNative, seedTokens } from '../support/seed';
+import { decodeCall, startTestChain, type TestChain } from '../support/test-chain';
+
+const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
+const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
+
+const UNIT = 1_000_000n; // MYUSD has 6 decimals
+const amountOf = (family: string, units: bigint) => (family === 'v5' ? (units * UNIT).toString() : units.toString());
+const ED_AH = 10_000n;
+const ED_HYDRATION = 1_000n;
+const SENDER_BALANCE = 100n * UNIT;
+const RECIPIENT_BALANCE = 5n * UNIT;
+const HYDRATION_FEE = 20_000n;
+
+/** MYUSD: pallet-assets id 9999 on Asset Hub, Tokens id 9999 on Hydration; no registry lists it. */
+const MYUSD = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 9999 }] } };
+const CUSTOM = {
+  // Written from Asset Hub itself, as upstream's documentation does: read in the registry's form.
+  AssetHubPolkadot: [{ symbol: 'MYUSD', decimals: 6, assetId: '9999', existentialDeposit: ED_AH.toString(), location: { parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 9999 }] } } }],
+  Hydration: [{ symbol: 'MYUSD', decimals: 6, assetId: 9999, existentialDeposit: ED_HYDRATION.toString(), isFeeAsset: true, location: MYUSD }],
+};
+const USDT_LOCATION = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
+
+describe.each(FAMILIES)('/%s options.customAssets', (family) => {
+  let ah: TestChain;
+  let hydration: TestChain;
+  let local: ReturnType<typeof testApp>;
+
+  beforeAll(async () => {
+    [ah, hydration] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
+    local = testApp();
+  });
+  afterAll(async () => {
+    await local.services.close();
+    await Promise.all([ah.close(), hydration.close()]);
+  });
+
+  beforeEach(() => {
+    seedNative(ah, SENDER, 5n * 10n ** 10n);
+    seedAsset(ah, 9999, SENDER, SENDER_BALANCE);
+    seedTokens(hydration, ADDRESS, 9999, RECIPIENT_BALANCE);
+    answerQueryInfo(ah, 15_000_000n);
+    answerQueryInfo(hydration, 15_000_000n);
+    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+    const ten = 10n * UNIT;
+    answerDryRunCall(ah, (r) => callSuccess(r, { sender: SENDER, amount: ten, deliveryFee: 3_000_000n, forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, MYUSD) } }));
+    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
+  });
+
+  const options = (extra: Record<string, unknown> = {}) => ({ development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url }, customAssets: CUSTOM, ...extra });
+  const body = (currency: Record<string, unknown>, units: bigint, extra: Record<string, unknown> = {}) => ({
+    from: 'AssetHubPolkadot',
+    to: 'Hydration',
+    currency: { ...currency, amount: amountOf(family, units) },
+    [field(family).recipient]: ADDRESS,
+    [field(family).sender]: SENDER,
+    options: options(extra),
+  });
+  const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
+
+  it('a transfer: selected by symbol, id or location, the call carries the asset at its location', async () => {
+    for (const currency of [{ symbol: 'MYUSD' }, { id: 9999 }, { location: MYUSD }]) {
+      const res = await p('x-transfer', body(currency, 2n));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const call = await decodeCall(ah, res.body as string);
+      expect(`${call.section}.${call.method}`).toBe('polkadotXcm.limitedReserveTransferAssets');
+      expect(JSON.stringify(call.args.dest)).toContain('{"parachain":2034}');
+      // In /v2 the amount is in whole MYUSD: the custom asset's decimals scale it.
+      // As Asset Hub sees it, in Hydration's XCM version.
+      expect(call.args.assets).toEqual({ v4: [{ id: { parents: 0, interior: { x2: [{ palletInstance: 50 }, { generalIndex: 9999 }] } }, fun: { fungible: Number(2n * UNIT) } }] });
+    }
+    // The same request without the option: the registry does not know MYUSD.
+    const { customAssets: _c, ...plain } = options();
+    const refused = await p('x-transfer', { ...body({ symbol: 'MYUSD' }, 2n), options: plain });
+    expectErrorBody(refused.body, 400, 'InvalidCurrencyError');
+    // A local transfer: pallet-assets with the custom id.
+    const localRes = await p('x-transfer', { ...body({ id: '9999' }, 1n), to: 'AssetHubPolkadot', [field(family).recipient]: ADDRESS });
+    expect(localRes.status, JSON.stringify(localRes.body)).toBe(200);
+    const kept = await decodeCall(ah, localRes.body as string);
+    expect(`${kept.section}.${kept.method}`).toBe('assets.transferKeepAlive');
+    expect(kept.args).toEqual({ id: 9999, target: { id: ADDRESS }, amount: Number(UNIT) });
+  });
+
+  it('a batch carries custom assets in its shared options', async () => {
+    const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: 'MYUSD', amount: amountOf(family, 1n) }, [field(family).recipient]: ADDRESS };
+    const res = await p('x-transfer-batch', { transfers: [transfer, transfer], options: options() });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const call = await decodeCall(ah, res.body as string);
+    expect(`${call.section}.${call.method}`).toBe('utility.batchAll');
+    expect(JSON.stringify(call.args)).toContain('"generalIndex":9999');
+  });
+
+  it('pre-flight: the custom existential deposit, balances and fees', async () => {
+    // Rule 1: balance - ED; the origin fee is paid in DOT.
+    expect((await p('transferable-amount', body({ symbol: 'MYUSD' }, 10n)).expect(200)).body).toBe((SENDER_BALANCE - ED_AH).toString());
+    const info = await p('transfer-info', body({ symbol: 'MYUSD' }, 10n));
+    expect(info.status, JSON.stringify(info.body)).toBe(200);
+    expect(info.body.origin.selectedCurrency).toMatchObject({
+      balance: SENDER_BALANCE.toString(),
+      existentialDeposit: ED_AH.toString(),
+      asset: { symbol: 'MYUSD', assetId: '9999', decimals: 6, location: MYUSD },
+    });
+    expect(info.body.destination.receivedCurrency).toMatchObject({
+      receivedAmount: (10n * UNIT - HYDRATION_FEE).toString(),
+      balance: RECIPIENT_BALANCE.toString(),
+      asset: { symbol: 'MYUSD', assetId: '9999', location: MYUSD },
+    });
+    expect((await p('verify-ed-on-destination', body({ symbol: 'MYUSD' }, 10n)).expect(200)).body).toBe(true);
+    const fee = await p('xcm-fee', body({ symbol: 'MYUSD' }, 10n)).expect(200);
+    expect(fee.body.destination).toMatchObject({ fee: HYDRATION_FEE.toString(), asset: { symbol: 'MYUSD' } });
+  });
+
+  it('a balance of a custom asset (registry lookups take no options: they answer the installed registry)', async () => {
+    const account = family === 'v5' ? 'address' : 'recipient';
+    const res = await request(local.app)
+      .post(`/${family}/balance/AssetHubPolkadot`)
+      .send({ [account]: SENDER, currency: { symbol: 'MYUSD' }, options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url }, customAssets: CUSTOM } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toBe(SENDER_BALANCE.toString());
+    const lookup = await request(local.app).post(`/${family}/assets/AssetHubPolkadot/asset-info`).send({ currency: { symbol: 'MYUSD' } });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toBeNull();
+  });
+
+  it('a location the registry lists is a CustomAssetConflictError, unless forceOverride replaces that asset', async () => {
+    const usdt = { symbol: 'MYUSDT', decimals: 6, assetId: '1984', existentialDeposit: '70000', location: USDT_LOCATION };
+    const conflict = await p('x-transfer', body({ symbol: 'MYUSDT' }, 1n, { customAssets: { AssetHubPolkadot: [CUSTOM.AssetHubPolkadot[0], usdt] } }));
+    expectErrorBody(conflict.body, 400, 'CustomAssetConflictError');
+    expect(conflict.body.details).toEqual([{ path: 'body.options.customAssets.AssetHubPolkadot.1.location', message: expect.stringContaining('USDt') }]);
+    // The same location written from Asset Hub, its numbers as strings: the same conflict.
+    const local0 = { ...usdt, location: { parents: 0, interior: { X2: [{ PalletInstance: '50' }, { GeneralIndex: '1984' }] } } };
+    const conflict0 = await p('x-transfer', body({ symbol: 'MYUSDT' }, 1n, { customAssets: { AssetHubPolkadot: [local0] } }));
+    expectErrorBody(conflict0.body, 400, 'CustomAssetConflictError');
+    expect(conflict0.body.details).toEqual([{ path: 'body.options.customAssets.AssetHubPolkadot.0.location', message: expect.stringContaining('USDt') }]);
+    // Overridden: the registry's USDt is MYUSDT for this request (its symbol, its ED), and only for it.
+    seedAsset(ah, 1984, SENDER, SENDER_BALANCE);
+    const forced = { customAssets: { AssetHubPolkadot: [{ ...usdt, forceOverride: true }] } };
+    const local = { ...body({ symbol: 'MYUSDT' }, 1n, forced), to: 'AssetHubPolkadot' };
+    expect((await p('x-transfer', local)).status).toBe(200);
+    expect((await p('transferable-amount', local).expect(200)).body).toBe((SENDER_BALANCE - 70_000n).toString());
+    // Requests in flight together each see their own registry.
+    const [overridden, plain] = await Promise.all([p('transferable-amount', local), p('transferable-amount', { ...local, currency: { id: 1984, amount: local.currency.amount }, options: options() })]);
+    expect([overridden.body, plain.body]).toEqual([(SENDER_BALANCE - 70_000n).toString(), (SENDER_BALANCE - 10_000n).toString()]); // the registry's USDt ED is 10000
+    const after = await p('x-transfer', { ...local, options: options() });
+    expectErrorBody(after.body, 400, 'InvalidCurrencyError');
+  });
+
+  it('bounds and shapes: 400s naming the field', async () => {
+    const asset = CUSTOM.Hydration[0];
+    const tooMany = Object.fromEntries(['Polkadot', 'Kusama', 'AssetHubPolkadot', 'AssetHubKusama', 'Hydration', 'Moonbeam', 'Acala', 'Astar', 'BifrostPolkadot'].map((c) => [c, [asset]]));
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ customAssets: tooMany }, 'body.options.customAssets', 'ValidationError'],
+      [{ customAssets: { Hydration: Array.from({ length: 33 }, () => asset) } }, 'body.options.customAssets.Hydration', 'ValidationError'],
+      [{ customAssets: { Hydraton: [asset] } }, 'body.options.customAssets.Hydraton', 'UnknownChainError'],
+      [{ customAssets: { Hydration: [{ ...asset, decimals: 1.5 }] } }, 'body.options.customAssets.Hydration.0.decimals', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, colour: 'red' }] } }, 'body.options.customAssets.Hydration.0', 'ValidationError'],
+      [{ customAssets: { Hydration: [asset, { ...asset, symbol: 'OTHER' }] } }, 'body.options.customAssets.Hydration.1.location', 'ValidationError'],
+      // Locations reach the SDK and the chain's codec: each junction is checked here.
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: {} } }] } }, 'body.options.customAssets.Hydration.0.location.interior', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { GeneralKey: 'zz' }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1.GeneralKey', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { Foo: 1 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1', 'ValidationError'],
+    ];
+    for (const [extra, path, kind] of cases) {
+      const res = await p('x-transfer', body({ symbol: 'MYUSD' }, 1n, extra));
+      expectErrorBody(res.body, 400, kind);
+      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(res.body)).toContain(path);
+    }
+  });
+
+  it('the router cannot honour custom assets: a 400 naming the option', async () => {
+    const swap = { ...body({ symbol: 'MYUSD' }, 1n), swapOptions: { currencyTo: { symbol: 'HDX' } } };
+    const res = await p('xcm-fee', swap);
+    expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+    expect(res.body.details.map((d: { path: string }) => d.path)).toContain('body.options.customAssets');
+    const router = await request(local.app)
+      .post(`/${family}/router/xcm-fees`)
+      .send({ from: 'AssetHubPolkadot', exchange: 'HydrationDex', to: 'Hydration', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'HDX' }, amount: '1', options: { customAssets: CUSTOM } });
+    expectErrorBody(router.body, 400);
+    expect(router.body.details).toContainEqual({ path: 'body.options.customAssets', message: expect.stringContaining('not accepted by the router') });
+  });
+});
+
+describe.each(FAMILIES)('/%s/evm-x-transfer with options.customAssets (XTokens precompile, offline)', (family) => {
+  const { app, services } = testApp();
+  afterAll(() => services.close());
+  const ID = '123456789'; // an XC-20 no registry lists: 0xffffffff + the id as 16 bytes
+  const customAssets = {
+    Moonbeam: [{ symbol: 'xcMYUSD', decimals: 6, assetId: ID, location: MYUSD }],
+    Hydration: [{ symbol: 'MYUSD', decimals: 6, assetId: '9999', location: MYUSD }],
+  };
+  const send = (options: object) =>
+    request(app)
+      .post(`/${family}/evm-x-transfer`)
+      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'xcMYUSD', amount: amountOf(family, 3n) }, [field(family).sender]: '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326', [field(family).recipient]: ADDRESS, options });
+
+  it('the precompile call names the custom asset\'s XC-20 and its amount in its decimals', async () => {
+    const res = await send({ customAssets });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { data } = parseTransaction(res.body as Hex);
+    expect(data).toContain(`ffffffff${BigInt(ID).toString(16).padStart(32, '0')}`);
+    expect(data).toContain((3n * UNIT).toString(16).padStart(64, '0'));
+    expectErrorBody((await send({})).body, 400, 'InvalidCurrencyError');
+  });
+});
+
+describe('custom asset locations', () => {
+  it("every registry asset's location is accepted as a custom asset's (a forceOverride copies them)", () => {
+    const refused: string[] = [];
+    for (const chain of sdk.CHAINS) {
+      for (const asset of sdk.getAssets(chain)) {
+        if (!asset.location) continue;
+        const parsed = customAssetsSchema.safeParse({ [chain]: [{ symbol: asset.symbol, decimals: asset.decimals, location: asset.location }] });
+        if (!parsed.success) refused.push(`${chain} ${asset.symbol}: ${JSON.stringify(asset.location)}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+});
