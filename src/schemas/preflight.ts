@@ -7,7 +7,7 @@ import { chainOfLocation } from './location-chain';
 import { lookupCurrency } from './common';
 import { doc, documentedAs } from './docs';
 import { chainParams } from './lookups';
-import { crossFieldRules, routerCurrency, type RouterRequest } from './router';
+import { crossFieldRules, resolvePreferences, routerCurrency, type RouterRequest, type RouterRequestInput } from './router';
 import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap-transfer';
 import { accountAddress, apiOverridesSchema, destination, transferBody, transferFields, wsUrls, type TransferRequest } from './transfer';
 import { LIMITS } from './limits';
@@ -73,7 +73,7 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
   if (b.options.xcmFormatCheck) unsupported(ctx, ['options', 'xcmFormatCheck'], 'cannot be combined with swapOptions: the router has no format check');
   if (b.disableFallback) unsupported(ctx, ['disableFallback'], 'cannot be combined with swapOptions: the router prices the leg after the swap with payment info, since the swapped asset is not there yet');
   if (amount === 'ALL' || !currencyFrom.success || b.from === 'Ethereum') return undefined;
-  const request: RouterRequest = {
+  const request: RouterRequestInput = {
     from: b.from as TSubstrateChain,
     to: b.to,
     exchange: swap.exchange,
@@ -87,7 +87,7 @@ function toSwapRequest(family: Family, b: PreflightRequest & Extras, ctx: z.Refi
     options: { development: b.options.development, abstractDecimals: b.options.abstractDecimals, apiOverrides: b.options.apiOverrides },
   };
   crossFieldRules(request, ctx, SWAP_FIELD_NAMES(family));
-  return request;
+  return resolvePreferences(request, ctx, SWAP_FIELD_NAMES(family));
 }
 
 /** Fields of a transfer body that pre-flight queries do not take (the SDK's pre-flight cannot carry a transact; keepAlive is local-build only). */

@@ -96,6 +96,13 @@ export const isManual = (exchange: ExchangeSelection): exchange is [ExchangeName
 /** The router's currency: location (JSON or its text), id or a basic symbol; nothing else (contract rule 4). */
 export type RouterCurrency = { location: TLocation } | { id: string | number | bigint } | { symbol: string };
 
+/** A symbol with a preference (the ParaSpell XCM API's form), read on a chain's registry before the router sees it. */
+type SymbolPreference = { type: 'Native' | 'Foreign' | 'ForeignAbstract'; value: string };
+/** What a swap body names: a router selector, or a symbol with a preference still to be read. */
+export type RouterCurrencyInput = RouterCurrency | { symbol: SymbolPreference };
+
+export const symbolPreference = z.object({ type: z.enum(['Native', 'Foreign', 'ForeignAbstract']), value: symbolText }).strict();
+
 export const routerCurrency = doc(
   z
     .object(
@@ -103,7 +110,7 @@ export const routerCurrency = doc(
         location: location.optional(),
         id: assetId.optional(),
         // Any value is taken, so that the refinement below names what the router refuses.
-        symbol: documentedAs(z.unknown(), doc(symbolText, { description: 'A plain symbol.' })).optional(),
+        symbol: documentedAs(z.unknown(), doc(z.union([symbolText, symbolPreference]), { description: 'A plain symbol, or `{type, value}` with `Native`, `Foreign` or `ForeignAbstract` (read on the chain\'s registry first).' })).optional(),
       },
       typeError('must be a currency object {location} | {id} | {symbol}'),
     )
@@ -112,20 +119,22 @@ export const routerCurrency = doc(
       const count = [v.location, v.id, v.symbol].filter((x) => x !== undefined).length;
       if (count !== 1) issue(ctx, [], 'must carry exactly one of location, id or symbol', 'InvalidCurrencyError');
       if (v.symbol !== undefined && typeof v.symbol !== 'string') {
-        issue(ctx, ['symbol'], 'must be a plain symbol string: the router does not accept currency specifiers (Native/Foreign/ForeignAbstract)', 'InvalidCurrencyError');
+        if (!symbolPreference.safeParse(v.symbol).success) {
+          issue(ctx, ['symbol'], 'must be a symbol string, or {type, value} with type Native, Foreign or ForeignAbstract', 'InvalidCurrencyError');
+        }
       } else if (v.symbol === '') issue(ctx, ['symbol'], 'must not be empty', 'InvalidCurrencyError');
       else if (typeof v.symbol === 'string' && v.symbol.length > LIMITS.symbol) issue(ctx, ['symbol'], `must be at most ${LIMITS.symbol} characters`, 'InvalidCurrencyError');
     })
     .check(abortOnIssue)
-    .transform((v): RouterCurrency => {
+    .transform((v): RouterCurrencyInput => {
       if (v.location !== undefined) return { location: v.location };
       if (v.id !== undefined) return { id: v.id };
-      return { symbol: v.symbol as string };
+      return typeof v.symbol === 'string' ? { symbol: v.symbol } : { symbol: v.symbol as SymbolPreference };
     }),
   {
     id: 'RouterCurrency',
     description:
-      'One asset by exactly one of `location` (JSON or its JSON text), `id`, or a plain `symbol`. Currency specifiers (Native/Foreign/ForeignAbstract), Override and multi-asset arrays are refused (400 `InvalidCurrencyError`). The id form needs a manual exchange.',
+      'One asset by exactly one of `location` (JSON or its JSON text), `id`, or `symbol`. A symbol with a preference (`{"type": "Native" | "Foreign" | "ForeignAbstract", "value": ...}`) is read on the registry of the chain it is on (the origin for what is sent; the chosen exchange, else the destination, for what is received) and handed to the router as that asset\'s location. Override and multi-asset arrays are refused (400 `InvalidCurrencyError`). The id form needs a manual exchange.',
     ...exactlyOne(SELECTORS),
   },
 );
@@ -240,7 +249,10 @@ const slippageText = doc(
 const opt = <T extends z.ZodTypeAny>(schema: T, need: Need) => (need === 'required' ? schema : schema.optional());
 
 /** What every router body shares: the request without the operation-specific slippage. */
-type Shared = Omit<RouterRequest, 'slippagePct'>;
+/** A router request as a body names it: its currencies may still be symbols with a preference. */
+export type RouterRequestInput = Omit<RouterRequest, 'currencyFrom' | 'currencyTo'> & { currencyFrom: RouterCurrencyInput; currencyTo: RouterCurrencyInput };
+
+type Shared = Omit<RouterRequestInput, 'slippagePct'>;
 
 /** Where each router field sits in the caller's body (router bodies, /x-transfers, pre-flight swapOptions). */
 export interface SwapFieldNames {
@@ -250,6 +262,54 @@ export interface SwapFieldNames {
   evmSender: string[];
   currencyFrom: string[];
   currencyTo: string[];
+}
+
+/** Where the router bodies' own fields sit. */
+const ROUTER_FIELD_NAMES: SwapFieldNames = {
+  amount: ['amount'],
+  recipient: ['recipientAddress'],
+  sender: ['senderAddress'],
+  evmSender: ['evmSenderAddress'],
+  currencyFrom: ['currencyFrom'],
+  currencyTo: ['currencyTo'],
+};
+
+/**
+ * The request the router sees: a symbol with a preference is read on the registry of the chain it
+ * is on (what is sent on the origin, or the chosen exchange's chain when there is no origin; what
+ * is received on the chosen exchange's chain, else the destination) and becomes that asset's
+ * location (its symbol when the registry has no location). The router itself takes no preference.
+ */
+export function resolvePreferences(r: RouterRequestInput, ctx: z.RefinementCtx, names: SwapFieldNames): RouterRequest {
+  const exchangeChain = isManual(r.exchange) ? exchangeBaseChain(r.exchange[0]) : undefined;
+  const read = (currency: RouterCurrencyInput, chain: TChain | undefined, path: string[], where: string): RouterCurrency => {
+    if (!('symbol' in currency) || typeof currency.symbol === 'string') return currency as RouterCurrency;
+    const named = `{"type":"${currency.symbol.type}","value":${JSON.stringify(currency.symbol.value)}}`;
+    if (chain === undefined) {
+      issue(ctx, [...path, 'symbol'], `${named} is read on ${where}: choose one exchange (or name the destination), or give a plain symbol or a location`, 'InvalidCurrencyError');
+      return currency as RouterCurrency;
+    }
+    let asset: ReturnType<typeof sdk.findAssetInfo> = null;
+    try {
+      asset = sdk.findAssetInfo(chain, { symbol: currency.symbol } as Parameters<typeof sdk.findAssetInfo>[1], null);
+    } catch (error) {
+      // The SDK throws for a preference several assets meet (DuplicateAssetError) and for one it cannot read.
+      const several = error instanceof Error && /Duplicate/.test(error.name + error.constructor.name);
+      issue(ctx, [...path, 'symbol'], several ? `${named} names several assets of ${chain}; give the asset's location (GET /assets/${chain} lists them)` : `${named} names no asset of ${chain}`, several ? 'AmbiguousAssetError' : 'InvalidCurrencyError');
+      return currency as RouterCurrency;
+    }
+    if (!asset) {
+      issue(ctx, [...path, 'symbol'], `${named} names no asset of ${chain}`, 'InvalidCurrencyError');
+      return currency as RouterCurrency;
+    }
+    return asset.location ? { location: asset.location } : { symbol: asset.symbol };
+  };
+  const receiving = exchangeChain ?? (r.to !== 'Ethereum' ? r.to : undefined);
+  return {
+    ...r,
+    currencyFrom: read(r.currencyFrom, r.from ?? exchangeChain, names.currencyFrom, 'the origin'),
+    currencyTo: read(r.currencyTo, receiving, names.currencyTo, 'the chosen exchange or the destination'),
+  };
 }
 
 /**
@@ -321,8 +381,9 @@ export function routerBody(family: Family, operation: RouterOperation) {
       });
     })
     .check(abortOnIssue)
-    .transform(
-      (b): RouterRequest => ({
+    .transform((b, ctx): RouterRequest =>
+      resolvePreferences(
+        {
         from: b.from,
         to: b.to as TChain | undefined,
         exchange: b.exchange,
@@ -334,7 +395,10 @@ export function routerBody(family: Family, operation: RouterOperation) {
         senderAddress: b.senderAddress,
         evmSenderAddress: b.evmSenderAddress ?? b.evmInjectorAddress,
         options: b.options,
-      }),
+        },
+        ctx,
+        ROUTER_FIELD_NAMES,
+      ),
     );
 }
 

@@ -12,7 +12,9 @@ import {
   routerCurrency,
   routerOptionsSchema,
   type RouterOptions,
-  type RouterRequest,
+  resolvePreferences,
+  symbolPreference,
+  type RouterRequestInput,
   type SwapFieldNames,
 } from './router';
 import { abortOnIssue, typeError } from './zod-rules';
@@ -72,9 +74,9 @@ const swapCurrencyParser = z.unknown().transform((v, ctx) => {
 const swapCurrency = doc(
   documentedAs(
     swapCurrencyParser,
-    z.object({ location: location.optional(), id: assetId.optional(), symbol: doc(symbolText, { description: 'A plain symbol.' }).optional(), amount: amountText }).strict(),
+    z.object({ location: location.optional(), id: assetId.optional(), symbol: doc(z.union([symbolText, symbolPreference]), { description: 'A plain symbol, or `{type, value}` with `Native`, `Foreign` or `ForeignAbstract` (read on the origin\'s registry first).' }).optional(), amount: amountText }).strict(),
   ),
-  { id: 'SwapCurrency', description: 'One asset (exactly one of location, id or a plain symbol) with its amount.', ...exactlyOne(SELECTORS) },
+  { id: 'SwapCurrency', description: 'One asset (exactly one of location, id or symbol) with its amount.', ...exactlyOne(SELECTORS) },
 );
 
 /** Where the router's fields sit in a swap transfer body (also pre-flight bodies with swapOptions). */
@@ -106,7 +108,7 @@ export function swapTransferBody(family: Family) {
     })
     .strict();
   // One mapping onto RouterRequest: the cross-field rules check exactly what the router will get.
-  const toRequest = (b: z.output<typeof body>): RouterRequest => {
+  const toRequest = (b: z.output<typeof body>): RouterRequestInput => {
     const swap = b.swapOptions as z.output<typeof swapOptionsSchema>;
     const currency = b.currency as z.output<typeof swapCurrency>;
     return {
@@ -132,5 +134,5 @@ export function swapTransferBody(family: Family) {
       crossFieldRules(toRequest(b), ctx, SWAP_FIELD_NAMES(family));
     })
     .check(abortOnIssue)
-    .transform(toRequest);
+    .transform((b, ctx) => resolvePreferences(toRequest(b), ctx, SWAP_FIELD_NAMES(family)));
 }

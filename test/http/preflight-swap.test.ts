@@ -120,7 +120,7 @@ describe.each(FAMILIES)('/%s pre-flight with swapOptions, through the router', (
     const before = calls.length;
     const cases: [Record<string, unknown>, string, string][] = [
       [body(SWAP, { feeAsset: { symbol: 'DOT' } }), 'UnsupportedOperationError', 'body.feeAsset'],
-      [body(SWAP, { currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '10000000000' } }), 'InvalidCurrencyError', 'body.currency.symbol'],
+      [body(SWAP, { currency: { symbol: { type: 'ForeignAbstract', value: 'NOPE' }, amount: '10000000000' } }), 'InvalidCurrencyError', 'body.currency.symbol'],
       [body({ currencyTo: { id: '5' } }), 'InvalidCurrencyError', 'body.swapOptions.currencyTo.id'],
       [body(SWAP, { currency: { symbol: 'DOT', amount: 'ALL' } }), 'NumberFormatError', 'body.currency.amount'],
       [body({ ...SWAP, exchange: 'NopeDex' }), 'UnknownExchangeError', 'body.swapOptions.exchange'],

@@ -272,7 +272,13 @@ describe('router field rules (contract router table), both families', () => {
     it(`${family}: currencies: location, id and plain symbol only; id needs a manual exchange`, async () => {
       await expect400(p('/router'), without(BASE, 'currencyFrom'), 'MissingParameterError', 'body.currencyFrom');
       await expect400(p('/router'), without(BASE, 'currencyTo'), 'MissingParameterError', 'body.currencyTo');
-      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: { type: 'Native', value: 'DOT' } } }, 'InvalidCurrencyError', 'currency specifiers');
+      // A symbol with a preference (the ParaSpell XCM API's form) is read on its chain's registry: the router gets the location.
+      expect((await post(p('/router'), { ...BASE, currencyFrom: { symbol: { type: 'Native', value: 'DOT' } } })).status).toBe(200);
+      expect(lastCall().request.currencyFrom).toEqual({ location: { parents: 1, interior: { Here: null } } });
+      expect((await post(p('/router'), { ...BASE, currencyTo: { symbol: { type: 'Foreign', value: 'ASTR' } } })).status).toBe(200);
+      expect(JSON.stringify(lastCall().request.currencyTo)).toMatch(/"location":.*"Parachain":2006/);
+      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: { type: 'ForeignAbstract', value: 'NOPE' } } }, 'InvalidCurrencyError', 'body.currencyFrom.symbol');
+      await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: { type: 'Wrapped', value: 'DOT' } } }, 'InvalidCurrencyError', 'body.currencyFrom.symbol');
       await expect400(p('/router'), { ...BASE, currencyTo: { symbol: 'ASTR', id: '1' } }, 'InvalidCurrencyError', 'body.currencyTo');
       await expect400(p('/router'), { ...BASE, currencyFrom: [{ symbol: 'DOT' }] }, 'ValidationError', 'body.currencyFrom');
       await expect400(p('/router'), { ...BASE, currencyFrom: { symbol: 'DOT', amount: '1' } }, 'ValidationError', 'amount');
@@ -487,6 +493,11 @@ describe('router results -> contract shapes', () => {
       expect(lastCall().request).toMatchObject({ exchange: ['HydrationDex'] });
       expect((await post(`/${family}/x-transfers`, { ...body, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: ['Hydration', 'AssetHubPolkadotDex'] } })).status).toBe(200);
       expect(lastCall().request).toMatchObject({ exchange: ['HydrationDex', 'AssetHubPolkadotDex'] });
+      // currency and currencyTo with a preference are read on their chains first: the router gets locations.
+      const preferred = { ...body, currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '10000000000' }, swapOptions: { currencyTo: { symbol: { type: 'Foreign', value: 'ASTR' } }, exchange: 'Hydration' } };
+      expect((await post(`/${family}/x-transfers`, preferred)).status).toBe(200);
+      expect(lastCall().request.currencyFrom).toEqual({ location: { parents: 1, interior: { Here: null } } });
+      expect(JSON.stringify(lastCall().request.currencyTo)).toMatch(/"location":.*"Parachain":2006/);
     });
   }
 
