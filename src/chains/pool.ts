@@ -105,7 +105,6 @@ export class ConnectionPool {
 
     const key = endpoints.join(' ');
     const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints);
-    this.#options.observer?.acquired(chain);
     // Count the borrower before waiting: a connecting or borrowed entry is never idle.
     entry.leases++;
     entry.lastUsed = Date.now();
@@ -119,6 +118,8 @@ export class ConnectionPool {
     };
     try {
       const { api, context } = await abortable(entry.ready, signal);
+      // Counted once lent: a request that waited on a connect that failed was not served.
+      this.#options.observer?.acquired(chain);
       return { api, chain, endpoints, context, release };
     } catch (error) {
       release();
@@ -242,6 +243,7 @@ export function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T>
 
 /** Hooks for metrics and /status (see PoolOptions.observer). */
 export interface PoolObserver {
+  /** A connection was lent (its connect succeeded). */
   acquired(chain: string): void;
   connected(chain: string, api: ApiPromise): void;
   failed(chain: string, error: unknown): void;
