@@ -67,7 +67,8 @@ export class ConnectionPool {
   #closed = false;
 
   constructor(options: PoolOptions) {
-    this.#options = options;
+    // Every line the pool writes names where it comes from, as the chain clients' lines do.
+    this.#options = { ...options, logger: options.logger?.child({ origin: 'chains' }) };
     this.#dial = {
       guard: options.guard ?? new AddressGuard(true),
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
