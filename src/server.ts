@@ -82,14 +82,10 @@ export async function start(config: Config): Promise<Running> {
   return { server, url, logger, stop };
 }
 
-/**
- * The Node.js this service needs (package.json `runtime.node`, `>=X.Y.Z`); `undefined` when
- * `running` is one. Not `engines`: npm would warn on every `npm ci` under an older system Node,
- * though npm scripts run the project's own Node (the `node` dev dependency).
- */
+/** The Node.js this service needs (package.json `engines`, `>=X.Y.Z`); `undefined` when `running` is one. */
 export function nodeVersionProblem(running: string, engines: string): string | undefined {
   const wanted = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(engines.trim());
-  if (!wanted) throw new Error(`package.json runtime.node must read >=X.Y.Z, not ${engines}`);
+  if (!wanted) throw new Error(`package.json engines.node must read >=X.Y.Z, not ${engines}`);
   const have = running.replace(/^v/, '').split('.').map(Number);
   const need = wanted.slice(1).map(Number);
   const order = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
@@ -99,8 +95,8 @@ export function nodeVersionProblem(running: string, engines: string): string | u
 
 /** Why this process cannot serve (wrong Node, wrong SDK), read without loading the SDK. */
 function runtimeProblem(): string | undefined {
-  const { runtime } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { runtime: { node: string } };
-  return nodeVersionProblem(process.version, runtime.node) ?? sdkVersionProblem(installedSdkVersion());
+  const { engines } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
+  return nodeVersionProblem(process.version, engines.node) ?? sdkVersionProblem(installedSdkVersion());
 }
 
 async function main(): Promise<void> {
