@@ -44,21 +44,36 @@ export function flushLogger(logger: Logger): void {
 /** polkadot.js's logger writes `<date> <ORIGIN:, padded> ...values`: the origin becomes a field. */
 const POLKADOT_DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 const POLKADOT_ORIGIN = /^\s*([A-Z][\w/-]*):$/;
+/** The package of a stack frame under node_modules (`@scope/name` or `name`). */
+const PACKAGE_FRAME = /[/\\]node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)[/\\]/;
+/** The chain client libraries: polkadot.js and polkadot-api. */
+const CHAIN_CLIENT = /^@polkadot(?:-api)?\//;
+
+/** The package that called a console method: frame [3] is its caller ([1] this function, [2] the console method). */
+function callerPackage(): string | undefined {
+  const frame = new Error().stack?.split('\n')[3] ?? '';
+  return PACKAGE_FRAME.exec(frame)?.[1].replace('\\', '/');
+}
 
 /**
  * Libraries write to the console: polkadot.js reports every failed, refused or dropped chain call
- * there (the service answers each itself), polkadot-api its sockets' halts. Each console call
- * becomes one JSON line of `logger` instead, so that stdout carries JSON only and stderr nothing.
- * The chain clients' errors are warnings here: the request they belonged to reports the failure.
+ * there, polkadot-api its sockets' halts. Each console call becomes one JSON line of `logger`
+ * instead, so that stdout carries JSON only and stderr nothing, and each names its `origin`:
+ * polkadot.js's own (`API-WS`, `RPC-CORE`, ...), else the package that wrote it, else `console`.
+ * The chain clients' reports are `debug` lines: the service reports each failure they repeat
+ * itself, once (a failed dial, a dropped connection, the request's answer), and a dial they give
+ * up on would otherwise add half a dozen warnings of its own.
  */
 export function routeConsoleTo(logger: Logger): void {
   const levels: Record<'error' | 'warn' | 'info' | 'log' | 'debug', Level> = { error: 'warn', warn: 'warn', info: 'info', log: 'info', debug: 'debug' };
   for (const [method, level] of Object.entries(levels) as [keyof typeof levels, Level][]) {
     console[method] = (...args: unknown[]) => {
+      const from = callerPackage();
+      const lineLevel = from && CHAIN_CLIENT.test(from) ? 'debug' : level;
       const [date, origin, ...values] = args;
-      const from = typeof date === 'string' && POLKADOT_DATE.test(date) && typeof origin === 'string' ? POLKADOT_ORIGIN.exec(origin)?.[1] : undefined;
-      if (from) logger[level]({ console: method, origin: from }, format(...values));
-      else logger[level]({ console: method }, format(...args));
+      const tagged = typeof date === 'string' && POLKADOT_DATE.test(date) && typeof origin === 'string' ? POLKADOT_ORIGIN.exec(origin)?.[1] : undefined;
+      if (tagged) logger[lineLevel]({ console: method, origin: tagged }, format(...values));
+      else logger[lineLevel]({ console: method, origin: from ?? 'console' }, format(...args));
     };
   }
 }

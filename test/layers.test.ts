@@ -11,7 +11,7 @@ import { projectRoot } from '../src/project-root';
 const root = projectRoot();
 
 function cruise(cwd: string): { status: number | null; report: string } {
-  const bin = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
+  const bin = join(root, 'node_modules/.bin/depcruise');
   const run = spawnSync(process.execPath, [bin, 'src', '--config', join(root, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd, encoding: 'utf8' });
   return { status: run.status, report: `${run.stdout}${run.stderr}` };
 }

@@ -152,6 +152,7 @@ export async function connectFirst(
 ): Promise<Connection> {
   const deadline = Date.now() + timeoutMs;
   const tried: string[] = [];
+  const failures: { endpoint: string; reason: string }[] = [];
   let lastReason = 'no endpoints configured';
   let lastWasBadFrame = false;
   for (const [index, url] of endpoints.entries()) {
@@ -166,12 +167,17 @@ export async function connectFirst(
     } catch (error) {
       lastReason = message(error);
       lastWasBadFrame = isFrameFailure(attempt.context?.lastFailure);
-      logger?.warn({ chain, endpoint: quote(url), reason: lastReason }, 'chain endpoint failed');
+      failures.push({ endpoint: quote(url), reason: lastReason });
     }
   }
+  let failure: Error | undefined;
   if (signal.aborted) lastReason = message(signal.reason);
   // The node answered, but with frames we cannot use: a bad gateway, not an unreachable one.
-  else if (lastWasBadFrame && tried.length === endpoints.length) throw new ChainResponseError(chain, `sent a frame this service cannot use (${lastReason})`);
+  else if (lastWasBadFrame && tried.length === endpoints.length) failure = new ChainResponseError(chain, `sent a frame this service cannot use (${lastReason})`);
   else if (tried.length < endpoints.length) lastReason = `no endpoint ready within ${timeoutMs} ms (last: ${lastReason})`;
-  throw new ProviderUnavailableError(chain, tried, lastReason);
+  failure ??= new ProviderUnavailableError(chain, tried, lastReason);
+  // One line per dial, whatever the number of endpoints; a dial called off (pool closed,
+  // connection evicted) failed nobody.
+  logger?.[signal.aborted ? 'debug' : 'warn']({ chain, reason: lastReason, endpoints: failures }, 'chain dial failed');
+  throw failure;
 }

@@ -110,7 +110,8 @@ export class ConnectionPool {
   #closed = false;
 
   constructor(options: PoolOptions) {
-    this.#options = options;
+    // Every line the pool writes names where it comes from, as the chain clients' lines do.
+    this.#options = { ...options, logger: options.logger?.child({ origin: 'chains' }) };
     this.#dial = {
       guard: options.guard ?? new AddressGuard(true),
       maxFrameBytes: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
@@ -165,6 +166,8 @@ export class ConnectionPool {
     };
     try {
       const { api, context } = await abortable(entry.ready, signal);
+      // Counted once lent: a request that waited on a connect that failed was not served.
+      this.#options.observer?.acquired(chain);
       return { api, chain, endpoints, context, release };
     } catch (error) {
       release();
@@ -334,6 +337,7 @@ export function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T>
 
 /** Hooks for metrics and /status (see PoolOptions.observer). */
 export interface PoolObserver {
+  /** A connection was lent (its connect succeeded). */
   acquired(chain: string): void;
   connected(chain: string, api: ApiPromise): void;
   failed(chain: string, error: unknown): void;

@@ -18,7 +18,7 @@ export interface ErrorBody {
 /** body-parser failures carry a `type`; each maps to the status a client can act on. */
 const BODY_ERRORS: Record<string, { status: number; kind: string; message: (e: Error) => string }> = {
   'entity.parse.failed': { status: 400, kind: 'MalformedJsonError', message: (e) => `The body is not valid JSON: ${e.message}` },
-  'entity.too.large': { status: 413, kind: 'PayloadTooLargeError', message: () => 'The body is larger than the service accepts' },
+  'entity.too.large': { status: 413, kind: 'PayloadTooLargeError', message: (e) => `The body is larger than the service accepts: at most ${String((e as { limit?: number }).limit)} bytes` },
   'encoding.unsupported': { status: 415, kind: 'UnsupportedMediaTypeError', message: (e) => e.message },
   'charset.unsupported': { status: 415, kind: 'UnsupportedMediaTypeError', message: (e) => e.message },
   'request.aborted': { status: 400, kind: 'ValidationError', message: () => 'The request was aborted' },
@@ -141,5 +141,5 @@ export function notFoundHandler(req: Request, res: Response): void {
     sendError(req, res, new ApiError(400, 'MissingParameterError', details.map((d) => `${d.path} ${d.message}`).join('; '), details));
     return;
   }
-  sendError(req, res, new ApiError(404, 'RouteNotFoundError', `No route ${req.method} ${req.path}; GET /openapi.yaml lists them all`));
+  sendError(req, res, new ApiError(404, 'RouteNotFoundError', `No route ${req.method} ${req.path}; /docs lists them all`));
 }

@@ -18,7 +18,7 @@ export function classifyConnectFailure(error: unknown): ConnectFailure {
 }
 
 export interface ChainRecord {
-  /** Borrows of a connection to this chain (one request can borrow several chains). */
+  /** Connections to this chain lent to a request (one request can borrow several chains); a failed connect lends none. */
   requestsServed: number;
   connectAttempts: number;
   failures: Partial<Record<ConnectFailure, number>>;

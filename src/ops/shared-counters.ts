@@ -24,7 +24,7 @@ export class SharedCounters {
   #closed = false;
 
   constructor(redisUrl: string | undefined, logger: Logger) {
-    this.#logger = logger;
+    this.#logger = logger.child({ origin: 'redis' });
     this.#state = redisUrl ? 'fallback' : 'local';
     if (!redisUrl) return;
     this.#client = new Redis(redisUrl, {

@@ -4,7 +4,7 @@
 // only one here; the approval itself dials nothing).
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeFunctionData, erc20Abi, getAddress, parseAbi, parseTransaction, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionData, erc20Abi, getAddress, maxUint256, parseAbi, parseTransaction, serializeTransaction, type Hex } from 'viem';
 import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
 import { startEthNode, type EthNode } from '../support/eth-node';
 
@@ -77,6 +77,27 @@ describe.each(FAMILIES)('/%s/evm-approve', (family) => {
     node.setAllowance(USDC, args[1]);
     const sent = parseTransaction((await transfer(currency).expect(200)).body as Hex);
     expect(decodeFunctionData({ abi: GATEWAY_ABI, data: sent.data! }).args[4]).toBe(args[1]);
+  });
+
+  it('/explain reads the approval it builds: the token, the gateway as spender, the amount; an unknown spender or no limit is flagged', async () => {
+    const explain = (hex: string) => request(ctx.app).post(`${v}/explain`).send({ chain: 'Ethereum', hex });
+    const hex = (await approve({ symbol: 'USDC', amount: units('12.5', '12500000') }).expect(200)).body as string;
+    const ours = (await explain(hex).expect(200)).body;
+    expect(ours.evm).toMatchObject({ chainId: 1, to: USDC, contract: 'USDC token (ERC-20)', function: 'approve', args: { spender: GATEWAY, amount: '12500000' }, value: '0' });
+    expect(ours.transfers).toEqual([]);
+    expect(ours.warnings).toEqual([
+      { code: 'TokenApproval', severity: 'info', message: 'Lets the Snowbridge gateway take up to 12.5 USDC from the signer: the approval a transfer from Ethereum (POST /evm-x-transfer) needs first' },
+    ]);
+
+    // The same token, approved to someone else for everything: what a phishing page asks for.
+    const stranger = getAddress('0x000000000000000000000000000000000000dead');
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [stranger, maxUint256] });
+    const theirs = (await explain(serializeTransaction({ type: 'eip1559', chainId: 1, to: USDC, data })).expect(200)).body;
+    expect(theirs.warnings.map((w: { code: string; severity: string }) => [w.code, w.severity])).toEqual([
+      ['UnknownSpender', 'danger'],
+      ['UnlimitedApproval', 'caution'],
+    ]);
+    expect(theirs.warnings[0].message).toContain(`Lets ${stranger}`);
   });
 
   it('options.abstractDecimals scales as /evm-x-transfer does, whatever the family default', async () => {

@@ -45,8 +45,13 @@ fc.configureGlobal({ seed: SEED });
 
 /** An error answer stays below this, whatever the body (issue 9: at most 20 issues, then a count). */
 const MAX_ERROR_ANSWER = 16 * 1024;
-/** The longest one request may hold the event loop (a bound on blocking, not a speed target). */
-const MAX_BLOCK_MS = 100;
+/**
+ * The longest one request may hold the event loop: a bound that catches a blocking loop (a regular
+ * expression that backtracks, a decode that grows with the square of its input: seconds), not a
+ * speed target. A budget of a few milliseconds belongs in a bench: here, on a shared machine, the
+ * CPU time of a 10 ms request stretches past 100 ms when other processes take the cores' caches.
+ */
+const MAX_BLOCK_MS = 1_000;
 
 // ---- generators ---------------------------------------------------------------------------
 

@@ -199,13 +199,19 @@ describe.each(FAMILIES)('/%s lookups', (family) => {
     });
   });
 
-  it('removed endpoints answer 410 naming the replacement', async () => {
+  it('removed endpoints answer 410 to every method, naming the replacement in the same family', async () => {
     for (const path of ['/assets/Hydration/id?symbol=DOT', '/assets/Hydration/decimals?symbol=DOT', '/assets/Hydration/has-support?symbol=DOT']) {
-      const res = await get(`${v}${path}`).expect(410);
-      expectErrorBody(res.body, 410, 'EndpointRemovedError');
-      expect(res.body.message).toContain('asset-info');
+      for (const res of [await get(`${v}${path}`).expect(410), await post(`${v}${path}`, {}).expect(410)]) {
+        expectErrorBody(res.body, 410, 'EndpointRemovedError');
+        expect(res.body.message).toContain(`was removed; use POST ${v}/assets/:chain/asset-info and `);
+      }
     }
-    expectErrorBody((await post(`${v}/asset-claim`, {}).expect(410)).body, 410, 'EndpointRemovedError');
+    for (const res of [await post(`${v}/asset-claim`, {}).expect(410), await get(`${v}/asset-claim`).expect(410)]) {
+      expectErrorBody(res.body, 410, 'EndpointRemovedError');
+      expect(res.body.message).toBe(`POST ${v}/asset-claim was removed; there is no replacement: build the asset-claim call yourself`);
+    }
+    // Only the exact path is gone: below it is no route.
+    expectErrorBody((await get(`${v}/assets/Hydration/id/more`).expect(404)).body, 404, 'RouteNotFoundError');
   });
 });
 
@@ -213,6 +219,7 @@ describe('the HTTP envelope', () => {
   it('unknown routes are a JSON 404', async () => {
     const res = await get('/v5/no-such-thing').expect(404);
     expectErrorBody(res.body, 404, 'RouteNotFoundError');
+    expect(res.body.message).toBe('No route GET /v5/no-such-thing; /docs lists them all');
     expectErrorBody((await get('/nowhere').expect(404)).body, 404);
   });
 
@@ -223,6 +230,7 @@ describe('the HTTP envelope', () => {
     expectErrorBody(text.body, 415, 'UnsupportedMediaTypeError');
     const big = await post('/v2/assets/Hydration/asset-info', { currency: { symbol: 'DOT' }, pad: 'x'.repeat(200_000) }).expect(413);
     expectErrorBody(big.body, 413, 'PayloadTooLargeError');
+    expect(big.body.message).toBe('The body is larger than the service accepts: at most 102400 bytes'); // BODY_LIMIT 100kb
   });
 
   it('an empty POST names the missing fields', async () => {

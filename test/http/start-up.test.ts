@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../hostile/helpers';
 import { builtServer, runServer, type ServerProcess } from '../support/built-server';
-import { startTestChain } from '../support/test-chain';
+import { refusedUrl, startTestChain } from '../support/test-chain';
 
 // What an operator sees from `node dist/src/server.js`: JSON lines only, whatever happens.
 // (The polkadot.js reports below are dropped in test processes: test/support/setup.ts.)
@@ -21,10 +21,11 @@ describe('start-up output', () => {
     expect(server.lines.map((l) => l.json?.msg)).toEqual(['listening', 'shutting down', 'stopped']);
   });
 
-  it('a chain that never answers: the chain client\'s console reports are JSON warnings naming their origin', async () => {
+  it('a chain that never answers: one warn line for the failed dial, with its origin and every endpoint; the chain client\'s console reports are debug lines naming theirs', async () => {
     const silent = await startTestChain('Polkadot', { silent: true });
+    const refused = await refusedUrl();
     try {
-      const server = await runServer({ env: { CONNECT_TIMEOUT_MS: '1000' } });
+      const server = await runServer({ env: { CONNECT_TIMEOUT_MS: '1000', LOG_LEVEL: 'debug' } });
       const url = await server.listening;
       const res = await fetch(`${url}/v5/x-transfer`, {
         method: 'POST',
@@ -34,7 +35,7 @@ describe('start-up output', () => {
           to: 'AssetHubPolkadot',
           currency: { symbol: 'DOT', amount: '10000000000' },
           address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
-          options: { development: true, apiOverrides: { Polkadot: silent.url } },
+          options: { development: true, apiOverrides: { Polkadot: [silent.url, refused] } },
         }),
       });
       expect(res.status).toBe(503);
@@ -42,9 +43,23 @@ describe('start-up output', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
       expect(nonJson(server)).toEqual([]);
+      const loud = server.lines.filter((l) => (l.json?.level ?? 0) >= 40).map((l) => l.json);
+      expect(loud).toEqual([
+        expect.objectContaining({
+          level: 40,
+          origin: 'chains',
+          chain: 'Polkadot',
+          msg: 'chain dial failed',
+          endpoints: [
+            { endpoint: silent.url, reason: expect.stringMatching(/no ready answer/) },
+            { endpoint: refused, reason: expect.stringMatching(/ECONNREFUSED/) },
+          ],
+        }),
+        expect.objectContaining({ level: 50, status: 503, msg: 'request failed' }),
+      ]);
       const reports = server.lines.filter((l) => l.json?.console !== undefined);
       expect(reports.length).toBeGreaterThan(0);
-      for (const { json } of reports) expect(json).toMatchObject({ level: 40, origin: expect.stringMatching(/^(RPC-CORE|API\/INIT|API-WS)$/) });
+      for (const { json } of reports) expect(json).toMatchObject({ level: 20, origin: expect.stringMatching(/^(RPC-CORE|API\/INIT|API-WS)$/) });
     } finally {
       await silent.close();
     }

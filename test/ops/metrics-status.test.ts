@@ -10,7 +10,6 @@ const { app, services } = testApp();
 const short = testApp({ REQUEST_TIMEOUT_MS: '300', CONNECT_TIMEOUT_MS: '60000' });
 let polkadot: TestChain;
 let blackHole: BlackHole;
-let refused: string;
 
 const transfer = (from: string, url: string, target = app) =>
   request(target)
@@ -32,10 +31,9 @@ function sample(text: string, series: string): number | undefined {
 beforeAll(async () => {
   polkadot = await startTestChain('Polkadot');
   blackHole = await startBlackHole();
-  refused = await refusedUrl();
   await transfer('Polkadot', polkadot.url).expect(200);
   await transfer('Polkadot', polkadot.url).expect(200);
-  await transfer('Kusama', refused).expect(503);
+  await transfer('Kusama', await refusedUrl()).expect(503);
   await transfer('Kusama', blackHole.url, short.app).expect(504);
   await request(app).get('/v2/assets/Polkadot').expect(200);
   await request(app).get('/v2/no/such/route/12345').expect(404);
@@ -110,8 +108,10 @@ describe('GET /status', () => {
       connectAttempts: 1,
       lastFailure: null,
     });
-    expect(res.body.chains.Kusama).toMatchObject({ connected: false, connectedSince: null, endpoint: null, lastFailure: { reason: 'refused', at: expect.any(String) } });
-    for (const url of [polkadot.url, refused, blackHole.url]) expect(res.text).not.toContain(String(new URL(url).port));
+    // Kusama never connected: its request was refused, not served.
+    expect(res.body.chains.Kusama).toMatchObject({ connected: false, connectedSince: null, endpoint: null, requestsServed: 0, connectAttempts: 1, lastFailure: { reason: 'refused', at: expect.any(String) } });
+    expect(res.text).not.toContain('127.0.0.1');
+    for (const url of [polkadot.url, blackHole.url]) expect(res.text).not.toContain(String(new URL(url).port));
   });
 });
 

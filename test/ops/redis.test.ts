@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -8,27 +10,23 @@ import { createApp } from '../../src/http/app';
 import { createOps, type Ops } from '../../src/ops';
 import { createServices } from '../../src/service';
 import { testConfig } from '../helpers/app';
+import { startRelay, type Relay } from '../support/relay';
 import { requiredProgram } from '../support/required-program';
 
 const hasRedis = requiredProgram('redis-server', 'redis-server', 'test/ops/redis.test.ts');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** A throwaway redis-server on 127.0.0.1 (no persistence). */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
+/**
+ * A throwaway redis-server (no persistence) on a Unix socket in a folder of the test's own. Clients
+ * reach it over TCP through a relay whose port the test holds (test/support/relay.ts): Redis can
+ * stop and start again behind the same port, and no other process can take that port meanwhile.
+ */
+async function startRedis(socket: string): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('Ready to accept connections')) resolve();
+      if (/ready to accept connections/i.test(out)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
   });
@@ -72,14 +70,20 @@ function replica(redisUrl: string): { app: ReturnType<typeof createApp>; ops: Op
 }
 
 describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
+  let dir: string;
+  let socket: string;
+  let relay: Relay;
   let port: number;
   let redis: ChildProcess;
   let a: ReturnType<typeof replica>;
   let b: ReturnType<typeof replica>;
 
   beforeAll(async () => {
-    port = await freePort();
-    redis = await startRedis(port);
+    dir = mkdtempSync(join(tmpdir(), 'xcm-redis-'));
+    socket = join(dir, 'redis.sock');
+    relay = await startRelay(socket);
+    port = relay.port;
+    redis = await startRedis(socket);
     a = replica(`redis://127.0.0.1:${port}`);
     b = replica(`redis://127.0.0.1:${port}`);
     await until('both replicas on Redis', () => a.ops.counters.state === 'redis' && b.ops.counters.state === 'redis');
@@ -89,6 +93,8 @@ describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
     await a?.close();
     await b?.close();
     if (redis) await stopRedis(redis);
+    await relay?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('two replicas enforce one combined limit', async () => {
@@ -117,7 +123,7 @@ describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
     expect(metrics).toContain('xcm_gateway_rate_limit_counter_store{state="redis"} 0');
     expect(a.logs.filter((l) => l.includes('Redis is unreachable: rate limits are counted per replica'))).toHaveLength(1);
 
-    redis = await startRedis(port);
+    redis = await startRedis(socket);
     await until('back on Redis', () => a.ops.counters.state === 'redis' && b.ops.counters.state === 'redis');
     // A fresh Redis holds no counts: the combined limit applies again.
     const statuses: number[] = [];
@@ -130,8 +136,9 @@ describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
 
 describe('Redis unreachable from the start', () => {
   it('serves with per-replica counters and says so once', async () => {
-    const port = await freePort(); // nothing listens there
-    const r = replica(`redis://127.0.0.1:${port}`);
+    // A held port with no Redis behind it: every connection is reset.
+    const relay = await startRelay(join(tmpdir(), `xcm-no-redis-${process.pid}.sock`));
+    const r = replica(`redis://127.0.0.1:${relay.port}`);
     try {
       await until('a failed connect', () => r.logs.length > 0);
       for (let i = 0; i < 6; i++) await request(r.app).get('/v2/chains').expect(200);
@@ -140,6 +147,7 @@ describe('Redis unreachable from the start', () => {
       expect(r.logs.filter((l) => l.includes('Redis is unreachable'))).toHaveLength(1);
     } finally {
       await r.close();
+      await relay.close();
     }
   });
 });

@@ -9,8 +9,11 @@ import { projectRoot } from '../../src/project-root';
 // The service as an operator runs it: compiled, in its own process. Compiled once per state of
 // the sources into node_modules/.cache (never dist/, which `npm start` owns) and shared by every
 // test file of the run; inside the project, so that the build finds node_modules and package.json.
+// Builds are named by checkout too: checkouts that share one node_modules (git worktrees) each
+// keep their own build instead of removing each other's.
 const root = projectRoot();
 const cache = join(root, 'node_modules/.cache/xcm-gateway-test-build');
+const checkout = createHash('sha256').update(root).digest('hex').slice(0, 8);
 
 /** A digest of everything the build reads: the sources, the compiler settings, the locked dependencies. */
 function sourceDigest(): string {
@@ -25,7 +28,7 @@ function sourceDigest(): string {
   };
   walk(join(root, 'src'));
   for (const file of ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) add(join(root, file));
-  return hash.digest('hex').slice(0, 16);
+  return `${checkout}-${hash.digest('hex').slice(0, 16)}`;
 }
 
 let built: Promise<string> | undefined;
@@ -55,7 +58,7 @@ export function builtServer(): Promise<string> {
       rmSync(fresh, { recursive: true, force: true });
     }
     for (const entry of readdirSync(cache)) {
-      if (entry !== digest && !entry.startsWith('building-')) rmSync(join(cache, entry), { recursive: true, force: true });
+      if (entry !== digest && entry.startsWith(`${checkout}-`)) rmSync(join(cache, entry), { recursive: true, force: true });
     }
     return server;
   })());

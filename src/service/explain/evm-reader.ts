@@ -1,9 +1,10 @@
 // Reads a serialized EVM transaction: chain id, the contract it calls (named when it is a known
-// precompile or the Snowbridge gateway), the function and arguments, and what it transfers; an
-// XCM-interface call's program with the chain's metadata (xcm-interface-reader.ts).
+// precompile, the Snowbridge gateway or a registry token), the function and arguments, and what it
+// transfers; an XCM-interface call's program with the chain's metadata (xcm-interface-reader.ts);
+// an ERC-20 approval (what /evm-approve builds) and whom it lets spend what.
 import type { TChain, TRelaychain } from '@paraspell/sdk-pjs';
 import type { Registry } from '@polkadot/types/types';
-import { decodeFunctionData, getAddress, maxUint64, parseTransaction, toFunctionSelector, type Hex } from 'viem';
+import { decodeFunctionData, erc20Abi, getAddress, maxUint256, maxUint64, parseTransaction, toFunctionSelector, type Hex } from 'viem';
 import { badRequest } from '../../errors';
 import { sdk, utilCrypto } from '../../sdk';
 import { XCM_INTERFACE_ABI, XCM_INTERFACE_PRECOMPILE, ETHEREUM_CHAIN_ID, GATEWAY, GATEWAY_ABI, NATIVE_ERC20, XTOKENS_ABI, XTOKENS_ORIGINS, XTOKENS_PRECOMPILE } from '../evm';
@@ -78,6 +79,7 @@ function xc20Asset(chain: TChain, currency: string, amount: bigint): AssetAmount
 }
 
 const TRANSFER_USING_TYPE = toFunctionSelector(XCM_INTERFACE_ABI[0]);
+const APPROVE = toFunctionSelector('approve(address,uint256)');
 
 /**
  * Whether reading the transaction takes the chain's metadata: the XCM-interface call this service
@@ -166,9 +168,35 @@ function readContractCall(chain: TChain, to: string | null, data: Hex, reading: 
     transfers.push(...read.transfers);
     reading.xcm.push(...read.xcm);
     warnings.push(...read.warnings);
-  } else {
+  } else if (!(to && data.slice(0, 10).toLowerCase() === APPROVE && readApproval(chain, to, data, reading))) {
     warnings.push({ code: 'UnknownContract', severity: 'caution', message: `${to ?? 'a contract creation'} is not a contract this explanation reads` });
   }
+}
+
+/**
+ * `approve(spender, amount)` on a token the registry knows on `chain`: it moves nothing, it lets
+ * the spender take up to the amount from the signer. The Snowbridge gateway is the spender
+ * /evm-approve names; any other is one this service cannot vouch for. False for another contract.
+ */
+function readApproval(chain: TChain, to: string, data: Hex, reading: EvmReading): boolean {
+  const token = xc20Asset(chain, to, 0n);
+  if (token.symbol === null) return false;
+  const { evm: view, warnings } = reading;
+  const { args } = decodeFunctionData({ abi: erc20Abi, data });
+  if (!args) return false;
+  const [spender, amount] = args as readonly [Hex, bigint];
+  const allowance = xc20Asset(chain, to, amount);
+  view.contract = `${token.symbol} token (ERC-20)`;
+  view.function = 'approve';
+  view.args = jsonArgs(['spender', 'amount'], [getAddress(spender), amount]);
+  const upTo = amount === maxUint256 ? `any amount of ${token.symbol}` : `up to ${allowance.amountWhole ?? allowance.amount} ${token.symbol}`;
+  if (getAddress(spender) === GATEWAY) {
+    warnings.push({ code: 'TokenApproval', severity: 'info', message: `Lets the Snowbridge gateway take ${upTo} from the signer: the approval a transfer from Ethereum (POST /evm-x-transfer) needs first` });
+  } else {
+    warnings.push({ code: 'UnknownSpender', severity: 'danger', message: `Lets ${getAddress(spender)}, a contract this service does not know, take ${upTo} from the signer` });
+  }
+  if (amount === maxUint256) warnings.push({ code: 'UnlimitedApproval', severity: 'caution', message: `The approval has no limit: the spender may take every ${token.symbol} the signer holds, now and later` });
+  return true;
 }
 
 export function requireEvmTransaction(hex: string): NonNullable<ReturnType<typeof parseEvmTransaction>> {
