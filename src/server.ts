@@ -94,21 +94,21 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   return { server, url, logger, stop };
 }
 
-/** The Node.js this service needs (package.json `engines`, `>=X.Y.Z`); `undefined` when `running` is one. */
-export function nodeVersionProblem(running: string, engines: string): string | undefined {
-  const wanted = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(engines.trim());
-  if (!wanted) throw new Error(`package.json engines.node must read >=X.Y.Z, not ${engines}`);
+/** The Node.js this service needs (package.json `runtime`, `>=X.Y.Z`); `undefined` when `running` is one. */
+export function nodeVersionProblem(running: string, needed: string): string | undefined {
+  const wanted = /^>=\s*(\d+)\.(\d+)\.(\d+)$/.exec(needed.trim());
+  if (!wanted) throw new Error(`package.json runtime.node must read >=X.Y.Z, not ${needed}`);
   const have = running.replace(/^v/, '').split('.').map(Number);
   const need = wanted.slice(1).map(Number);
   const order = have[0] - need[0] || have[1] - need[1] || have[2] - need[2];
   if (order >= 0) return undefined;
-  return `Node.js ${running} is running; xcm-gateway needs Node.js ${engines.trim()}: start it with npm start (which runs the project's own Node ${need[0]}, installed by npm ci) or install Node.js ${need[0]}`;
+  return `Node.js ${running} is running; xcm-gateway needs Node.js ${needed.trim()}: start it with npm start (which runs the project's own Node ${need[0]}, installed by npm ci) or install Node.js ${need[0]}`;
 }
 
 /** Why this process cannot serve (wrong Node, wrong SDK), read without loading the SDK. */
 export function runtimeProblem(): string | undefined {
-  const { engines } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { engines: { node: string } };
-  return nodeVersionProblem(process.version, engines.node) ?? sdkVersionProblem(installedSdkVersion());
+  const { runtime } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { runtime: { node: string } };
+  return nodeVersionProblem(process.version, runtime.node) ?? sdkVersionProblem(installedSdkVersion());
 }
 
 async function main(): Promise<void> {

@@ -8,16 +8,16 @@ import { nodeVersionProblem } from '../src/server';
 import { builtServer, runServer } from './support/built-server';
 
 const root = projectRoot();
-const { engines } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
+const { runtime } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { runtime: { node: string } };
 const version = (v: string) => v.replace(/^[^\d]*/, '').split('.').map(Number);
 
 describe('runtime', () => {
-  it('the suite runs on Node 24 or later and on at least the version `engines` names', () => {
+  it('the suite runs on Node 24 or later and on at least the version package.json runtime names', () => {
     const [major, minor] = version(process.versions.node);
     const hint = `running on Node ${process.version}: run the tests through npm (npm test), which puts the project's Node 24 first`;
     expect(major, hint).toBeGreaterThanOrEqual(24);
-    const [wantMajor, wantMinor] = version(engines.node);
-    expect(major > wantMajor || (major === wantMajor && minor >= wantMinor), `${hint}; engines asks ${engines.node}`).toBe(true);
+    const [wantMajor, wantMinor] = version(runtime.node);
+    expect(major > wantMajor || (major === wantMajor && minor >= wantMinor), `${hint}; runtime asks ${runtime.node}`).toBe(true);
   });
 
   it('the installed SDK is the release the service is written against', () => {
@@ -27,7 +27,7 @@ describe('runtime', () => {
 });
 
 describe('the Node.js check', () => {
-  it('accepts the version engines names and any later one', () => {
+  it('accepts the version runtime names and any later one', () => {
     for (const running of ['24.11.0', 'v24.11.0', '24.21.0', '25.0.0', '30.1.2']) expect(nodeVersionProblem(running, '>=24.11.0'), running).toBeUndefined();
   });
 
@@ -51,13 +51,13 @@ describe('the SDK version check', () => {
   });
 });
 
-/** A Node.js on PATH older than `engines` (this machine's system node), if there is one. */
+/** A Node.js on PATH older than package.json's `runtime` (this machine's system node), if there is one. */
 function olderNode(): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     const node = join(dir, 'node');
     if (!existsSync(node)) continue;
     const running = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    if (nodeVersionProblem(running, engines.node)) return node;
+    if (nodeVersionProblem(running, runtime.node)) return node;
   }
   return undefined;
 }
@@ -71,7 +71,7 @@ describe('the compiled server on the wrong runtime', () => {
     expect(await server.exited).toBe(1);
     expect(server.lines).toHaveLength(1);
     const running = execFileSync(node as string, ['--version'], { encoding: 'utf8' }).trim();
-    expect(server.lines[0]).toMatchObject({ stream: 'stdout', json: { level: 60, msg: nodeVersionProblem(running, engines.node) } });
+    expect(server.lines[0]).toMatchObject({ stream: 'stdout', json: { level: 60, msg: nodeVersionProblem(running, runtime.node) } });
   });
 
   describe('with another SDK release installed', () => {
