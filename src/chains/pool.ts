@@ -152,7 +152,6 @@ export class ConnectionPool {
     const client = this.#options.namedBy?.(chain, endpoints);
     const key = client === undefined ? endpoints.join(' ') : `${client} ${endpoints.join(' ')}`;
     const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints, client);
-    this.#options.observer?.acquired(chain);
     // Count the borrower before waiting: a connecting or borrowed entry is never idle.
     entry.leases++;
     entry.lastUsed = Date.now();

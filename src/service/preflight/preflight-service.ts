@@ -57,10 +57,15 @@ function markUnreachedDestination(fees: XcmFeeResult, destination: string): XcmF
   return { ...fees, success: false, dryRunError: fees.dryRunError ?? { ...error, chain: destination, chainKind: 'destination' }, destination: { ...fees.destination, dryRunError: error } };
 }
 
-/** One asset and its amount: the amount queries price a single asset. */
-function single(req: PreflightRequest): { core: TCurrencyCore; amount: string } {
+/** The amount queries price a single asset: a multi-asset array is refused as such, before its items are looked up. */
+function oneCurrency(req: PreflightRequest): Exclude<PreflightRequest['currency'], unknown[]> {
   if (Array.isArray(req.currency)) throw badRequest('ValidationError', 'Amount queries take one currency, not a multi-asset array');
-  const { amount, ...selector } = req.currency;
+  return req.currency as Exclude<PreflightRequest['currency'], unknown[]>;
+}
+
+/** One asset and its amount. */
+function single(req: PreflightRequest): { core: TCurrencyCore; amount: string } {
+  const { amount, ...selector } = oneCurrency(req);
   if ('location' in selector && typeof selector.location === 'object' && selector.location !== null && 'type' in selector.location) {
     throw badRequest('InvalidCurrencyError', 'Amount queries select registry assets; Override locations are not supported here');
   }
@@ -205,9 +210,9 @@ export class PreflightService {
 
   /** Rule 1: max(balance - ED - originFee, 0), the fee counted only when paid in the queried asset. */
   async #getTransferableAmount(req: PreflightRequest): Promise<string> {
-    // One asset first: a multi-asset array is refused as such, before its items are looked up.
-    const { core } = single(req);
+    oneCurrency(req);
     checkBeforeDial(req, this.config);
+    const { core } = single(req);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const counts = originFeeCounts(req, asset);
     const result = await this.run(req, 'Transferable amount for', async (b, call) => {
@@ -223,10 +228,11 @@ export class PreflightService {
 
   /** Rule 3: hop fees + destination fee + origin fee (each only in the transferred asset) + ED if the recipient holds none + 1. */
   async #getMinTransferableAmount(req: PreflightRequest): Promise<string> {
-    const { core } = single(req);
+    oneCurrency(req);
     checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'The minimal transferable amount');
     if (req.to !== 'Ethereum') requireDryRun(req.to, 'The minimal transferable amount');
+    const { core } = single(req);
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
     const paysInAsset = originFeeCounts(req, asset);
@@ -261,8 +267,9 @@ export class PreflightService {
 
   /** Rule 6: true if the recipient holds the asset, else amount - ED - destination fee > 0. */
   async #verifyEdOnDestination(req: PreflightRequest): Promise<boolean> {
-    const { core, amount } = single(req);
+    oneCurrency(req);
     checkBeforeDial(req, this.config);
+    const { core, amount } = single(req);
     if (amount === 'ALL') throw badRequest('NumberFormatError', 'currency.amount must be the amount to verify, not ALL');
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
