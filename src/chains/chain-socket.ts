@@ -90,6 +90,13 @@ export function describeSocketError(error: unknown): string {
   return typeof error === 'string' ? error : 'unknown socket error';
 }
 
+/** Frames at least this large reach the clients a turn after they are checked (see `#later`). */
+const LARGE_FRAME_BYTES = 1024 * 1024;
+/** Frames waiting for the clients before the socket stops reading. */
+const MAX_WAITING_FRAMES = 4;
+
+const byteLength = (data: unknown): number => (typeof data === 'string' ? data.length : Buffer.isBuffer(data) ? data.length : 0);
+
 /**
  * `ws`'s WebSocket with the checks above, the address guard (literal hosts refused before dialling,
  * names resolved and checked by the guard's `lookup`) and a bound on frame size.
@@ -99,6 +106,9 @@ export class ChainSocket extends WsWebSocket implements Containable {
   /** What this connection asked and was given: the only answers and notifications it accepts. */
   readonly #check = new FrameCheck();
   #closeDelivered = false;
+  /** Events waiting to reach the clients in order, one a turn, behind a large frame (see #later). */
+  #queue: [event: string, args: unknown[]][] | undefined;
+  #failed = false;
 
   constructor(address: string | URL, protocols?: string | string[], options?: ClientOptions) {
     const context = (options?.headers && byHeaders.get(options.headers)) ?? socketContexts.getStore() ?? defaultContext;
@@ -127,7 +137,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
       this.#closeDelivered = true;
       const [code, reason] = args as [number, Buffer];
       this.#noteFailure(`closed with code ${code}${reason?.length ? ` (${quote(reason.toString())})` : ''}`);
-      return this.#deliver(event, args);
+      return this.#queue ? this.#later(event, args) : this.#deliver(event, args);
     }
     if (event === 'message') {
       if (this.#closeDelivered) return false;
@@ -137,8 +147,41 @@ export class ChainSocket extends WsWebSocket implements Containable {
         this.#fail(`${MALFORMED}${verdict.problem}`);
         return false;
       }
+      if (this.#queue || byteLength(args[0]) >= LARGE_FRAME_BYTES) return this.#later(event, args);
     }
     return this.#deliver(event, args);
+  }
+
+  /**
+   * Hands `event` to the clients in a later turn of the event loop, after those already waiting:
+   * checking a large frame (a parse) and the client's own parse of it then never run back to
+   * back, so no turn holds the loop for both. Past a few waiting frames the socket stops reading
+   * until they are delivered, so the wait holds no more than that.
+   */
+  #later(event: string, args: unknown[]): boolean {
+    if (!this.#queue) {
+      this.#queue = [];
+      setImmediate(() => this.#drain());
+    }
+    this.#queue.push([event, args]);
+    if (this.#queue.length >= MAX_WAITING_FRAMES && !this.isPaused) this.pause();
+    return true;
+  }
+
+  #drain(): void {
+    const queue = this.#queue;
+    const next = queue?.shift();
+    if (!queue || !next || this.#failed) {
+      this.#queue = undefined;
+      return;
+    }
+    this.#deliver(next[0], next[1]);
+    if (queue.length > 0 && !this.#failed) {
+      setImmediate(() => this.#drain());
+      return;
+    }
+    this.#queue = undefined;
+    if (this.isPaused) this.resume();
   }
 
   /** An error the client raised later, from what one of this socket's events set off (containment.ts). */
@@ -158,6 +201,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
 
   /** Ends the connection at once; the client sees a close carrying `reason`. */
   #fail(reason: string, code = MALFORMED_FRAME_CODE): void {
+    this.#failed = true;
     const text = quote(reason, 200);
     this.#noteFailure(text);
     if (!this.#closeDelivered) {
