@@ -5,6 +5,8 @@ const bool = z
   .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1');
 
+const DAY_MS = 86_400_000;
+
 const ms = (fallback: number) => z.coerce.number().int().positive().max(3_600_000).default(fallback);
 
 /** Requests per minute and client; 0 turns the limit off. */
@@ -115,6 +117,18 @@ const envSchema = z.object({
   TRACK_MAX_BLOCKS: z.coerce.number().int().positive().max(100_000).default(600),
   TRACK_TIMEOUT_MS: ms(180_000),
   TRACK_MAX_STREAMS: z.coerce.number().int().positive().max(100_000).default(200),
+  // Watches and their webhooks (POST /x-transfer/watch): see docs/watches.md.
+  WATCH_TIMEOUT_MS: z.coerce.number().int().positive().max(7 * DAY_MS).default(3_600_000),
+  WATCH_BRIDGE_TIMEOUT_MS: z.coerce.number().int().positive().max(7 * DAY_MS).default(DAY_MS),
+  WATCH_RETRY_FIRST_MS: ms(5_000),
+  WATCH_RETRY_MAX_MS: ms(3_600_000),
+  WATCH_RETRY_FOR_MS: z.coerce.number().int().positive().max(7 * DAY_MS).default(DAY_MS),
+  WATCH_DELIVERY_TIMEOUT_MS: ms(10_000),
+  WATCH_MAX_DELIVERIES: z.coerce.number().int().positive().max(10_000).default(64),
+  WATCH_RETAIN_MS: z.coerce.number().int().positive().max(30 * DAY_MS).default(DAY_MS),
+  WATCH_LEASE_MS: ms(30_000),
+  MAX_WATCHES: z.coerce.number().int().positive().max(1_000_000).default(20_000),
+  MAX_WATCHES_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(100),
   // Work one request may make nodes cause (a status lookback, a metadata read, an events decode):
   // see README "Security and limits".
   REQUEST_MAX_CHAIN_BYTES: z

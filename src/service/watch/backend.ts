@@ -1,0 +1,67 @@
+// Where watches live and who works on them. Two backends keep the same promises: `memory` (the
+// embedded default: watches end with the process) and `redis` (REDIS_URL: BullMQ queues shared by
+// every replica; a replica that dies loses nothing). The watch service (index.ts) decides what to
+// follow and what to send; a backend stores, hands out work, and schedules retries.
+import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
+
+export type BackendKind = 'memory' | 'redis';
+
+/** What `GET /x-transfer/watch/:id` shows. */
+export interface WatchView {
+  watch: Watch;
+  progress: WatchProgress;
+  /** One per event made so far, in seq order. */
+  deliveries: Delivery[];
+}
+
+export interface WatchCounts {
+  /** Watches still followed. */
+  open: number;
+  /** Watches whose following ended, kept readable until their retention passes. */
+  ended: number;
+  /** Events waiting for (or between) delivery tries. */
+  queued: number;
+}
+
+/** When a failed try is tried again, and when trying stops (the event is then `failed`). */
+export interface RetryPolicy {
+  /** Delay before try `attempt + 1`, after `attempt` (1-based) tries failed; jittered. */
+  delayMs(attempt: number): number;
+  /** Tries stop once this long has passed since the first. */
+  giveUpAfterMs: number;
+}
+
+/**
+ * Follows one watch until it ends (then `progress.ended` is recorded through `advance`) or `signal`
+ * aborts (deleted, this process lost the watch, or it is shutting down). Recorded progress is what
+ * another process resumes from.
+ */
+export type FollowWork = (watch: Watch, progress: WatchProgress, signal: AbortSignal) => Promise<void>;
+
+/** One try to deliver `event`; never rejects. `attempt` is 1 for the first try. */
+export type DeliverWork = (watch: Watch, event: WatchEvent, attempt: number) => Promise<DeliveryResult>;
+
+export interface WatchBackend {
+  readonly kind: BackendKind;
+  /**
+   * Stores a new watch with its first progress and events (made at once when the transfer has
+   * already moved), atomically against the bounds: refused with the bound's name when full.
+   */
+  add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'>;
+  /** The watch, its progress and deliveries; undefined when unknown, removed or past retention. */
+  get(id: string): Promise<WatchView | undefined>;
+  /** Ends a watch now: following stops (in whichever process follows it), undelivered events are cancelled. */
+  remove(id: string): Promise<boolean>;
+  /**
+   * Records progress and the events it made, only if the watch is still at `progress.events -
+   * events.length` events and not ended (compare and set, so two processes never make two different
+   * events with one id); false when not recorded (the caller stops following). Events are queued for
+   * delivery, each after the one before it is delivered (or failed for good).
+   */
+  advance(id: string, progress: WatchProgress, events: WatchEvent[]): Promise<boolean>;
+  counts(): Promise<WatchCounts>;
+  /** Starts handing this process watches to follow (each to one process at a time) and events to deliver. */
+  start(follow: FollowWork, deliver: DeliverWork): void;
+  /** Stops taking work, lets go of what this process held (another process takes it) and disconnects. */
+  close(): Promise<void>;
+}
