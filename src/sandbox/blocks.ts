@@ -28,7 +28,7 @@ export const TIMESTAMP_KEY = storageKey('Timestamp', 'Now');
 /** Where an event sits in its block: during the extrinsic with this index, or around them. */
 export type EventPhase = number | 'initialization' | 'finalization';
 
-/** One event: the pallet and variant as the metadata names them, fields by their metadata names. */
+/** One event: the pallet and variant as the metadata names them, fields by their metadata names (unnamed ones by position). */
 export interface EventSpec {
   phase: EventPhase;
   pallet: string;
@@ -179,8 +179,9 @@ function encodeEvent(registry: TypeRegistry, spec: EventSpec): Uint8Array {
   const variant = registry.lookup.getSiType(pallet.events.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(spec.name));
   if (!variant) throw new Error(`sandbox blocks: ${spec.pallet} has no event ${spec.name}`);
   const fields = spec.fields ?? {};
-  const data = variant.fields.map((field) => {
-    const name = field.name.unwrapOr('').toString();
+  const data = variant.fields.map((field, i) => {
+    // Unnamed fields (older runtimes' tuple events) by their position: `{ 0: id, 1: outcome }`.
+    const name = field.name.unwrapOr('').toString() || String(i);
     const value = name in fields ? fields[name] : fields[snake(name)];
     if (value === undefined) throw new Error(`sandbox blocks: ${spec.pallet}.${spec.name} needs field ${name}`);
     return registry.createType(type(registry, field.type), value).toU8a();

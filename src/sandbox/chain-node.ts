@@ -23,6 +23,7 @@ import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/ty
 import { BlockProducer, type BlockSpec, type ProducedBlock } from './blocks';
 import { projectRoot } from '../project-root';
 import { metadataV15Of, withSpecVersion } from './metadata-versions';
+import { withOlderQueues, type QueueEra } from './older-queues';
 
 const load = createRequire(__filename);
 
@@ -132,6 +133,12 @@ export interface ChainNodeOptions {
   answerDelayMs?: number;
   /** The port to listen on (127.0.0.1); 0, the default, lets the system pick a free one. */
   port?: number;
+  /**
+   * Serve the metadata of a runtime from before `pallet-message-queue` (see older-queues.ts): its
+   * blocks' events can then be those pallets' (`xcmpQueue.Success`, `dmpQueue.ExecutedDownward`,
+   * `ump.ExecutedUpward`). The spec version says the release (1000000, 9420).
+   */
+  queues?: QueueEra;
 }
 
 export interface DecodedCall {
@@ -362,6 +369,16 @@ function chainData(chain: SandboxChainName): ChainData {
   }
   chainDataCache.set(chain, data);
   return data;
+}
+
+const QUEUE_ERA_SPEC: Record<QueueEra, number> = { 'cumulus-1.0': 1_000_000, 'polkadot-0.9.42': 9420 };
+
+/** A chain's data with the metadata of a runtime of queue era `era`. */
+function olderQueueData(chain: SandboxChainName, era: QueueEra): ChainData {
+  const data = chainData(chain);
+  const specVersion = QUEUE_ERA_SPEC[era];
+  const raw = withSpecVersion(withOlderQueues(Buffer.from(data.metadataHex.slice(2), 'hex'), era), specVersion);
+  return { ...data, metadataHex: `0x${Buffer.from(raw).toString('hex')}`, runtimeVersion: { ...data.runtimeVersion, specVersion } };
 }
 
 /**
@@ -831,7 +848,7 @@ function closeServer(server: net.Server): Promise<void> {
 
 export async function startChainNode(chain: SandboxChainName, options: ChainNodeOptions = {}): Promise<ChainNode> {
   if (!Object.hasOwn(CHAIN_STATIC, chain)) throw new Error(`sandbox: unknown chain ${String(chain)}`);
-  const data = chainData(chain);
+  const data = options.queues ? olderQueueData(chain, options.queues) : chainData(chain);
   const node = new Node(chain, data, options.partialFee);
   const silent = options.silent === true;
 
@@ -980,20 +997,21 @@ function answer(ws: WebSocket, node: Node, text: string): void {
 // ---------------------------------------------------------------------------------------------
 // Decoding
 
-const registries = new Map<SandboxChainName, TypeRegistryClass>();
+/** By the metadata served (a chain may serve a variant of its own). */
+const registries = new Map<string, TypeRegistryClass>();
 
 /** A TypeRegistry with the chain's metadata and properties (built once per chain, ~0.2 s). */
-function registryForChain(chain: SandboxChainName, metadataHex?: `0x${string}`): TypeRegistryClass {
-  let registry = registries.get(chain);
+function registryForChain(chain: SandboxChainName, metadataHex: `0x${string}` = chainData(chain).metadataHex): TypeRegistryClass {
+  let registry = registries.get(metadataHex);
   if (!registry) {
     const { TypeRegistry, Metadata } = polkadotTypes();
     registry = new TypeRegistry();
-    const metadata: MetadataClass = new Metadata(registry, metadataHex ?? chainData(chain).metadataHex);
+    const metadata: MetadataClass = new Metadata(registry, metadataHex);
     registry.setMetadata(metadata, undefined, undefined, true);
     registry.setChainProperties(
       registry.createType('ChainProperties', CHAIN_STATIC[chain].properties) as unknown as ChainPropertiesCodec,
     );
-    registries.set(chain, registry);
+    registries.set(metadataHex, registry);
   }
   return registry;
 }
@@ -1031,7 +1049,7 @@ function withDecimalBigInts(json: unknown, prim: unknown): unknown {
  * above (not toJSON's hex); byte arrays and account ids in XCM junctions are hex.
  */
 export async function decodeCall(chain: ChainNode, hex: string): Promise<DecodedCall> {
-  const registry = registryForChain(chain.chain);
+  const registry = registryForChain(chain.chain, chain.metadataHex);
   const { hexToU8a, u8aEq } = load('@polkadot/util') as typeof import('@polkadot/util');
   const u8a = hexToU8a(hex);
   const call = registry.createType<Call>('Call', u8a);

@@ -13,12 +13,12 @@
 import { createRequire } from 'node:module';
 
 const fromPapi = createRequire(createRequire(__filename).resolve('polkadot-api'));
-const bindings = fromPapi('@polkadot-api/substrate-bindings') as typeof import('../../node_modules/polkadot-api/node_modules/@polkadot-api/substrate-bindings');
+export const bindings = fromPapi('@polkadot-api/substrate-bindings') as typeof import('../../node_modules/polkadot-api/node_modules/@polkadot-api/substrate-bindings');
 
-type V15 = import('../../node_modules/polkadot-api/node_modules/@polkadot-api/substrate-bindings').V15;
+export type V15 = import('../../node_modules/polkadot-api/node_modules/@polkadot-api/substrate-bindings').V15;
 type Prefixed = ReturnType<typeof bindings.metadata.dec>;
 type V16 = Extract<Prefixed['metadata'], { tag: 'v16' }>['value'];
-type LookupEntry = V15['lookup'][number];
+export type LookupEntry = V15['lookup'][number];
 
 /** The transaction extensions of extension version 0: what extrinsic v4 carries. */
 function extensionsV0(extrinsic: V16['extrinsic']): V15['extrinsic']['signedExtensions'] {

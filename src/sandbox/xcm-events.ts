@@ -65,10 +65,12 @@ export function extrinsicFailed(chain: ChainNode, index: number, pallet: string,
 
 /** pallet-xcm's `Sent` (XcmPallet on relay chains, PolkadotXcm on parachains): the message ends with its SetTopic. */
 export function sent(pallet: 'XcmPallet' | 'PolkadotXcm', index: number, destination: Location, messageId: Hex): EventSpec {
-  const origin = { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: `0x${'d4'.repeat(32)}` } }] } };
   const message = [{ ClearOrigin: null }, { SetTopic: messageId }];
-  return { phase: index, pallet, name: 'Sent', fields: { origin, destination, message, message_id: messageId } };
+  return { phase: index, pallet, name: 'Sent', fields: { origin: SIGNER, destination, message, message_id: messageId } };
 }
+
+/** Alice, as pallet-xcm names the origin of what she sends. */
+const SIGNER: Location = { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: `0x${'d4'.repeat(32)}` } }] } };
 
 /** XCMP sent onward to a sibling; with a topic the hash is the message id. */
 export const xcmpMessageSent = (phase: EventPhase, messageId: Hex): EventSpec => ({ phase, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: messageId } });
@@ -96,3 +98,58 @@ export function assetsTrapped(pallet: 'XcmPallet' | 'PolkadotXcm', hash: Hex, or
 
 /** An event of no interest to tracking, as any block has. */
 export const deposit = (phase: EventPhase, who: string, amount: bigint): EventSpec => ({ phase, pallet: 'Balances', name: 'Minted', fields: { who, amount } });
+
+// ---------------------------------------------------------------------------------------------
+// The queues before `pallet-message-queue`, for chains started with `queues` (older-queues.ts).
+// Where a real runtime computed an id (the blake2-256 hash of the message), a test picks it.
+
+const WEIGHT = { refTime: 1_000_000, proofSize: 1_000 };
+
+/** An XCM v3 outcome: complete, or stopped by an XCM error (`Barrier`, `UntrustedReserveLocation`). */
+export type OutcomeV3 = 'Complete' | { Incomplete: string } | { Error: string };
+
+const outcomeV3 = (outcome: OutcomeV3): unknown =>
+  outcome === 'Complete' ? { Complete: WEIGHT } : 'Incomplete' in outcome ? { Incomplete: [WEIGHT, { [outcome.Incomplete]: null }] } : { Error: { [outcome.Error]: null } };
+
+/** A message's names in an older queue's events: its hash, and from polkadot-sdk 1.0 its id (the topic). */
+export interface QueueIds {
+  hash: Hex;
+  id?: Hex;
+}
+
+const xcmpIds = ({ hash, id }: QueueIds) => ({ message_hash: hash, ...(id ? { message_id: id } : {}) });
+
+/** `xcmpQueue.Success`: executed in the block's `set_validation_data` inherent (extrinsic 0) then. */
+export const xcmpQueueSuccess = (ids: QueueIds, phase: EventPhase = 0): EventSpec => ({ phase, pallet: 'XcmpQueue', name: 'Success', fields: { ...xcmpIds(ids), weight: WEIGHT } });
+
+export const xcmpQueueFail = (ids: QueueIds, error: string, phase: EventPhase = 0): EventSpec => ({
+  phase,
+  pallet: 'XcmpQueue',
+  name: 'Fail',
+  fields: { ...xcmpIds(ids), error: { [error]: null }, weight: WEIGHT },
+});
+
+/** `dmpQueue.ExecutedDownward`: 1.0 names the hash and the id; 0.9.42 only `message_id`, the hash. */
+export const executedDownward = (ids: QueueIds, outcome: OutcomeV3, phase: EventPhase = 0): EventSpec => ({
+  phase,
+  pallet: 'DmpQueue',
+  name: 'ExecutedDownward',
+  fields: { ...(ids.id ? { message_hash: ids.hash, message_id: ids.id } : { message_id: ids.hash }), outcome: outcomeV3(outcome) },
+});
+
+/** `ump.ExecutedUpward(id, outcome)` on a 0.9.42 relay: the id is the upward message's hash. */
+export const executedUpward = (hash: Hex, outcome: OutcomeV3, phase: EventPhase = 1): EventSpec => ({ phase, pallet: 'Ump', name: 'ExecutedUpward', fields: { 0: hash, 1: outcomeV3(outcome) } });
+
+/** `ump.UpwardMessagesReceived(para, count, size)`: queued, not yet executed. */
+export const upwardMessagesReceived = (paraId: number, count: number, phase: EventPhase = 1): EventSpec => ({ phase, pallet: 'Ump', name: 'UpwardMessagesReceived', fields: { 0: paraId, 1: count, 2: 100 * count } });
+
+/** pallet-xcm's `Sent(origin, destination, message)` before topics: no id. */
+export const sentWithoutId = (pallet: 'XcmPallet' | 'PolkadotXcm', index: number, destination: Location): EventSpec => ({
+  phase: index,
+  pallet,
+  name: 'Sent',
+  fields: { 0: SIGNER, 1: destination, 2: [{ ClearOrigin: null }] },
+});
+
+/** UMP sent to the relay: `parachainSystem.UpwardMessageSent`, the message's hash. */
+export const upwardMessageSent = (phase: EventPhase, hash: Hex): EventSpec => ({ phase, pallet: 'ParachainSystem', name: 'UpwardMessageSent', fields: { message_hash: hash } });
