@@ -7,6 +7,8 @@ import { ChainResponseError } from '../../errors';
 import { quote } from '../../chains/address-guard';
 import { announcedItems, type ReadBudget } from '../sdk-calls';
 import type { DispatchFailure } from './answer';
+import { field, hexOf, idOf, maybeField, type EnumCodec, type EventCodec } from './event-fields';
+import { queueOutcome, type QueueOutcome } from './queue-outcomes';
 
 export type Phase = { apply: number } | 'initialization' | 'finalization';
 
@@ -14,10 +16,11 @@ export type Phase = { apply: number } | 'initialization' | 'finalization';
 export type EventFact =
   | { kind: 'extrinsic-success' }
   | { kind: 'extrinsic-failed'; error: DispatchFailure }
-  | { kind: 'sent'; messageId: string; destination: unknown }
+  /** pallet-xcm's `Sent`; runtimes before XCM topics (mid-2023) name no message id in it. */
+  | { kind: 'sent'; messageId?: string; destination: unknown }
+  /** XCMP / UMP sent a message: its hash, what the receiver's older queue events name it by. */
   | { kind: 'message-sent'; messageId?: string }
-  | { kind: 'processed'; id: string; success: boolean }
-  | { kind: 'processing-failed'; id: string; reason: string }
+  | QueueOutcome
   | { kind: 'trapped'; hash: string };
 
 export interface ChainEvent {
@@ -30,19 +33,10 @@ export interface ChainEvent {
 export const samePhase = (a: Phase, b: Phase): boolean => (typeof a === 'object' && typeof b === 'object' ? a.apply === b.apply : a === b);
 
 // polkadot.js codecs, as far as this file reads them.
-interface EnumCodec extends Codec {
-  readonly type: string;
-  readonly value: Codec;
-}
 interface PhaseCodec extends Codec {
   readonly isApplyExtrinsic: boolean;
   readonly asApplyExtrinsic: { toNumber(): number };
   readonly isInitialization: boolean;
-}
-interface EventCodec extends Codec {
-  readonly section: string;
-  readonly method: string;
-  readonly data: Codec[] & { readonly meta: { readonly fields: { readonly name: { unwrapOr(fallback: string): { toString(): string } } }[] } };
 }
 interface RecordCodec extends Codec {
   readonly phase: PhaseCodec;
@@ -115,16 +109,6 @@ function phaseOf(phase: PhaseCodec): Phase {
   return phase.isInitialization ? 'initialization' : 'finalization';
 }
 
-/** A field of an event by its name in the metadata (`message_id`). */
-function field(event: EventCodec, name: string): Codec {
-  const at = event.data.meta.fields.findIndex((f) => f.name.unwrapOr('').toString() === name);
-  const value = event.data[at];
-  if (!value) throw new Error(`${event.section}.${event.method} has no field ${name}`);
-  return value;
-}
-
-const hexOf = (codec: Codec): string => codec.toHex().toLowerCase();
-
 function readEvent(registry: Registry, record: RecordCodec): ChainEvent {
   const { event } = record;
   const name = `${event.section}.${event.method}`;
@@ -138,23 +122,20 @@ function factOf(registry: Registry, name: string, event: EventCodec): EventFact 
     case 'system.ExtrinsicFailed':
       return { kind: 'extrinsic-failed', error: dispatchFailure(registry, field(event, 'dispatch_error') as EnumCodec) };
     case 'xcmPallet.Sent':
-    case 'polkadotXcm.Sent':
-      return { kind: 'sent', messageId: hexOf(field(event, 'message_id')), destination: field(event, 'destination').toJSON() };
-    case 'xcmpQueue.XcmpMessageSent':
-      return { kind: 'message-sent', messageId: hexOf(field(event, 'message_hash')) };
-    case 'parachainSystem.UpwardMessageSent': {
-      const hash = field(event, 'message_hash') as Codec & { isSome: boolean; unwrap(): Codec };
-      return { kind: 'message-sent', messageId: hash.isSome ? hexOf(hash.unwrap()) : undefined };
+    case 'polkadotXcm.Sent': {
+      // Before topics: `Sent(origin, destination, message)`, unnamed and without an id.
+      const id = maybeField(event, 'message_id');
+      return { kind: 'sent', ...(id ? { messageId: hexOf(id) } : {}), destination: field(event, 'destination', 1).toJSON() };
     }
-    case 'messageQueue.Processed':
-      return { kind: 'processed', id: hexOf(field(event, 'id')), success: field(event, 'success').toJSON() === true };
-    case 'messageQueue.ProcessingFailed':
-      return { kind: 'processing-failed', id: hexOf(field(event, 'id')), reason: (field(event, 'error') as EnumCodec).type };
+    // The hash is an `Option` in some releases (always for UpwardMessageSent).
+    case 'xcmpQueue.XcmpMessageSent':
+    case 'parachainSystem.UpwardMessageSent':
+      return { kind: 'message-sent', messageId: idOf(field(event, 'message_hash', 0)) };
     case 'xcmPallet.AssetsTrapped':
     case 'polkadotXcm.AssetsTrapped':
-      return { kind: 'trapped', hash: hexOf(field(event, 'hash')) };
+      return { kind: 'trapped', hash: hexOf(field(event, 'hash', 0)) };
     default:
-      return undefined;
+      return queueOutcome(name, event);
   }
 }
 

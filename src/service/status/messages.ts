@@ -1,7 +1,8 @@
 // A message on a chain after the origin: found by its id (the SetTopic the routers append and carry
-// through hops) in `messageQueue.Processed` / `ProcessingFailed`, with what happened while it was
-// processed: the events since the previous message's outcome in the same phase, among them
-// `AssetsTrapped` when its assets were left in the holding register.
+// through hops, or the hash the origin sent it under) in the outcome a queue reports for it
+// (`messageQueue.Processed`, `xcmpQueue.Success`, `dmpQueue.ExecutedDownward`, ...: queue-outcomes.ts),
+// with what happened while it was processed: the events since the previous message's outcome in the
+// same phase, among them `AssetsTrapped` when its assets were left in the holding register.
 import type { Leg, MessageFailure } from './answer';
 import { samePhase, type ChainEvent } from './chain-events';
 
@@ -13,21 +14,20 @@ export interface MessageOutcome {
   trapped?: { hash: string };
 }
 
-const isOutcome = (event: ChainEvent): boolean => event.fact?.kind === 'processed' || event.fact?.kind === 'processing-failed';
+const isOutcome = (event: ChainEvent): boolean => event.fact?.kind === 'outcome';
 
 /** What became of message `id` in a block's events, or undefined when the block did not process it. */
 export function findMessage(events: readonly ChainEvent[], id: string): MessageOutcome | undefined {
-  const at = events.findIndex((e) => (e.fact?.kind === 'processed' || e.fact?.kind === 'processing-failed') && e.fact.id === id);
+  const at = events.findIndex((e) => e.fact?.kind === 'outcome' && e.fact.ids.includes(id));
   const outcome = events[at];
-  if (!outcome?.fact) return undefined;
+  if (outcome?.fact?.kind !== 'outcome') return undefined;
   let start = at;
   while (start > 0 && samePhase(events[start - 1]!.phase, outcome.phase) && !isOutcome(events[start - 1]!)) start--;
   const segment = events.slice(start, at + 1);
   const trap = segment.find((e) => e.fact?.kind === 'trapped')?.fact;
   const trapped = trap?.kind === 'trapped' ? { hash: trap.hash } : undefined;
-  const fact = outcome.fact;
-  const error: MessageFailure | undefined =
-    fact.kind === 'processing-failed' ? { reason: fact.reason } : fact.kind === 'processed' && !fact.success ? { reason: 'processed without success' } : undefined;
+  const { failure } = outcome.fact;
+  const error: MessageFailure | undefined = failure === undefined ? undefined : { reason: failure };
   return { state: error || trapped ? 'failed' : 'success', events: segment.map((e) => e.name), ...(error ? { error } : {}), ...(trapped ? { trapped } : {}) };
 }
 

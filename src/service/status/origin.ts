@@ -33,17 +33,14 @@ export async function readOrigin(block: BlockView, index: number): Promise<Origi
     ...(outcome.kind === 'extrinsic-failed' ? { error: outcome.error } : {}),
   };
   if (outcome.kind === 'extrinsic-failed') return { leg };
-  let messageId: string | undefined;
-  let sentTo: unknown;
+  // The Sent event's id; without one (runtimes before topics), the hash XCMP/UMP sent it under.
+  let sent: { messageId?: string; destination: unknown } | undefined;
+  let hash: string | undefined;
   for (const { fact } of events) {
-    if (fact?.kind === 'sent') {
-      messageId = fact.messageId;
-      sentTo = fact.destination;
-      break;
-    }
-    if (fact?.kind === 'message-sent') messageId ??= fact.messageId;
+    if (fact?.kind === 'sent') sent ??= fact;
+    if (fact?.kind === 'message-sent') hash ??= fact.messageId;
   }
-  return { leg, messageId, sentTo };
+  return { leg, messageId: sent?.messageId ?? hash, sentTo: sent?.destination };
 }
 
 /** Where `txHash` is in `block`, or -1. */
