@@ -47,9 +47,43 @@ function outcomeFailure(outcome: Codec): string | undefined {
   return outcome.type === 'Complete' ? undefined : xcmError(outcome.value);
 }
 
-const ids = (...codecs: (Codec | undefined)[]): string[] => [...new Set(codecs.map(idOf).filter((id): id is string => id !== undefined))];
-
 const outcome = (ids: string[], failure?: string): QueueOutcome => ({ kind: 'outcome', ids, ...(failure === undefined ? {} : { failure }) });
+
+/**
+ * How an older queue's event settles its message: it ran (`success`), it ran to the outcome or the
+ * XCM error it carries, or it was refused before running (the event's name is the reason).
+ */
+type Settles = 'success' | 'outcome' | 'error' | 'refused';
+
+// Relays named the UMP pallet Ump, some test networks ParasUmp.
+const OLDER_QUEUES: Readonly<Record<string, Settles>> = {
+  'xcmpQueue.Success': 'success',
+  'xcmpQueue.Fail': 'error',
+  'xcmpQueue.BadVersion': 'refused',
+  'xcmpQueue.BadFormat': 'refused',
+  'dmpQueue.ExecutedDownward': 'outcome',
+  'dmpQueue.InvalidFormat': 'refused',
+  'dmpQueue.UnsupportedVersion': 'refused',
+  'cumulusXcm.ExecutedDownward': 'outcome',
+  'cumulusXcm.InvalidFormat': 'refused',
+  'cumulusXcm.UnsupportedVersion': 'refused',
+  'ump.ExecutedUpward': 'outcome',
+  'ump.InvalidFormat': 'refused',
+  'ump.UnsupportedVersion': 'refused',
+  'parasUmp.ExecutedUpward': 'outcome',
+  'parasUmp.InvalidFormat': 'refused',
+  'parasUmp.UnsupportedVersion': 'refused',
+};
+
+/**
+ * Every id an older queue's event names its message by, whichever its release declared: `id`,
+ * `message_id`, `message_hash` (an `Option` in some), or the first of its unnamed fields.
+ */
+function idsOf(event: EventCodec): string[] {
+  const named = ['id', 'message_id', 'message_hash'].map((name) => maybeField(event, name));
+  const codecs = named.some((c) => c !== undefined) ? named : [maybeField(event, 'id', 0)];
+  return [...new Set(codecs.map(idOf).filter((id): id is string => id !== undefined))];
+}
 
 /** The outcome an event reports, or undefined for events that settle no message. */
 export function queueOutcome(name: string, event: EventCodec): QueueOutcome | undefined {
@@ -58,31 +92,11 @@ export function queueOutcome(name: string, event: EventCodec): QueueOutcome | un
       return outcome([hexOf(field(event, 'id'))], field(event, 'success').toJSON() === true ? undefined : 'processed without success');
     case 'messageQueue.ProcessingFailed':
       return outcome([hexOf(field(event, 'id'))], (field(event, 'error') as EnumCodec).type);
-    case 'xcmpQueue.Success':
-      return outcome(ids(maybeField(event, 'message_id'), field(event, 'message_hash', 0)));
-    case 'xcmpQueue.Fail':
-      return outcome(ids(maybeField(event, 'message_id'), field(event, 'message_hash', 0)), xcmError(field(event, 'error', 1)));
-    case 'xcmpQueue.BadVersion':
-    case 'xcmpQueue.BadFormat':
-      return outcome(ids(field(event, 'message_hash', 0)), event.method);
-    case 'dmpQueue.ExecutedDownward':
-      return outcome(ids(field(event, 'message_id', 0), maybeField(event, 'message_hash')), outcomeFailure(field(event, 'outcome', 1)));
-    case 'dmpQueue.InvalidFormat':
-    case 'dmpQueue.UnsupportedVersion':
-      return outcome(ids(maybeField(event, 'message_id', 0), maybeField(event, 'message_hash')), event.method);
-    // Relays named the pallet Ump, some test networks ParasUmp.
-    case 'ump.ExecutedUpward':
-    case 'parasUmp.ExecutedUpward':
-    case 'cumulusXcm.ExecutedDownward':
-      return outcome(ids(field(event, 'id', 0)), outcomeFailure(field(event, 'outcome', 1)));
-    case 'ump.InvalidFormat':
-    case 'ump.UnsupportedVersion':
-    case 'parasUmp.InvalidFormat':
-    case 'parasUmp.UnsupportedVersion':
-    case 'cumulusXcm.InvalidFormat':
-    case 'cumulusXcm.UnsupportedVersion':
-      return outcome(ids(field(event, 'id', 0)), event.method);
-    default:
-      return undefined;
   }
+  const settles = OLDER_QUEUES[name];
+  if (!settles) return undefined;
+  // Unnamed fields: the id first, then the outcome or the error.
+  if (settles === 'outcome') return outcome(idsOf(event), outcomeFailure(field(event, 'outcome', 1)));
+  if (settles === 'error') return outcome(idsOf(event), xcmError(field(event, 'error', 1)));
+  return outcome(idsOf(event), settles === 'refused' ? event.method : undefined);
 }
