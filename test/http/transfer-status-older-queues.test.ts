@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, testApp } from '../helpers/app';
-import { ALICE, DOT } from '../helpers/transfer-status';
+import { ALICE, DOT, listen, openStream } from '../helpers/transfer-status';
 import { startTestChain, type TestChain, type TestChainName, type TestChainOptions } from '../support/test-chain';
 import {
   PARENT,
@@ -40,15 +40,18 @@ const SETUP: [TestChainName, TestChainOptions['queues']][] = [
 const chains = {} as Record<TestChainName, TestChain>;
 const overrides: Record<string, string> = {};
 const { app, services } = testApp();
+let server: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
   for (const [name, queues] of SETUP) {
     chains[name] = await startTestChain(name, queues ? { queues } : {});
     overrides[name] = chains[name].url;
   }
+  server = await listen(app);
 });
 
 afterAll(async () => {
+  await server.close();
   await services.close();
   await Promise.all(SETUP.map(([n]) => chains[n]?.close()));
 });
@@ -190,6 +193,22 @@ describe('POST /x-transfer/status: polkadot 0.9.42 queues (ump on the relay, no 
         { chain: 'Kusama', role: 'destination', state: 'failed', blockHash: dest.hash, events: ['ump.ExecutedUpward'], error: { reason: 'Barrier' } },
       ],
     });
+  });
+
+  it('a stream follows the relay until ump.ExecutedUpward settles the leg', async () => {
+    const tx = await extrinsic('AssetHubKusama');
+    const hash = hashOf(tx);
+    const origin = chains.AssetHubKusama.produceBlock({ extrinsics: [tx.hex], events: [upwardMessageSent(0, hash), extrinsicSuccess(0)] });
+    const stream = await openStream(`${server.url}/v5/x-transfer/status`, { from: 'AssetHubKusama', to: 'Kusama', txHash: tx.hash, blockHash: origin.hash, options });
+    expect(stream.status).toBe(200);
+    expect((await stream.next())?.data).toMatchObject({ chain: 'AssetHubKusama', state: 'success' });
+    expect((await stream.next())?.data).toMatchObject({ chain: 'Kusama', state: 'pending' });
+    const dest = chains.Kusama.produceBlock({ events: [upwardMessagesReceived(1000, 1), executedUpward(hash, 'Complete')] });
+    const leg = await stream.next();
+    expect(leg?.event).toBe('leg');
+    expect(leg?.data).toEqual({ chain: 'Kusama', role: 'destination', state: 'success', blockNumber: dest.number, blockHash: dest.hash, events: ['ump.UpwardMessagesReceived', 'ump.ExecutedUpward'] });
+    expect((await stream.next())?.data).toMatchObject({ status: 'delivered', final: true, messageId: hash });
+    expect(await stream.next()).toBeUndefined();
   });
 
   it('an upward message not executed yet is in flight', async () => {
