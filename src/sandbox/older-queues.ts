@@ -2,9 +2,10 @@
 // metadata (Polkadot, the asset hubs) edited to declare the events those runtimes emitted, with
 // the shapes (variant indices, field names, field types) of their polkadot-sdk releases:
 //
-// - `cumulus-1.0` (polkadot-sdk 1.0 to 1.6, mid-2023 to early 2024, parachains): `XcmpQueue`
-//   executes XCMP messages itself (`Success` / `Fail` with `message_hash` and `message_id`), and a
-//   `DmpQueue` pallet executes downward ones (`ExecutedDownward { message_hash, message_id, outcome }`).
+// - `cumulus-1.0` (parachains on polkadot-sdk 1.0 to 1.4, mid to late 2023, before polkadot-sdk#1246
+//   moved them onto `MessageQueue`): `XcmpQueue` executes XCMP messages itself (`Success` / `Fail`
+//   with `message_hash` and `message_id`), and a `DmpQueue` pallet executes downward ones
+//   (`ExecutedDownward { message_hash, message_id, outcome }`).
 //   Relay chains already used `MessageQueue` then: relay metadata is left as it is.
 // - `polkadot-0.9.42` (before XCM topics, up to mid-2023): no `message_id` anywhere. Relays have an
 //   `Ump` pallet with unnamed fields (`ExecutedUpward(id, outcome)`, the id the blake2-256 hash of

@@ -1,7 +1,7 @@
 // What a chain's message queue says it did with a message, in every queue pallet a chain may still
 // run (docs/status.md has the table):
 //
-// - `messageQueue.Processed { id, success }` / `ProcessingFailed { id, error }` (polkadot-sdk 1.7
+// - `messageQueue.Processed { id, success }` / `ProcessingFailed { id, error }` (polkadot-sdk 1.5
 //   and later on parachains, 0.9.43 and later on relays): `id` is the SetTopic when the message has
 //   one, else its blake2-256 hash.
 // - `xcmpQueue.Success` / `Fail` (sibling messages before that): `message_hash` (blake2-256 of the
