@@ -90,12 +90,10 @@ export function describeSocketError(error: unknown): string {
   return typeof error === 'string' ? error : 'unknown socket error';
 }
 
-/** Frames at least this large reach the clients a turn after they are checked (see `#later`). */
+/** Frames at least this long reach the clients a turn after they are checked (see `#later`). */
 const LARGE_FRAME_BYTES = 1024 * 1024;
 /** Frames waiting for the clients before the socket stops reading. */
 const MAX_WAITING_FRAMES = 4;
-
-const byteLength = (data: unknown): number => (typeof data === 'string' ? data.length : Buffer.isBuffer(data) ? data.length : 0);
 
 /**
  * `ws`'s WebSocket with the checks above, the address guard (literal hosts refused before dialling,
@@ -141,20 +139,24 @@ export class ChainSocket extends WsWebSocket implements Containable {
     }
     if (event === 'message') {
       if (this.#closeDelivered) return false;
-      const verdict = this.#check.received(args[0], args[1] === true, (error) => (this.context.lastRpcError = error));
+      const isBinary = args[1] === true;
+      // Decoded once: the clients get the text the check read (ws would decode the bytes again for each).
+      const text = isBinary ? '' : String(args[0]);
+      const verdict = this.#check.received(text, isBinary, (error) => (this.context.lastRpcError = error));
       if (verdict === 'drop') return false;
       if (verdict !== 'deliver') {
         this.#fail(`${MALFORMED}${verdict.problem}`);
         return false;
       }
-      if (this.#queue || byteLength(args[0]) >= LARGE_FRAME_BYTES) return this.#later(event, args);
+      args = [text, false];
+      if (this.#queue || text.length >= LARGE_FRAME_BYTES) return this.#later(event, args);
     }
     return this.#deliver(event, args);
   }
 
   /**
    * Hands `event` to the clients in a later turn of the event loop, after those already waiting:
-   * checking a large frame (a parse) and the client's own parse of it then never run back to
+   * decoding and checking a large frame and the client's parse of it then never run back to
    * back, so no turn holds the loop for both. Past a few waiting frames the socket stops reading
    * until they are delivered, so the wait holds no more than that.
    */

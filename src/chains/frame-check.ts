@@ -4,7 +4,13 @@
 // bound for node data: polkadot.js keeps every notification it cannot place ("for an id that may
 // come later", one entry per method and subscription id, without bound); here none reaches it.
 // What the check itself holds is our own request ids and the subscription ids we were given.
+//
+// A large frame (a block of big extrinsics, a metadata blob) is not parsed here: it is skimmed
+// (skim.ts), its envelope read and its nesting bounded in one pass that jumps over strings, and
+// the client's own parse is the only one. What the skim does not read, the contents of strings,
+// the client's parse refuses if it is not JSON, and that fails the connection too (containment).
 import { quote } from './address-guard';
+import { skim, SkimRefusal } from './skim';
 
 /** Deepest JSON nesting accepted in a frame (a few levels is all any answer we read has). */
 export const MAX_JSON_DEPTH = 64;
@@ -120,13 +126,20 @@ function bracketsAtMost(text: string, limit: number): boolean {
   return true;
 }
 
+const deepProblem = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isId = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
+
+/** Frames at least this long (characters) are skimmed, not parsed. */
+export const SKIM_FROM_CHARS = 64 * 1024;
 
 /** The frame check of one connection: what it asked, what it subscribed to, what it accepts. */
 export class FrameCheck {
   readonly #pending = new Map<string, Asked>();
   readonly #subscriptions = new Map<string, Subscription>();
+
+  /** `skimFrom`: the frame length from which frames are skimmed (tests skim every frame with 0). */
+  constructor(readonly skimFrom = SKIM_FROM_CHARS) {}
 
   /** Notes a request the client sends (JSON text; anything else is not a request of ours). */
   sent(text: string): void {
@@ -153,15 +166,23 @@ export class FrameCheck {
   }
 
   /** The verdict on one frame from the node; `onRpcError` hears each JSON-RPC error answer (`code: message`). */
-  received(data: unknown, isBinary: boolean, onRpcError: (error: string) => void): Verdict {
+  received(text: string, isBinary: boolean, onRpcError: (error: string) => void): Verdict {
     if (isBinary) return problem('binary frame');
-    const text = String(data);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return problem(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
     let frame: unknown;
-    try {
-      frame = JSON.parse(text);
-    } catch (error) {
-      return problem(`not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
+    if (text.length >= this.skimFrom) {
+      try {
+        frame = skim(text, MAX_JSON_DEPTH);
+      } catch (error) {
+        if (error instanceof SkimRefusal) return problem(error.deep ? deepProblem : `not JSON (${error.message})`);
+        throw error;
+      }
+    } else {
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return problem(deepProblem);
+      try {
+        frame = JSON.parse(text);
+      } catch (error) {
+        return problem(`not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
+      }
     }
     if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : typeof frame})`);
     if (frame.jsonrpc !== '2.0') return problem('jsonrpc is not "2.0"');
