@@ -91,6 +91,31 @@ describe('a status lookback over blocks of 100,000 extrinsics', () => {
   });
 });
 
+describe('large block frames (skimmed by the frame check, parsed once by the client)', () => {
+  const nodeSendingBlock = (extrinsics: string) =>
+    servers.hostile({ upstream: polkadot.url, onRequest: (frame) => (frame.method === 'chain_getBlock' ? { send: blockAnswer(frame, extrinsics) } : 'forward') });
+  const megabyteOfHex = '00'.repeat(1024 * 1024);
+
+  it('not JSON inside a long string (a raw control character): 502 naming the chain; /health answers', async () => {
+    const node = await nodeSendingBlock(`["0x${megabyteOfHex}\u0001"]`);
+    const res = await request(app).post('/v5/x-transfer/status').send(statusBody(node));
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toMatch(/^Chain Polkadot .*(JSON|could not handle)/);
+    expect((await request(app).get('/health')).status).toBe(200);
+  });
+
+  it.each([
+    ['a character that is not hex past the first megabyte', `0x${megabyteOfHex}0g`],
+    ['an odd number of digits', `0x${megabyteOfHex}0`],
+    ['no bytes', '0x'],
+  ])('an extrinsic of %s: 502 naming the chain and the extrinsic', async (_, extrinsic) => {
+    const node = await nodeSendingBlock(JSON.stringify([extrinsic]));
+    const res = await request(app).post('/v5/x-transfer/status').send(statusBody(node));
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toMatch(/^Chain Polkadot answered chain_getBlock with something this service cannot use: extrinsic 0 is "0x.*, not hex bytes$/);
+  });
+});
+
 describe('an events decode', () => {
   it('System.Events announcing more records than the request may decode: 502 before decoding them', async () => {
     // The block holds the extrinsic asked for, so its events are read.
