@@ -11,6 +11,7 @@ import type { ClientOptions } from 'ws';
 import { AddressGuard, quote } from './address-guard';
 import { deliveringFor, errorText, type Containable } from './containment';
 import { FrameCheck } from './frame-check';
+import { inTurn } from './turns';
 
 const load = createRequire(__filename);
 const { WebSocket: WsWebSocket } = load('ws') as typeof import('ws');
@@ -155,15 +156,15 @@ export class ChainSocket extends WsWebSocket implements Containable {
   }
 
   /**
-   * Hands `event` to the clients in a later turn of the event loop, after those already waiting:
-   * decoding and checking a large frame and the client's parse of it then never run back to
-   * back, so no turn holds the loop for both. Past a few waiting frames the socket stops reading
+   * Hands `event` to the clients in a later turn of the event loop, after those already waiting
+   * (turns.ts: of every socket and every long decode): decoding and checking a large frame and
+   * the client's parse of it then never run back to back, so no turn holds the loop for both. Past a few waiting frames the socket stops reading
    * until they are delivered, so the wait holds no more than that.
    */
   #later(event: string, args: unknown[]): boolean {
     if (!this.#queue) {
       this.#queue = [];
-      setImmediate(() => this.#drain());
+      inTurn(() => this.#drain());
     }
     this.#queue.push([event, args]);
     if (this.#queue.length >= MAX_WAITING_FRAMES && !this.isPaused) this.pause();
@@ -179,7 +180,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
     }
     this.#deliver(next[0], next[1]);
     if (queue.length > 0 && !this.#failed) {
-      setImmediate(() => this.#drain());
+      inTurn(() => this.#drain());
       return;
     }
     this.#queue = undefined;

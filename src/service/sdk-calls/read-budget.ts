@@ -3,7 +3,7 @@
 // holds per frame and per block elsewhere; this one holds per request, so that a node sending
 // blocks of the largest accepted size, again and again, costs one request a bounded amount of CPU.
 // Past a bound the request answers 502 naming the chain and the bound.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../chains/turns';
 import type { Config } from '../../config';
 import { ChainResponseError } from '../../errors';
 
@@ -78,7 +78,8 @@ export class ReadBudget {
   }
 
   /**
-   * Between slices of a long decode: lets the event loop run (other requests, /health), then stops
+   * Between slices of a long decode: lets the event loop run (other requests, /health; one slice
+   * of all the decodes under way per turn), then stops
    * when the request ended meanwhile, or with the 502 when another read of it spent the budget.
    */
   async pause(chain: string): Promise<void> {
