@@ -10,7 +10,7 @@
 // the client's own parse is the only one. What the skim does not read, the contents of strings,
 // the client's parse refuses if it is not JSON, and that fails the connection too (containment).
 import { quote } from './address-guard';
-import { skim, SkimRefusal } from './skim';
+import { skim, SkimRefusal, UNREAD } from './skim';
 
 /** Deepest JSON nesting accepted in a frame (a few levels is all any answer we read has). */
 export const MAX_JSON_DEPTH = 64;
@@ -184,7 +184,7 @@ export class FrameCheck {
         return problem(`not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
       }
     }
-    if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : typeof frame})`);
+    if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : frame === UNREAD ? 'a long value' : typeof frame})`);
     if (frame.jsonrpc !== '2.0') return problem('jsonrpc is not "2.0"');
     return frame.method === undefined ? this.#answer(frame, onRpcError) : this.#notification(frame);
   }

@@ -144,6 +144,7 @@ describe('large frames are skimmed, not parsed', () => {
     expect(frames().received(block.replace(/"\]/, ']'))).toEqual(refused(/not JSON \(a string is not closed\)/));
     expect(frames().received(block.replace('"result":[', '"result":[,'))).toEqual(refused(/not JSON \(unexpected ","/));
     expect(frames().received(block.replace('"id":1', '"id":1x'))).toEqual(refused(/not JSON/));
+    expect(frames().received(JSON.stringify([big]))).toEqual(refused(/not a JSON-RPC object \(a long value\)/));
     // The frame and its result are two levels: 63 more is one too many, as when parsed.
     const nestedIn = (levels: number) => `{"jsonrpc":"2.0","id":1,"result":[${JSON.stringify(big)},${'['.repeat(levels)}${']'.repeat(levels)}]}`;
     expect(nestsDeeperThan(nestedIn(MAX_JSON_DEPTH - 1), MAX_JSON_DEPTH)).toBe(true);
