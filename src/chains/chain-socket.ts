@@ -9,6 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { ClientOptions } from 'ws';
 import { AddressGuard, quote } from './address-guard';
+import { answerBudgets } from './answer-budget';
 import { deliveringFor, errorText, type Containable } from './containment';
 import { FrameCheck } from './frame-check';
 import { inTurn } from './turns';
@@ -126,7 +127,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
   }
 
   override send(data: unknown, ...rest: unknown[]): void {
-    if (typeof data === 'string') this.#check.sent(data);
+    if (typeof data === 'string') this.#check.sent(data, answerBudgets.getStore());
     (super.send as (...args: unknown[]) => void)(data, ...rest);
   }
 
@@ -145,11 +146,11 @@ export class ChainSocket extends WsWebSocket implements Containable {
       const text = isBinary ? '' : String(args[0]);
       const verdict = this.#check.received(text, isBinary, (error) => (this.context.lastRpcError = error));
       if (verdict === 'drop') return false;
-      if (verdict !== 'deliver') {
+      if (verdict !== 'deliver' && 'problem' in verdict) {
         this.#fail(`${MALFORMED}${verdict.problem}`);
         return false;
       }
-      args = [text, false];
+      args = [verdict === 'deliver' ? text : verdict.instead, false];
       if (this.#queue || text.length >= LARGE_FRAME_BYTES) return this.#later(event, args);
     }
     return this.#deliver(event, args);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { FrameCheck, MAX_JSON_DEPTH, MAX_RUNTIME_VERSIONS, nestsDeeperThan, SKIM_FROM_CHARS, type Verdict } from '../../src/chains/frame-check';
 import { skim, UNREAD } from '../../src/chains/skim';
+import { OVER_BUDGET_CODE } from '../../src/chains/answer-budget';
 
 const request = (id: number, method: string, params: unknown[] = []) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 const answer = (id: number, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result });
@@ -169,5 +170,22 @@ describe('large frames are skimmed, not parsed', () => {
 
   it('a member named __proto__ is a member, as JSON.parse reads it', () => {
     expect(Object.keys(skim('{"__proto__":{"a":1},"b":2}', MAX_JSON_DEPTH) as object)).toEqual(['__proto__', 'b']);
+  });
+});
+
+describe('answers read under a request budget', () => {
+  it('an answer longer than its request may still read is given as an error answer to its id, unparsed; others pass', () => {
+    const frames = new FrameCheck();
+    const measured: number[] = [];
+    const budget = { fits: (chars: number) => (measured.push(chars), chars <= 100) };
+    frames.sent(request(1, 'chain_getBlock'), budget);
+    frames.sent(request(2, 'chain_getBlock'), budget);
+    frames.sent(request(3, 'chain_getBlock'));
+    const long = answer(1, 'x'.repeat(200));
+    const instead = { jsonrpc: '2.0', id: 1, error: { code: OVER_BUDGET_CODE, message: `an answer of ${long.length} bytes, more than the request may still read` } };
+    expect(frames.received(long, false, () => undefined)).toEqual({ instead: JSON.stringify(instead) });
+    expect(frames.received(answer(2, 'x'), false, () => undefined)).toBe('deliver');
+    expect(frames.received(answer(3, 'x'.repeat(200)), false, () => undefined)).toBe('deliver');
+    expect(measured).toEqual([long.length, answer(2, 'x').length]);
   });
 });

@@ -3,6 +3,7 @@
 // holds per frame and per block elsewhere; this one holds per request, so that a node sending
 // blocks of the largest accepted size, again and again, costs one request a bounded amount of CPU.
 // Past a bound the request answers 502 naming the chain and the bound.
+import { answerBudgets, type AnswerBudget } from '../../chains/answer-budget';
 import { nextTurn } from '../../chains/turns';
 import type { Config } from '../../config';
 import { ChainResponseError } from '../../errors';
@@ -30,6 +31,14 @@ export class ReadBudget {
   #items = 0;
   #largest = 0;
   #sliceStart = performance.now();
+  /** What the sockets ask of an answer's length before it is parsed: the answers it does not fit are counted as read. */
+  readonly #answers: AnswerBudget = {
+    fits: (chars) => {
+      if (this.#bytes + chars <= this.limits.maxBytes) return true;
+      this.#bytes += chars;
+      return false;
+    },
+  };
 
   /** `signal`: the request's; a decode under way stops when it aborts (its deadline, the client gone). */
   constructor(
@@ -63,6 +72,20 @@ export class ReadBudget {
     this.#items += n * weight;
     if (this.#items > this.limits.maxItems) {
       throw new ChainResponseError(chain, `sent more than ${this.limits.maxItems} items to decode for this one request (REQUEST_MAX_CHAIN_ITEMS; ${n} ${what} at once${weight > 1 ? `, ${weight} items each` : ''}); the request stopped there`);
+    }
+  }
+
+  /**
+   * Runs `call` (chain calls) with its answers measured by the sockets before they are parsed
+   * (chains/answer-budget.ts): an answer longer than what is left fails its call, and the 502 is
+   * then this budget's, naming REQUEST_MAX_CHAIN_BYTES.
+   */
+  async reading<T>(chain: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await answerBudgets.run(this.#answers, call);
+    } catch (error) {
+      this.check(chain);
+      throw error;
     }
   }
 

@@ -56,7 +56,7 @@ function blake2Hex(bytes: Uint8Array): string {
 /** One raw call, its answer counted against `budget` (nothing is sent once the budget is spent). */
 async function rpc(api: ApiPromise, chain: string, budget: ReadBudget, method: string, ...params: unknown[]): Promise<unknown> {
   budget.check(chain);
-  const answer = await (api.rpc as unknown as RawRpc)(method, ...params);
+  const answer = await budget.reading(chain, () => (api.rpc as unknown as RawRpc)(method, ...params));
   budget.bytes(chain, jsonBytes(answer, budget.limits.maxBytes));
   return answer;
 }
