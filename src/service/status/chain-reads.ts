@@ -29,10 +29,11 @@ const TIMESTAMP_KEY = storageKey('Timestamp', 'Now');
  * what may be megabytes (a regular expression and polkadot.js's hexToU8a each took another):
  * Buffer stops decoding at the first pair that is not hex, so a short result is a refusal.
  */
-function hexBytes(value: unknown): Buffer | undefined {
+function hexBytes(value: unknown): Uint8Array | undefined {
   if (typeof value !== 'string' || value.length % 2 !== 0 || !value.startsWith('0x')) return undefined;
   const bytes = Buffer.from(value.slice(2), 'hex');
-  return bytes.length * 2 === value.length - 2 ? bytes : undefined;
+  // A plain view, not the Buffer: polkadot.js copies a Buffer it is given (u8aToU8a) before hashing it.
+  return bytes.length * 2 === value.length - 2 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : undefined;
 }
 
 const DIGITS = Buffer.from('0123456789abcdef', 'latin1');
