@@ -159,8 +159,9 @@ export class ChainSocket extends WsWebSocket implements Containable {
   /**
    * Hands `event` to the clients in a later turn of the event loop, after those already waiting
    * (turns.ts: of every socket and every long decode): decoding and checking a large frame and
-   * the client's parse of it then never run back to back, so no turn holds the loop for both. Past a few waiting frames the socket stops reading
-   * until they are delivered, so the wait holds no more than that.
+   * the client's parse of it then never run back to back, so no turn holds the loop for both.
+   * Past a few waiting frames the socket stops reading until they are delivered, so the wait
+   * holds no more than that.
    */
   #later(event: string, args: unknown[]): boolean {
     if (!this.#queue) {
