@@ -4,12 +4,16 @@
 //     extrinsics, over ~15 MB block frames, a block whose System.Events hold 3,999 records (the most the default budget decodes), and
 //     metadata v15 of ~15 MB announcing 90,000 types (each under the per-frame and per-block
 //     bounds; the per-request budget, REQUEST_MAX_CHAIN_BYTES / _ITEMS, stops them);
-//   - /health p50/p99 while four such requests run, against the same server idle (ratio);
+//   - /health p50/p99 while four such requests run, against the same server idle (ratio), and the
+//     longest the service's main thread held its event loop meanwhile, in its own CPU time
+//     (bench/loop-holds.ts: a figure a shared machine's load does not move);
 //   - RSS after filling the pool (MAX_CHAINS) with override connections to distinct hostile nodes,
 //     and the memory per connection.
 // Prints a Markdown summary and one JSON line.
 //   npx tsc -p tsconfig.json && node dist/bench/hostile.js
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../src/project-root';
 import { startHostileNode, type Behaviour, type HostileNode, type RpcFrame } from '../test/support/hostile-node';
@@ -82,6 +86,21 @@ async function healthTimes(service: Service, samples: number): Promise<{ p50: nu
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length };
 }
 
+interface LoopHolds {
+  /** The longest hold, ms of main-thread CPU between two turns of the loop. */
+  max: number;
+  /** Holds over 50 ms. */
+  over50: number;
+}
+
+/** The service's loop holds since the last call, read from bench/loop-holds.ts in it (SIGUSR2); a new window starts. */
+async function loopHolds(service: Service, file: string): Promise<LoopHolds> {
+  rmSync(file, { force: true });
+  service.child.kill('SIGUSR2');
+  for (let i = 0; i < 250 && !existsSync(file); i++) await settle(20);
+  return JSON.parse(readFileSync(file, 'utf8')) as LoopHolds;
+}
+
 interface CaseResult {
   name: string;
   status: number;
@@ -92,7 +111,13 @@ interface CaseResult {
 async function main(): Promise<void> {
   const [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
   const { cases, nodes } = await heavyCases(polkadot, assetHub);
-  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn' });
+  const holdsFile = join(tmpdir(), `loop-holds-${process.pid}.json`);
+  const service = await startService({
+    ALLOW_PRIVATE_OVERRIDES: 'true',
+    LOG_LEVEL: 'warn',
+    NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`,
+    LOOP_HOLDS_FILE: holdsFile,
+  });
   console.log(`Node.js ${process.version}`);
   try {
     // Service CPU per hostile request, connections warm (the first request of each case connects).
@@ -116,7 +141,9 @@ async function main(): Promise<void> {
 
     // /health idle, then with four hostile requests running at all times.
     await settle();
+    service.child.kill('SIGUSR2');
     const idle = await healthTimes(service, HEALTH_SAMPLES);
+    const idleHolds = await loopHolds(service, holdsFile);
     let stop = false;
     const attackers = Array.from({ length: ATTACKERS }, async (_, i) => {
       let sent = 0;
@@ -128,6 +155,7 @@ async function main(): Promise<void> {
     });
     await settle(300);
     const attacked = await healthTimes(service, HEALTH_SAMPLES);
+    const attackedHolds = await loopHolds(service, holdsFile);
     stop = true;
     const attackRequests = (await Promise.all(attackers)).reduce((a, b) => a + b, 0);
 
@@ -153,10 +181,10 @@ async function main(): Promise<void> {
       '|---|---|---|',
       ...results.map((r) => `| ${r.name} | ${r.status}: ${r.message.slice(0, 110)} | ${r.cpuMs} ms |`),
       '',
-      `| /health, ${HEALTH_SAMPLES} sequential | p50 | p99 |`,
-      '|---|---|---|',
-      `| idle | ${idle.p50.toFixed(1)} ms | ${idle.p99.toFixed(1)} ms |`,
-      `| ${ATTACKERS} hostile lookbacks running (${attackRequests} sent) | ${attacked.p50.toFixed(1)} ms (${(attacked.p50 / idle.p50).toFixed(1)}x) | ${attacked.p99.toFixed(1)} ms (${(attacked.p99 / idle.p99).toFixed(1)}x) |`,
+      `| /health, ${HEALTH_SAMPLES} sequential | p50 | p99 | longest loop hold (main-thread CPU) | holds over 50 ms |`,
+      '|---|---|---|---|---|',
+      `| idle | ${idle.p50.toFixed(1)} ms | ${idle.p99.toFixed(1)} ms | ${idleHolds.max.toFixed(0)} ms | ${idleHolds.over50} |`,
+      `| ${ATTACKERS} hostile lookbacks running (${attackRequests} sent) | ${attacked.p50.toFixed(1)} ms (${(attacked.p50 / idle.p50).toFixed(1)}x) | ${attacked.p99.toFixed(1)} ms (${(attacked.p99 / idle.p99).toFixed(1)}x) | ${attackedHolds.max.toFixed(0)} ms | ${attackedHolds.over50} |`,
       '',
       `RSS before filling the pool: ${rssBefore} MB; with ${connected} override connections to distinct hostile nodes open: ${rssFull} MB; ${perConnection.toFixed(1)} MB per connection (answers: ${[...fillStatuses].map(([s, n]) => `${n} x ${s}`).join(', ')})`,
     ];
@@ -164,7 +192,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify({
         cpuMsPerHostileRequest: Object.fromEntries(results.map((r) => [r.name, r.cpuMs])),
-        health: { idle, attacked, p50Ratio: attacked.p50 / idle.p50, p99Ratio: attacked.p99 / idle.p99 },
+        health: { idle, attacked, p50Ratio: attacked.p50 / idle.p50, p99Ratio: attacked.p99 / idle.p99, loopHolds: { idle: idleHolds, attacked: attackedHolds } },
         pool: { rssBeforeMb: rssBefore, rssFullMb: rssFull, connections: connected, mbPerConnection: perConnection },
       }),
     );

@@ -9,8 +9,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import type { ClientOptions } from 'ws';
 import { AddressGuard, quote } from './address-guard';
+import { answerBudgets } from './answer-budget';
 import { deliveringFor, errorText, type Containable } from './containment';
 import { FrameCheck } from './frame-check';
+import { inTurn } from './turns';
 
 const load = createRequire(__filename);
 const { WebSocket: WsWebSocket } = load('ws') as typeof import('ws');
@@ -90,12 +92,10 @@ export function describeSocketError(error: unknown): string {
   return typeof error === 'string' ? error : 'unknown socket error';
 }
 
-/** Frames at least this large reach the clients a turn after they are checked (see `#later`). */
+/** Frames at least this long reach the clients a turn after they are checked (see `#later`). */
 const LARGE_FRAME_BYTES = 1024 * 1024;
 /** Frames waiting for the clients before the socket stops reading. */
 const MAX_WAITING_FRAMES = 4;
-
-const byteLength = (data: unknown): number => (typeof data === 'string' ? data.length : Buffer.isBuffer(data) ? data.length : 0);
 
 /**
  * `ws`'s WebSocket with the checks above, the address guard (literal hosts refused before dialling,
@@ -127,7 +127,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
   }
 
   override send(data: unknown, ...rest: unknown[]): void {
-    if (typeof data === 'string') this.#check.sent(data);
+    if (typeof data === 'string') this.#check.sent(data, answerBudgets.getStore());
     (super.send as (...args: unknown[]) => void)(data, ...rest);
   }
 
@@ -141,27 +141,32 @@ export class ChainSocket extends WsWebSocket implements Containable {
     }
     if (event === 'message') {
       if (this.#closeDelivered) return false;
-      const verdict = this.#check.received(args[0], args[1] === true, (error) => (this.context.lastRpcError = error));
+      const isBinary = args[1] === true;
+      // Decoded once: the clients get the text the check read (ws would decode the bytes again for each).
+      const text = isBinary ? '' : String(args[0]);
+      const verdict = this.#check.received(text, isBinary, (error) => (this.context.lastRpcError = error));
       if (verdict === 'drop') return false;
-      if (verdict !== 'deliver') {
+      if (verdict !== 'deliver' && 'problem' in verdict) {
         this.#fail(`${MALFORMED}${verdict.problem}`);
         return false;
       }
-      if (this.#queue || byteLength(args[0]) >= LARGE_FRAME_BYTES) return this.#later(event, args);
+      args = [verdict === 'deliver' ? text : verdict.instead, false];
+      if (this.#queue || text.length >= LARGE_FRAME_BYTES) return this.#later(event, args);
     }
     return this.#deliver(event, args);
   }
 
   /**
-   * Hands `event` to the clients in a later turn of the event loop, after those already waiting:
-   * checking a large frame (a parse) and the client's own parse of it then never run back to
-   * back, so no turn holds the loop for both. Past a few waiting frames the socket stops reading
-   * until they are delivered, so the wait holds no more than that.
+   * Hands `event` to the clients in a later turn of the event loop, after those already waiting
+   * (turns.ts: of every socket and every long decode): decoding and checking a large frame and
+   * the client's parse of it then never run back to back, so no turn holds the loop for both.
+   * Past a few waiting frames the socket stops reading until they are delivered, so the wait
+   * holds no more than that.
    */
   #later(event: string, args: unknown[]): boolean {
     if (!this.#queue) {
       this.#queue = [];
-      setImmediate(() => this.#drain());
+      inTurn(() => this.#drain());
     }
     this.#queue.push([event, args]);
     if (this.#queue.length >= MAX_WAITING_FRAMES && !this.isPaused) this.pause();
@@ -177,7 +182,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
     }
     this.#deliver(next[0], next[1]);
     if (queue.length > 0 && !this.#failed) {
-      setImmediate(() => this.#drain());
+      inTurn(() => this.#drain());
       return;
     }
     this.#queue = undefined;

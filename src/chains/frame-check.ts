@@ -4,7 +4,14 @@
 // bound for node data: polkadot.js keeps every notification it cannot place ("for an id that may
 // come later", one entry per method and subscription id, without bound); here none reaches it.
 // What the check itself holds is our own request ids and the subscription ids we were given.
+//
+// A large frame (a block of big extrinsics, a metadata blob) is not parsed here: it is skimmed
+// (skim.ts), its envelope read and its nesting bounded in one pass that jumps over strings, and
+// the client's own parse is the only one. What the skim does not read, the contents of strings,
+// the client's parse refuses if it is not JSON, and that fails the connection too (containment).
 import { quote } from './address-guard';
+import { OVER_BUDGET_CODE, type AnswerBudget } from './answer-budget';
+import { skim, SkimRefusal, UNREAD } from './skim';
 
 /** Deepest JSON nesting accepted in a frame (a few levels is all any answer we read has). */
 export const MAX_JSON_DEPTH = 64;
@@ -61,8 +68,9 @@ const UNSUBSCRIBES = new Set([
   'transactionWatch_unstable_unwatch',
 ]);
 
-/** A request awaiting its answer: what its answer starts or ends, if anything. */
+/** A request awaiting its answer: what its answer starts or ends, if anything, and the budget it is read under. */
 interface Asked {
+  readonly budget?: AnswerBudget;
   /** A subscribe request: the methods its notifications will carry. */
   readonly notifications?: readonly string[];
   /** An unsubscribe request: the subscription it ends once answered. */
@@ -77,8 +85,8 @@ interface Subscription {
   ending: boolean;
 }
 
-/** Deliver the frame, drop it unseen, or fail the connection for the reason given. */
-export type Verdict = 'deliver' | 'drop' | { problem: string };
+/** Deliver the frame, drop it unseen, deliver a small answer `instead` of it, or fail the connection for the reason given. */
+export type Verdict = 'deliver' | 'drop' | { instead: string } | { problem: string };
 
 const problem = (text: string): Verdict => ({ problem: text });
 
@@ -120,16 +128,23 @@ function bracketsAtMost(text: string, limit: number): boolean {
   return true;
 }
 
+const deepProblem = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isId = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
+
+/** Frames at least this long (characters) are skimmed, not parsed. */
+export const SKIM_FROM_CHARS = 64 * 1024;
 
 /** The frame check of one connection: what it asked, what it subscribed to, what it accepts. */
 export class FrameCheck {
   readonly #pending = new Map<string, Asked>();
   readonly #subscriptions = new Map<string, Subscription>();
 
-  /** Notes a request the client sends (JSON text; anything else is not a request of ours). */
-  sent(text: string): void {
+  /** `skimFrom`: the frame length from which frames are skimmed (tests skim every frame with 0). */
+  constructor(readonly skimFrom = SKIM_FROM_CHARS) {}
+
+  /** Notes a request the client sends (JSON text; anything else is not a request of ours), read under `budget` if given. */
+  sent(text: string, budget?: AnswerBudget): void {
     let request: unknown;
     try {
       request = JSON.parse(text);
@@ -139,13 +154,13 @@ export class FrameCheck {
     if (!isPlainObject(request) || !isId(request.id)) return;
     const method = typeof request.method === 'string' ? request.method : '';
     const first = Array.isArray(request.params) ? request.params[0] : undefined;
-    let asked: Asked = {};
-    if (Object.hasOwn(NOTIFICATIONS, method)) asked = { notifications: NOTIFICATIONS[method] };
+    let asked: Asked = { budget };
+    if (Object.hasOwn(NOTIFICATIONS, method)) asked = { budget, notifications: NOTIFICATIONS[method] };
     else if (UNSUBSCRIBES.has(method) && isId(first)) {
       const subscription = this.#subscriptions.get(String(first));
       if (subscription) {
         subscription.ending = true;
-        asked = { ends: String(first) };
+        asked = { budget, ends: String(first) };
       }
     }
     if (this.#pending.size >= MAX_PENDING_IDS) this.#pending.delete(this.#pending.keys().next().value as string);
@@ -153,19 +168,27 @@ export class FrameCheck {
   }
 
   /** The verdict on one frame from the node; `onRpcError` hears each JSON-RPC error answer (`code: message`). */
-  received(data: unknown, isBinary: boolean, onRpcError: (error: string) => void): Verdict {
+  received(text: string, isBinary: boolean, onRpcError: (error: string) => void): Verdict {
     if (isBinary) return problem('binary frame');
-    const text = String(data);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return problem(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
     let frame: unknown;
-    try {
-      frame = JSON.parse(text);
-    } catch (error) {
-      return problem(`not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
+    if (text.length >= this.skimFrom) {
+      try {
+        frame = skim(text, MAX_JSON_DEPTH);
+      } catch (error) {
+        if (error instanceof SkimRefusal) return problem(error.deep ? deepProblem : `not JSON (${error.message})`);
+        throw error;
+      }
+    } else {
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return problem(deepProblem);
+      try {
+        frame = JSON.parse(text);
+      } catch (error) {
+        return problem(`not JSON (${error instanceof Error ? error.message : 'unparsable'})`);
+      }
     }
-    if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : typeof frame})`);
+    if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : frame === UNREAD ? 'a long value' : typeof frame})`);
     if (frame.jsonrpc !== '2.0') return problem('jsonrpc is not "2.0"');
-    return frame.method === undefined ? this.#answer(frame, onRpcError) : this.#notification(frame);
+    return frame.method === undefined ? this.#answer(frame, text.length, onRpcError) : this.#notification(frame);
   }
 
   #notification(frame: Record<string, unknown>): Verdict {
@@ -187,13 +210,17 @@ export class FrameCheck {
     return 'deliver';
   }
 
-  #answer(frame: Record<string, unknown>, onRpcError: (error: string) => void): Verdict {
+  #answer(frame: Record<string, unknown>, length: number, onRpcError: (error: string) => void): Verdict {
     if (!isId(frame.id)) return problem('answer without an id');
     const id = String(frame.id);
     const asked = this.#pending.get(id);
     if (!asked) return problem(`answer to id ${quote(id, 40)}, which was never asked`);
     this.#pending.delete(id);
     if (asked.ends !== undefined) this.#subscriptions.delete(asked.ends);
+    if (asked.budget && !asked.budget.fits(length)) {
+      const message = `an answer of ${length} bytes, more than the request may still read`;
+      return { instead: JSON.stringify({ jsonrpc: '2.0', id: frame.id, error: { code: OVER_BUDGET_CODE, message } }) };
+    }
     if ('error' in frame) {
       const e = frame.error;
       if (!isPlainObject(e) || typeof e.code !== 'number' || typeof e.message !== 'string') return problem('error without a numeric code and a message');

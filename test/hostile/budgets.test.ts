@@ -91,6 +91,54 @@ describe('a status lookback over blocks of 100,000 extrinsics', () => {
   });
 });
 
+describe('large block frames (skimmed by the frame check, parsed once by the client)', () => {
+  const nodeSendingBlock = (extrinsics: string) =>
+    servers.hostile({ upstream: polkadot.url, onRequest: (frame) => (frame.method === 'chain_getBlock' ? { send: blockAnswer(frame, extrinsics) } : 'forward') });
+  const megabyteOfHex = '00'.repeat(1024 * 1024);
+
+  it('not JSON inside a long string (a raw control character): 502 naming the chain; /health answers', async () => {
+    const node = await nodeSendingBlock(`["0x${megabyteOfHex}\u0001"]`);
+    const res = await request(app).post('/v5/x-transfer/status').send(statusBody(node));
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toMatch(/^Chain Polkadot .*(JSON|could not handle)/);
+    expect((await request(app).get('/health')).status).toBe(200);
+  });
+
+  it.each([
+    ['a character that is not hex past the first megabyte', `0x${megabyteOfHex}0g`],
+    ['an odd number of digits', `0x${megabyteOfHex}0`],
+    ['no bytes', '0x'],
+  ])('an extrinsic of %s: 502 naming the chain and the extrinsic', async (_, extrinsic) => {
+    const node = await nodeSendingBlock(JSON.stringify([extrinsic]));
+    const res = await request(app).post('/v5/x-transfer/status').send(statusBody(node));
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toMatch(/^Chain Polkadot answered chain_getBlock with something this service cannot use: extrinsic 0 is "0x.*, not hex bytes$/);
+  });
+});
+
+describe('an answer longer than what its request may still read', () => {
+  it('is refused by its length before it is parsed: 502 naming REQUEST_MAX_CHAIN_BYTES, the connection kept', async () => {
+    // The first block fits an 8 MB budget; the second would not, and is not JSON either: parsed,
+    // it would fail the connection ("could not handle") instead of reading as the budget's 502.
+    const megabytes = (n: number) => '00'.repeat(n * 1024 * 1024);
+    let blocks = 0;
+    const node = await servers.hostile({
+      upstream: polkadot.url,
+      onRequest: (frame) => (frame.method === 'chain_getBlock' ? { send: blockAnswer(frame, blocks++ === 0 ? `["0x${megabytes(2.5)}"]` : `["0x${megabytes(2.5)}\u0001"]`) } : 'forward'),
+    });
+    const small = testApp({ REQUEST_MAX_CHAIN_BYTES: '8mb' });
+    try {
+      const res = await request(small.app).post('/v5/x-transfer/status').send(statusBody(node));
+      expectErrorBody(res.body, 502, 'ChainResponseError');
+      expect(res.body.message).toMatch(/^Chain Polkadot sent more than 8388608 bytes for this one request \(REQUEST_MAX_CHAIN_BYTES\)/);
+      expect(blocks).toBe(2);
+      expect(node.openConnections).toBe(1);
+    } finally {
+      await small.services.close();
+    }
+  });
+});
+
 describe('an events decode', () => {
   it('System.Events announcing more records than the request may decode: 502 before decoding them', async () => {
     // The block holds the extrinsic asked for, so its events are read.

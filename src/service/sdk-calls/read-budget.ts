@@ -3,7 +3,8 @@
 // holds per frame and per block elsewhere; this one holds per request, so that a node sending
 // blocks of the largest accepted size, again and again, costs one request a bounded amount of CPU.
 // Past a bound the request answers 502 naming the chain and the bound.
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { answerBudgets, type AnswerBudget } from '../../chains/answer-budget';
+import { nextTurn } from '../../chains/turns';
 import type { Config } from '../../config';
 import { ChainResponseError } from '../../errors';
 
@@ -30,6 +31,14 @@ export class ReadBudget {
   #items = 0;
   #largest = 0;
   #sliceStart = performance.now();
+  /** What the sockets ask of an answer's length before it is parsed: the answers it does not fit are counted as read. */
+  readonly #answers: AnswerBudget = {
+    fits: (chars) => {
+      if (this.#bytes + chars <= this.limits.maxBytes) return true;
+      this.#bytes += chars;
+      return false;
+    },
+  };
 
   /** `signal`: the request's; a decode under way stops when it aborts (its deadline, the client gone). */
   constructor(
@@ -66,6 +75,20 @@ export class ReadBudget {
     }
   }
 
+  /**
+   * Runs `call` (chain calls) with its answers measured by the sockets before they are parsed
+   * (chains/answer-budget.ts): an answer longer than what is left fails its call, and the 502 is
+   * then this budget's, naming REQUEST_MAX_CHAIN_BYTES.
+   */
+  async reading<T>(chain: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await answerBudgets.run(this.#answers, call);
+    } catch (error) {
+      this.check(chain);
+      throw error;
+    }
+  }
+
   /** Throws the 502 when nothing is left, before another read is sent. */
   check(chain: string): void {
     this.bytes(chain, 0);
@@ -78,7 +101,8 @@ export class ReadBudget {
   }
 
   /**
-   * Between slices of a long decode: lets the event loop run (other requests, /health), then stops
+   * Between slices of a long decode: lets the event loop run (other requests, /health; one slice
+   * of all the decodes under way per turn), then stops
    * when the request ended meanwhile, or with the 502 when another read of it spent the budget.
    */
   async pause(chain: string): Promise<void> {

@@ -16,7 +16,6 @@ export interface BlockRef {
 type RawRpc = (method: string, ...params: unknown[]) => Promise<unknown>;
 
 const HASH = /^0x[0-9a-f]{64}$/i;
-const HEX = /^0x(?:[0-9a-f]{2})*$/i;
 const MAX_BLOCK_NUMBER = 2 ** 32 - 1;
 /** More extrinsics than any block of a real chain holds. */
 const MAX_EXTRINSICS = 100_000;
@@ -25,10 +24,40 @@ const storageKey = (pallet: string, item: string): string => utilCrypto.xxhashAs
 const EVENTS_KEY = storageKey('System', 'Events');
 const TIMESTAMP_KEY = storageKey('Timestamp', 'Now');
 
+/**
+ * The bytes `0x`-prefixed hex stands for, or undefined when it is not hex. One native pass over
+ * what may be megabytes (a regular expression and polkadot.js's hexToU8a each took another):
+ * Buffer stops decoding at the first pair that is not hex, so a short result is a refusal.
+ */
+function hexBytes(value: unknown): Uint8Array | undefined {
+  if (typeof value !== 'string' || value.length % 2 !== 0 || !value.startsWith('0x')) return undefined;
+  const bytes = Buffer.from(value.slice(2), 'hex');
+  // A plain view, not the Buffer: polkadot.js copies a Buffer it is given (u8aToU8a) before hashing it.
+  return bytes.length * 2 === value.length - 2 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : undefined;
+}
+
+const DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
+/**
+ * blake2-256 as 0x-hex in one flat string. Built by concatenation (polkadot.js's u8aToHex, or
+ * '0x' + hex) it is a rope that the lookback's indexOf flattens: 100,000 of them in one task.
+ */
+function blake2Hex(bytes: Uint8Array): string {
+  const hash = utilCrypto.blake2AsU8a(bytes, 256);
+  const text = Buffer.allocUnsafe(2 + 2 * hash.length);
+  text[0] = 0x30; // 0
+  text[1] = 0x78; // x
+  for (let i = 0; i < hash.length; i++) {
+    text[2 + 2 * i] = DIGITS[hash[i]! >> 4]!;
+    text[3 + 2 * i] = DIGITS[hash[i]! & 15]!;
+  }
+  return text.toString('latin1');
+}
+
 /** One raw call, its answer counted against `budget` (nothing is sent once the budget is spent). */
 async function rpc(api: ApiPromise, chain: string, budget: ReadBudget, method: string, ...params: unknown[]): Promise<unknown> {
   budget.check(chain);
-  const answer = await (api.rpc as unknown as RawRpc)(method, ...params);
+  const answer = await budget.reading(chain, () => (api.rpc as unknown as RawRpc)(method, ...params));
   budget.bytes(chain, jsonBytes(answer, budget.limits.maxBytes));
   return answer;
 }
@@ -94,8 +123,9 @@ export async function blockExtrinsics(api: ApiPromise, chain: string, budget: Re
   const hashes: string[] = [];
   for (const [i, x] of (extrinsics as unknown[]).entries()) {
     if (budget.due()) await budget.pause(chain);
-    if (typeof x !== 'string' || !HEX.test(x) || x.length < 4) throw unusable(chain, 'chain_getBlock', `extrinsic ${i} is ${shown(x)}, not hex bytes`);
-    hashes.push(utilCrypto.blake2AsHex(x, 256));
+    const bytes = hexBytes(x);
+    if (!bytes?.length) throw unusable(chain, 'chain_getBlock', `extrinsic ${i} is ${shown(x)}, not hex bytes`);
+    hashes.push(blake2Hex(bytes));
   }
   return { number, extrinsics: hashes };
 }
@@ -103,8 +133,9 @@ export async function blockExtrinsics(api: ApiPromise, chain: string, budget: Re
 async function storageAt(api: ApiPromise, chain: string, budget: ReadBudget, key: string, hash: string): Promise<Uint8Array | undefined> {
   const value = await rpc(api, chain, budget, 'state_getStorage', key, hash);
   if (value === null) return undefined;
-  if (typeof value !== 'string' || !HEX.test(value)) throw unusable(chain, 'state_getStorage', `${shown(value)} is not hex bytes`);
-  return Buffer.from(value.slice(2), 'hex');
+  const bytes = hexBytes(value);
+  if (!bytes) throw unusable(chain, 'state_getStorage', `${shown(value)} is not hex bytes`);
+  return bytes;
 }
 
 /** `System.Events` at a block, decoded with the chain's metadata (none stored reads as none). */
