@@ -22,6 +22,14 @@ interface Cursor {
   since?: number;
 }
 
+/** What a journey knows and where it reads next: plain JSON, so a watch resumes it in another process. */
+export interface JourneySnapshot {
+  legs: Leg[];
+  messageId?: string;
+  notes: string[];
+  cursor?: Cursor;
+}
+
 export interface JourneyLimits {
   lookback: number;
   maxBlocks: number;
@@ -35,6 +43,9 @@ export class Journey {
   #messageId?: string;
   #notes: string[] = [];
   #cursor?: Cursor;
+  /** Why following stopped early this time, and where it would have read next: not carried by a snapshot. */
+  #stops: string[] = [];
+  #stoppedAt?: Cursor;
 
   constructor(
     private readonly req: StatusRequest,
@@ -55,8 +66,30 @@ export class Journey {
 
   /** Adds a sentence to the answer's note (why following stopped early). */
   stop(why: string): void {
+    this.#stoppedAt ??= this.#cursor;
     this.#cursor = undefined;
-    this.#notes.push(why);
+    this.#stops.push(why);
+  }
+
+  /** What a later journey needs to carry on from here (a stop's cursor included, its reason not). */
+  snapshot(): JourneySnapshot {
+    const cursor = this.#cursor ?? this.#stoppedAt;
+    return {
+      legs: structuredClone(this.#legs),
+      ...(this.#messageId ? { messageId: this.#messageId } : {}),
+      notes: [...this.#notes],
+      ...(cursor ? { cursor: { ...cursor } } : {}),
+    };
+  }
+
+  /** Carries on from a snapshot instead of `scan`: reads from its cursor up to each finalized head. */
+  async restore(snapshot: JourneySnapshot): Promise<void> {
+    const copy = structuredClone(snapshot);
+    this.#legs = copy.legs;
+    this.#messageId = copy.messageId;
+    this.#notes = copy.notes;
+    this.#cursor = copy.cursor;
+    await this.#budgeted(() => this.#readToHead());
   }
 
   answer(): StatusAnswer {
@@ -66,7 +99,7 @@ export class Journey {
       final,
       ...(this.#messageId ? { messageId: this.#messageId } : {}),
       legs: this.#legs.map((leg) => ({ ...leg, events: [...leg.events] })),
-      ...(this.#notes.length ? { note: this.#notes.join(' ') } : {}),
+      ...(this.#notes.length + this.#stops.length ? { note: [...this.#notes, ...this.#stops].join(' ') } : {}),
     };
   }
 
