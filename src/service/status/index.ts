@@ -22,6 +22,8 @@ export const crossesBridge = (req: StatusRequest): boolean => laterLegs(req.from
 /** A transfer read for a watch: what is known, and following it on with the shared head watchers. */
 export interface Tracking {
   answer(): StatusAnswer;
+  /** The timestamp (epoch ms) of the block that settled the latest leg found in this read. */
+  settledAt(): number | undefined;
   /** Where a later read carries on (`track`'s `resume`), in this process or another. */
   snapshot(): JourneySnapshot;
   /**
@@ -189,6 +191,7 @@ export class StatusService {
     }
     return {
       answer: () => journey.answer(),
+      settledAt: () => journey.settledAt,
       snapshot: () => journey.snapshot(),
       follow: async (changed) => {
         if (journey.watching) await journey.follow(this.#watchers, changed, following);

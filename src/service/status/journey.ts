@@ -46,6 +46,7 @@ export class Journey {
   /** Why following stopped early this time, and where it would have read next: not carried by a snapshot. */
   #stops: string[] = [];
   #stoppedAt?: Cursor;
+  #settledAt?: number;
 
   constructor(
     private readonly req: StatusRequest,
@@ -62,6 +63,11 @@ export class Journey {
   /** The chain whose new blocks can still change the answer; undefined when there is nothing to wait for. */
   get watching(): string | undefined {
     return this.#cursor?.chain;
+  }
+
+  /** The timestamp (epoch ms) of the block that settled the latest leg this journey found. */
+  get settledAt(): number | undefined {
+    return this.#settledAt;
   }
 
   /** Adds a sentence to the answer's note (why following stopped early). */
@@ -156,6 +162,7 @@ export class Journey {
 
   async #takeOrigin(block: BlockView, index: number): Promise<void> {
     const origin = await readOrigin(block, index);
+    this.#settledAt = await block.timestamp();
     const route = origin.leg.state === 'failed' ? [] : laterLegs(this.req.from, this.req.to, origin.sentTo);
     this.#messageId = origin.messageId;
     this.#cursor = undefined;
@@ -166,7 +173,7 @@ export class Journey {
     }
     this.#legs = [origin.leg, ...route.map((step) => pendingLeg(step.chain, step.role))];
     if (route.some((step) => step.role === 'bridge')) this.#notes.push(BEYOND_BRIDGE);
-    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: await block.timestamp() };
+    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: this.#settledAt };
   }
 
   /** Reads the cursor's chain (and then the next ones) up to each finalized head. */
@@ -214,8 +221,9 @@ export class Journey {
     if (!outcome) return false;
     const leg = cursor.leg;
     this.#legs[leg] = reachedLeg(this.#legs[leg]!, block, outcome);
+    this.#settledAt = await block.timestamp();
     const next = this.#legs[leg + 1];
-    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: await block.timestamp() } : undefined;
+    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: this.#settledAt } : undefined;
     return true;
   }
 
