@@ -6,6 +6,7 @@ import type { TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Family } from './family';
 import { doc } from './docs';
 import { statusFields, type StatusRequest } from './status';
+import { isWebhookSecret } from './webhook-secret';
 import { abortOnIssue, typeError } from './zod-rules';
 
 /** Characters in a webhook URL (as many as an override endpoint's). */
@@ -41,15 +42,12 @@ const webhookUrl = doc(
   },
 );
 
-/** The Standard Webhooks secret form: `whsec_` and the base64 of 24 to 64 bytes. */
-const SECRET = /^whsec_(?:[A-Za-z0-9+/]{4}){8,22}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 const webhookSecret = doc(
   z
     .string(typeError('must be a Standard Webhooks secret: whsec_ and base64'))
     .max(128, 'must be a Standard Webhooks secret: whsec_ and the base64 of 24 to 64 bytes')
     .check(abortOnIssue)
-    .refine((value) => SECRET.test(value) && Buffer.from(value.slice(6), 'base64').length >= 24, 'must be a Standard Webhooks secret: whsec_ and the base64 of 24 to 64 bytes'),
+    .refine(isWebhookSecret, 'must be a Standard Webhooks secret: whsec_ and the base64 of 24 to 64 bytes'),
   { description: 'The signing secret (`whsec_` and base64 of 24 to 64 bytes); one is made when absent.', examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] },
 );
 

@@ -10,10 +10,15 @@ import { ApiError } from '../../errors';
 import type { WatchRequest } from '../../schemas/watch';
 import { crossesBridge, type StatusAnswer, type StatusService } from '../status';
 import type { BackendKind, WatchBackend, WatchCounts } from './backend';
+import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery';
 import { firstEvents, follower } from './follower';
+import { MemoryBackend } from './memory-backend';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
+import { retryPolicyFrom } from './retry';
+import { newSecret } from './signing';
 
 export type { BackendKind, WatchCounts } from './backend';
+export type { DeliveryObserver, DeliveryTry } from './delivery';
 
 /** What `POST /x-transfer/watch` answers (201). */
 export interface CreatedWatch {
@@ -49,6 +54,22 @@ export interface DeliveryAnswer {
 /** Sends one event (the webhook sender): never rejects. */
 export type Send = (watch: Watch, event: WatchEvent) => ReturnType<Parameters<WatchBackend['start']>[1]>;
 
+/** The watch service the config asks for: watches in Redis with REDIS_URL, else in memory. */
+export function createWatchService(config: Config, status: StatusService, guard: AddressGuard, logger: Logger): WatchService {
+  const observers: DeliveryObserver[] = [];
+  const sender = senderFrom(config, guard, { tried: (report: DeliveryTry) => observers.forEach((o) => o.tried(report)) });
+  const options = {
+    maxWatches: config.MAX_WATCHES,
+    maxWatchesPerClient: config.MAX_WATCHES_PER_CLIENT,
+    maxDeliveries: config.WATCH_MAX_DELIVERIES,
+    retainMs: config.WATCH_RETAIN_MS,
+    leaseMs: config.WATCH_LEASE_MS,
+    retry: retryPolicyFrom(config),
+  };
+  const backend = new MemoryBackend(options, logger);
+  return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
+}
+
 export interface WatchServiceDeps {
   status: Pick<StatusService, 'track'>;
   backend: WatchBackend;
@@ -67,9 +88,12 @@ const iso = (ms: number | undefined): string | undefined => (ms === undefined ? 
 
 export class WatchService {
   readonly #deps: WatchServiceDeps;
+  readonly #observers: DeliveryObserver[];
 
-  constructor(deps: WatchServiceDeps) {
+  /** `observers`: whom the sender tells of each try (filled by `observe`). */
+  constructor(deps: WatchServiceDeps, observers: DeliveryObserver[] = []) {
     this.#deps = deps;
+    this.#observers = observers;
     const { backend, status, logger, config, send } = deps;
     backend.start(
       follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS }),
@@ -82,6 +106,11 @@ export class WatchService {
     return this.#deps.backend.kind;
   }
 
+  /** Tells `observer` of every webhook try (metrics). */
+  observe(observer: DeliveryObserver): void {
+    this.#observers.push(observer);
+  }
+
   counts(): Promise<WatchCounts> {
     return this.#deps.backend.counts();
   }
@@ -91,7 +120,7 @@ export class WatchService {
    * `POST /x-transfer/status` reads it, then stored within MAX_WATCHES (503) and
    * MAX_WATCHES_PER_CLIENT (429).
    */
-  async create(request: WatchRequest, owner: string, secret: () => string): Promise<CreatedWatch> {
+  async create(request: WatchRequest, owner: string): Promise<CreatedWatch> {
     const { status, backend, config } = this.#deps;
     await this.#checkHost(request.webhook.url);
     const tracking = await status.track(request.status, new AbortController().signal);
@@ -110,7 +139,7 @@ export class WatchService {
       id: newWatchId(),
       owner,
       request: request.status,
-      webhook: { url: request.webhook.url, secret: request.webhook.secret ?? secret() },
+      webhook: { url: request.webhook.url, secret: request.webhook.secret ?? newSecret() },
       createdAt,
       expiresAt: createdAt + (crossesBridge(request.status) ? config.WATCH_BRIDGE_TIMEOUT_MS : config.WATCH_TIMEOUT_MS),
     };
