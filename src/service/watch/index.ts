@@ -13,6 +13,7 @@ import type { BackendKind, WatchBackend, WatchCounts } from './backend';
 import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery';
 import { firstEvents, follower } from './follower';
 import { MemoryBackend } from './memory-backend';
+import { RedisBackend } from './redis-backend';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
 import { retryPolicyFrom } from './retry';
 import { newSecret } from './signing';
@@ -66,7 +67,7 @@ export function createWatchService(config: Config, status: StatusService, guard:
     leaseMs: config.WATCH_LEASE_MS,
     retry: retryPolicyFrom(config),
   };
-  const backend = new MemoryBackend(options, logger);
+  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger) : new MemoryBackend(options, logger);
   return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
 }
 
