@@ -16,6 +16,7 @@ import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
 import { openApiViolation } from '../helpers/openapi-responses';
 import { DOT, signedTransfer, until } from '../helpers/transfer-status';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
+import { startHostileNode } from '../support/hostile-node';
 import { startTestChain, type TestChain } from '../support/test-chain';
 import { child, extrinsicSuccess, processed, sent } from '../support/xcm-events';
 
@@ -106,6 +107,12 @@ describe('POST /x-transfer/watch', () => {
     expect(receiver.forged).toBe(0);
     const ids = receiver.accepted.map((p) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
+
+    const metrics = (await request(a.app).get('/metrics')).text;
+    expect(metrics).toMatch(/^xcm_gateway_webhook_deliveries_total\{outcome="delivered"\} [1-9]/m);
+    expect(metrics).toMatch(/^xcm_gateway_webhook_delivery_latency_seconds_count [1-9]/m);
+    expect(metrics).toMatch(/^xcm_gateway_watches_open \d+$/m);
+    expect(metrics).toMatch(/^xcm_gateway_webhook_queue_depth \d+$/m);
   });
 
   it('made before the extrinsic is in a block: nothing is sent until a block includes it, then each change', async () => {
@@ -174,6 +181,26 @@ describe('POST /x-transfer/watch', () => {
     await until(() => a.services.status.watching().length === 0 && assetHub.openSubscriptionsOf('chain_finalizedHead') === 0, 'the head subscription to go');
   });
 
+  it('a chain that fails while a watch follows it does not end the watch: it is read again later, and delivers', async () => {
+    const hostile = await startHostileNode({ upstream: assetHub.url });
+    try {
+      const { tx, body } = await teleport();
+      const made = await watch(a.app, watchBody({ ...body, options: { development: true, apiOverrides: { ...overrides, AssetHubPolkadot: hostile.url } } }));
+      await receiver.eventsOf(made.id, 1);
+      let refused = 0;
+      hostile.setBehaviour(() => (refused++, 'close'));
+      // A new block makes the watch read from the node, which now closes on every request.
+      assetHub.produceBlock();
+      // Several tries of the follower met a closed connection.
+      await until(() => refused >= 3, 'the follower to try the failing node again');
+      hostile.setBehaviour(() => 'forward');
+      assetHub.produceBlock({ events: [processed(tx.topic, { Parent: null }, true)] });
+      expect((await receiver.eventsOf(made.id, 2)).map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
+    } finally {
+      await hostile.close();
+    }
+  });
+
   it('a malformed id is a 400 at params.id; an unknown one a 404', async () => {
     for (const family of FAMILIES) {
       const bad = await request(a.app).get(`/${family}/x-transfer/watch/not-an-id`);
@@ -182,6 +209,22 @@ describe('POST /x-transfer/watch', () => {
       expectErrorBody((await request(a.app).get(`/${family}/x-transfer/watch/${'A'.repeat(24)}`)).body, 404, 'WatchNotFoundError');
       expectErrorBody((await request(a.app).delete(`/${family}/x-transfer/watch/${'A'.repeat(24)}`)).body, 404, 'WatchNotFoundError');
     }
+  });
+});
+
+describe('POST /x-transfer/watch: TRACK_MAX_BLOCKS', () => {
+  const few = testApp({ IDLE_TIMEOUT_MS: '200', TRACK_MAX_BLOCKS: '8', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100' });
+  afterAll(() => few.services.close());
+
+  it('bounds each read, not the watch: past it the watch reads on from where it stopped', async () => {
+    const { body, arrive } = await teleport();
+    const made = await watch(few.app, watchBody(body));
+    await receiver.eventsOf(made.id, 1);
+    for (let i = 0; i < 12; i++) assetHub.produceBlock();
+    arrive();
+    const events = await receiver.eventsOf(made.id, 2);
+    expect(events[1]!.event).toMatchObject({ type: 'transfer.delivered', data: { status: 'delivered', final: true } });
+    expect(events[1]!.body).not.toContain('TRACK_MAX_BLOCKS');
   });
 });
 
