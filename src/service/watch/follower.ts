@@ -150,7 +150,7 @@ export function follower(options: FollowerOptions): FollowWork {
       // A read that ended without moving on (a chain failure, or nothing left to read in its
       // budget) waits before the next, longer each time in a row.
       if (!recorder.progress.ended && (failures > 0 || JSON.stringify(recorder.progress.resume) === before)) {
-        const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(failures, 20));
+        const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(Math.max(failures - 1, 0), 20));
         await pause(backoff / 2 + Math.random() * (backoff / 2), AbortSignal.any([stopped, expiry]));
       }
     }
