@@ -77,8 +77,14 @@ export class RedisBackend implements WatchBackend {
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
     const answer = await this.#store.add(watch, progress, events, events.map(waiting), this.#options);
     if (answer !== 'added') return answer === 'MAX_WATCHES' ? 'MAX_WATCHES' : 'MAX_WATCHES_PER_CLIENT';
-    if (!progress.ended) await this.#follows.add('follow', { id: watch.id }, { ...this.#jobOptions, jobId: watch.id });
-    if (events.length > 0) await this.#queueDelivery(watch.id, 0);
+    try {
+      if (!progress.ended) await this.#follows.add('follow', { id: watch.id }, { ...this.#jobOptions, jobId: watch.id });
+      if (events.length > 0) await this.#queueDelivery(watch.id, 0);
+    } catch (error) {
+      // A watch the client is told failed must not hold a place or be followed.
+      await this.#store.remove(watch.id).catch(() => undefined);
+      throw error;
+    }
     return 'added';
   }
 
@@ -158,6 +164,10 @@ export class RedisBackend implements WatchBackend {
     const { id } = job.data;
     const current = await this.#store.following(id);
     if (!current) return;
+    // An advance whose event was recorded but not queued (Redis went away in between) made the
+    // follow work fail: its head is queued again when it runs again.
+    const head = (await this.#store.heads([id])).get(id);
+    if (head && head.head < head.events) await this.#queueDelivery(id, head.head);
     const stop = signal ?? new AbortController().signal;
     try {
       await work(current.watch, current.progress, stop);
