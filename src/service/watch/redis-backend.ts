@@ -40,6 +40,9 @@ const jobOptions = (leaseMs: number): JobsOptions => ({
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** How long a close waits for BullMQ's workers when Redis is unreachable (see close()). */
+const UNREACHABLE_CLOSE_MS = 1_000;
+
 export class RedisBackend implements WatchBackend {
   readonly kind = 'redis' as const;
   readonly #options: BackendOptions;
@@ -131,12 +134,23 @@ export class RedisBackend implements WatchBackend {
 
   async close(): Promise<void> {
     this.#closing = true;
-    if (this.#workers) {
-      this.#workers.follow.cancelAllJobs(CLOSING);
-      await Promise.all([this.#workers.follow.close(), this.#workers.deliver.close()]);
-    }
-    await Promise.all([this.#follows.close(), this.#deliveries.close()]);
-    await Promise.all([this.#redis, this.#bull, this.#subscriber].map((client) => client.quit().catch(() => client.disconnect())));
+    const clients = [this.#redis, this.#bull, this.#subscriber];
+    const reachable = clients.every((client) => client.status === 'ready');
+    // Redis away: nothing can be handed back (the leases lapse), and the queues' commands would
+    // wait for it for ever: disconnected, they give up at once.
+    if (!reachable) for (const client of clients) client.disconnect();
+    const closing = (async () => {
+      if (this.#workers) {
+        this.#workers.follow.cancelAllJobs(CLOSING);
+        await Promise.all([this.#workers.follow.close(), this.#workers.deliver.close()]);
+      }
+      await Promise.all([this.#follows.close(), this.#deliveries.close()]);
+    })();
+    // A worker's close never resolves while Redis is unreachable (taskforcesh/bullmq#4656): the
+    // shutdown does not wait for it then.
+    if (reachable) await closing;
+    else await Promise.race([closing.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNREACHABLE_CLOSE_MS).unref())]);
+    if (reachable) await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
   }
 
   async #queueDelivery(id: string, seq: number): Promise<void> {
