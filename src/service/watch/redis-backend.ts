@@ -169,13 +169,16 @@ export class RedisBackend implements WatchBackend {
     const head = (await this.#store.heads([id])).get(id);
     if (head && head.head < head.events) await this.#queueDelivery(id, head.head);
     const stop = signal ?? new AbortController().signal;
-    try {
-      await work(current.watch, current.progress, stop);
-    } catch (error) {
-      if (!stop.aborted) this.#logger.warn({ watch: id, err: message(error) }, 'watch follow failed');
+    // The worker may hand out a job while it closes, after the followers were told to stop.
+    if (!stop.aborted && !this.#closing) {
+      try {
+        await work(current.watch, current.progress, stop);
+      } catch (error) {
+        if (!stop.aborted) this.#logger.warn({ watch: id, err: message(error) }, 'watch follow failed');
+      }
     }
-    if (stop.aborted) {
-      if (stop.reason === CLOSING) {
+    if (stop.aborted || this.#closing) {
+      if (this.#closing) {
         // Handed back now, for another replica (or this one, restarted) to take.
         await job.moveToWait(token);
         throw new WaitingError();

@@ -1,9 +1,10 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FollowWork } from '../../../src/service/watch/backend';
 import { RedisBackend } from '../../../src/service/watch/redis-backend';
 import { redisForTest } from '../../support/redis-server';
 import { requiredProgram } from '../../support/required-program';
-import { backendContract } from './backend-contract';
+import { backendContract, defaultOptions, eventually, progressOf, watchOf } from './backend-contract';
 
 const hasRedis = requiredProgram('redis-server', 'redis-server', 'test/service/watch/redis-backend.test.ts');
 
@@ -20,5 +21,37 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
   backendContract('redis', async (options, storage) => {
     if (!redis) throw new Error('no redis');
     return new RedisBackend(redis.url, options, pino({ level: 'silent' }), `xcmgw:watch:${storage}:`);
+  });
+
+  it('hands its watches back when it closes, and another replica follows them at once, from their progress', async () => {
+    if (!redis) throw new Error('no redis');
+    const url = redis.url;
+    // A lease far longer than the test: only a hand-back lets the second replica take the watches.
+    const options = defaultOptions({ leaseMs: 600_000, maxWatches: 300, maxWatchesPerClient: 300 });
+    const replica = () => new RedisBackend(url, options, pino({ level: 'silent' }), 'xcmgw:watch:handover:');
+    const followed = (seen: Map<string, unknown>): FollowWork => async (watch, progress, signal) => {
+      seen.set(watch.id, progress.resume);
+      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    };
+    const first = replica();
+    const second = replica();
+    try {
+      const byFirst = new Map<string, unknown>();
+      first.start(followed(byFirst), async () => ({ ok: true, code: 200 }));
+      const ids: string[] = [];
+      for (let i = 0; i < 300; i++) {
+        const watch = watchOf(`ip:${i % 3}`);
+        expect(await first.add(watch, progressOf(0, { resume: `block ${i}` }), [])).toBe('added');
+        ids.push(watch.id);
+      }
+      await eventually('the first replica following every watch', () => byFirst.size === ids.length);
+      await first.close();
+      const bySecond = new Map<string, unknown>();
+      second.start(followed(bySecond), async () => ({ ok: true, code: 200 }));
+      await eventually('the second replica following every watch', () => bySecond.size === ids.length);
+      expect(bySecond).toEqual(new Map(ids.map((id, i) => [id, `block ${i}`])));
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 });
