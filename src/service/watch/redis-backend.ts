@@ -68,7 +68,7 @@ export class RedisBackend implements WatchBackend {
     const queue = { connection: this.#bull, prefix: `${prefix}bull` };
     this.#follows = new Queue<FollowJob>('follow', queue);
     this.#deliveries = new Queue<DeliverJob>('deliver', queue);
-    for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.warn({ err: error.message }, 'watch queue error'));
+    for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch queue error'));
     // A removal reaches the process that follows the watch, wherever it runs.
     void this.#subscriber.subscribe(this.#store.removedChannel).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch removal channel unavailable'));
     this.#subscriber.on('message', (_channel: string, id: string) => this.#workers?.follow.cancelJob(id, REMOVED));
@@ -115,16 +115,22 @@ export class RedisBackend implements WatchBackend {
   start(follow: FollowWork, deliver: DeliverWork): void {
     if (this.#workers || this.#closing) return;
     const lease = this.#options.leaseMs;
-    // The lock is the lease: renewed every lease/3 while this process runs; another replica's
-    // stalled check (every lease/3) takes a job whose lock has lapsed, about a lease after the last renewal.
+    // The lock is the lease: renewed at half of it while this process runs; another replica's
+    // stalled check (every lease/3) takes a job whose lock has lapsed (measured: 0.9 to 1.35 leases
+    // after a SIGKILL, docs/watches.md).
     const common = { connection: this.#bull, prefix: this.#store.prefix + 'bull', lockDuration: lease, stalledInterval: Math.max(1, Math.round(lease / 3)), maxStalledCount: 1_000_000 };
     const workers = {
       follow: new Worker<FollowJob>('follow', (job, token, signal) => this.#follow(follow, job, token, signal), { ...common, concurrency: this.#options.maxWatches }),
       deliver: new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), { ...common, concurrency: this.#options.maxDeliveries }),
     };
-    for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.warn({ err: error.message }, 'watch worker error'));
+    // Errors come one per job and per reconnect (a lost lock is told below, once per renewal).
+    for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
     // A lock this process could not renew may already be another's: its follower stops.
-    workers.follow.on('lockRenewalFailed', (ids: string[]) => ids.forEach((id) => workers.follow.cancelJob(id, LEASE_LOST)));
+    workers.follow.on('lockRenewalFailed', (ids: string[]) => {
+      if (this.#closing) return;
+      this.#logger.warn({ watches: ids.length }, 'watch leases lost: another replica may follow them');
+      for (const id of ids) workers.follow.cancelJob(id, LEASE_LOST);
+    });
     this.#workers = workers;
     void this.#requeue().catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch requeue failed'));
   }
