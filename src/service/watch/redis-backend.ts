@@ -75,6 +75,8 @@ export class RedisBackend implements WatchBackend {
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
+    // BullMQ refuses job ids with a colon or made of digits only.
+    if (!/^[\w.-]*[A-Za-z_.-][\w.-]*$/.test(watch.id)) throw new Error(`watch id ${JSON.stringify(watch.id)} is not a job id`);
     const answer = await this.#store.add(watch, progress, events, events.map(waiting), this.#options);
     if (answer !== 'added') return answer === 'MAX_WATCHES' ? 'MAX_WATCHES' : 'MAX_WATCHES_PER_CLIENT';
     try {
