@@ -44,9 +44,12 @@ export class RedisBackend implements WatchBackend {
   readonly kind = 'redis' as const;
   readonly #options: BackendOptions;
   readonly #logger: Logger;
-  /** Our commands: they fail after a few reconnects rather than hold a request while Redis is away. */
+  /**
+   * Our commands and the queues': they fail (a few reconnects, or 2 s without an answer) rather
+   * than hold a request or a follower while Redis is away.
+   */
   readonly #redis: Redis;
-  /** BullMQ's (its workers need commands that wait for a reconnect). */
+  /** The workers' (they block waiting for jobs, and wait through a reconnect). */
   readonly #bull: Redis;
   readonly #subscriber: Redis;
   readonly #store: WatchStore;
@@ -60,12 +63,12 @@ export class RedisBackend implements WatchBackend {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
-    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000 });
     this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
     this.#store = new WatchStore(this.#redis, prefix);
-    const queue = { connection: this.#bull, prefix: `${prefix}bull` };
+    const queue = { connection: this.#redis, prefix: `${prefix}bull` };
     this.#follows = new Queue<FollowJob>('follow', queue);
     this.#deliveries = new Queue<DeliverJob>('deliver', queue);
     for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch queue error'));

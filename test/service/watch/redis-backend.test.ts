@@ -2,7 +2,11 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FollowWork } from '../../../src/service/watch/backend';
 import { RedisBackend } from '../../../src/service/watch/redis-backend';
-import { redisForTest } from '../../support/redis-server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { redisForTest, startRedis, stopRedis } from '../../support/redis-server';
+import { startRelay } from '../../support/relay';
 import { requiredProgram } from '../../support/required-program';
 import { backendContract, defaultOptions, eventually, progressOf, watchOf } from './backend-contract';
 
@@ -52,6 +56,29 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
       expect(bySecond).toEqual(new Map(ids.map((id, i) => [id, `block ${i}`])));
     } finally {
       await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('answers with an error while Redis is away instead of waiting, and works again once it is back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xcm-redis-'));
+    const socket = join(dir, 'redis.sock');
+    const relay = await startRelay(socket);
+    let server = await startRedis(socket);
+    const backend = new RedisBackend(`redis://127.0.0.1:${relay.port}`, defaultOptions(), pino({ level: 'silent' }), 'xcmgw:watch:away:');
+    try {
+      backend.start(async () => undefined, async () => ({ ok: true, code: 200 }));
+      expect(await backend.add(watchOf(), progressOf(0), [])).toBe('added');
+      await stopRedis(server);
+      await expect(backend.add(watchOf(), progressOf(0), [])).rejects.toThrow();
+      await expect(backend.counts()).rejects.toThrow();
+      server = await startRedis(socket);
+      await eventually('Redis back', async () => (await backend.add(watchOf(), progressOf(0), []).catch(() => 'not yet')) === 'added');
+      expect((await backend.counts()).open).toBe(1);
+    } finally {
+      await backend.close();
+      await stopRedis(server);
+      await relay.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
