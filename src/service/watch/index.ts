@@ -14,7 +14,7 @@ import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery'
 import { firstEvents, follower } from './follower';
 import { MemoryBackend } from './memory-backend';
 import { RedisBackend } from './redis-backend';
-import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
+import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
 import { retryPolicyFrom } from './retry';
 import { newSecret } from './signing';
 
@@ -53,7 +53,7 @@ export interface DeliveryAnswer {
 }
 
 /** Sends one event (the webhook sender): never rejects. */
-export type Send = (watch: Watch, event: WatchEvent) => ReturnType<Parameters<WatchBackend['start']>[1]>;
+export type Send = (watch: Watch, event: WatchEvent) => Promise<DeliveryResult>;
 
 /** The watch service the config asks for: watches in Redis with REDIS_URL, else in memory. */
 export function createWatchService(config: Config, status: StatusService, guard: AddressGuard, logger: Logger): WatchService {
@@ -98,6 +98,7 @@ export class WatchService {
     const { backend, status, logger, config, send } = deps;
     backend.start(
       follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS }),
+      // The backend's attempt number is its own business: the sender signs every try alike.
       (watch, event) => send(watch, event),
     );
   }
