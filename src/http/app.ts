@@ -103,7 +103,9 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
     cache,
     routerLoaded: isRouterLoaded,
     counters: ops.counters,
+    watches: services.watches,
   });
+  services.watches.observe({ tried: ({ event, outcome }) => ops.metrics.webhookTried({ outcome, settledAt: event.settledAt }) });
   metricsRoute(ops.metrics, app);
   statusRoute(app, { config, services, cache, ops, sandbox });
 

@@ -17,6 +17,16 @@ export interface MetricsSources {
   /** Whether xcm-router has been loaded. */
   routerLoaded(): boolean;
   counters: Pick<SharedCounters, 'state'>;
+  /** Watches: how many are followed, ended and queued for delivery (in the backend, all replicas with Redis). */
+  watches: { counts(): Promise<{ open: number; ended: number; queued: number }> };
+}
+
+/** One webhook try, as the watch service reports it. */
+export interface WebhookTry {
+  /** `delivered`, or why not (`rejected`, `redirected`, `timeout`, `refused`, `failed`). */
+  outcome: string;
+  /** Epoch ms of the block that settled the change the event tells, when known. */
+  settledAt?: number;
 }
 
 /** Every figure /metrics exposes, in one registry per app (tests build many apps in one process). */
@@ -48,12 +58,31 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookTries = new Counter({
+    name: `${PREFIX}webhook_deliveries_total`,
+    help: 'Webhook tries by outcome (delivered, rejected, redirected, timeout, refused, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookLatency = new Histogram({
+    name: `${PREFIX}webhook_delivery_latency_seconds`,
+    help: 'From the block that settled a change (its timestamp) to the 2xx of the webhook telling it',
+    buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
 
   /** Figures read from the live objects at scrape time. */
-  observe({ connections, chainActivity, cache, routerLoaded, counters }: MetricsSources): void {
+  /** Counts one webhook try; a delivery also times its latency from the settling block. */
+  webhookTried({ outcome, settledAt }: WebhookTry): void {
+    this.webhookTries.inc({ outcome });
+    if (outcome === 'delivered' && settledAt !== undefined) this.webhookLatency.observe(Math.max(0, Date.now() - settledAt) / 1000);
+  }
+
+  observe({ connections, chainActivity, cache, routerLoaded, counters, watches }: MetricsSources): void {
     const registers = [this.registry];
     new Gauge({
       name: `${PREFIX}chain_connections`,
@@ -112,6 +141,27 @@ export class Metrics {
       registers,
       collect() {
         this.set(routerLoaded() ? 1 : 0);
+      },
+    });
+    // A backend that cannot answer (Redis away) leaves the gauges as they were: the scrape still succeeds.
+    const watchCount = (gauge: Gauge, key: 'open' | 'queued') => async (): Promise<void> => {
+      const counts = await watches.counts().catch(() => undefined);
+      if (counts) gauge.set(counts[key]);
+    };
+    new Gauge({
+      name: `${PREFIX}watches_open`,
+      help: 'Watches still followed',
+      registers,
+      collect() {
+        return watchCount(this, 'open')();
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}webhook_queue_depth`,
+      help: 'Webhook events waiting for (or between) delivery tries',
+      registers,
+      collect() {
+        return watchCount(this, 'queued')();
       },
     });
     const states: CounterState[] = ['local', 'redis', 'fallback'];

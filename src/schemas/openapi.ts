@@ -10,6 +10,7 @@ import { paraEthFeesQuery } from './para-eth-fees';
 import { balanceBody, preflightSchemas } from './preflight';
 import { pairsBody, routerBody } from './router';
 import { statusBody } from './status';
+import { watchBody, watchParams } from './watch';
 import { swapAssetsFromQuery, swapAssetsToQuery, swapPairsQuery } from './swap';
 import { swapTransferBody } from './swap-transfer';
 import { xcmAnalyserBody } from './xcm-analyser';
@@ -57,6 +58,7 @@ export const REQUEST_BODIES: Record<string, z.ZodType> = {
   ...perFamily('EvmApproveBody', evmApproveBody),
   // The same body in both families.
   TransferStatusBody: statusBody('v5'),
+  TransferWatchBody: watchBody('v5'),
   // ---- RFC-0078 metadata
   MetadataHashBody: metadataHashBody,
   MetadataProofBody: metadataProofBody,
@@ -93,6 +95,7 @@ export interface ParameterSet {
 export const PARAMETER_SETS: readonly ParameterSet[] = [
   { in: 'path', schema: chainParams, prefix: '' },
   { in: 'path', schema: paraIdParams, prefix: '' },
+  { in: 'path', schema: watchParams, prefix: 'Watch' },
   { in: 'query', schema: paraIdQuery, prefix: '' },
   { in: 'query', schema: supportedAssetsQuery, prefix: 'SupportedAssets' },
   { in: 'query', schema: palletIndexQuery, prefix: '' },

@@ -46,14 +46,17 @@ const statusOptions = z.preprocess(
     .strict(),
 );
 
+/** The fields of the status body (a watch's body has them too). */
+export const statusFields = {
+  from: origin,
+  to: doc(chainName, { description: 'The destination; equal to `from` for a local transfer.' }),
+  txHash: doc(hash32, { description: 'Hash of the signed extrinsic.' }),
+  blockHash: doc(hash32.optional(), { description: 'The origin block that included it (exact and fast); without it the last TRACK_LOOKBACK_BLOCKS blocks are searched.' }),
+  options: statusOptions,
+};
+
 const body = z
-  .object({
-    from: origin,
-    to: doc(chainName, { description: 'The destination; equal to `from` for a local transfer.' }),
-    txHash: doc(hash32, { description: 'Hash of the signed extrinsic.' }),
-    blockHash: doc(hash32.optional(), { description: 'The origin block that included it (exact and fast); without it the last TRACK_LOOKBACK_BLOCKS blocks are searched.' }),
-    options: statusOptions,
-  })
+  .object(statusFields)
   .strict()
   .check(abortOnIssue)
   .transform((b): StatusRequest => ({ ...b, from: b.from as TSubstrateChain }));

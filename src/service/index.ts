@@ -13,6 +13,7 @@ import { PreflightService } from './preflight';
 import { RouterService } from './router';
 import { StatusService } from './status';
 import { TransferService } from './transfer';
+import { createWatchService, type WatchService } from './watch';
 
 /** Everything below the HTTP layer that holds state; lookups are stateless functions. */
 export interface Services {
@@ -31,6 +32,8 @@ export interface Services {
   explain: ExplainService;
   /** Follows signed transfers from chain to chain (answered at once or streamed). */
   status: StatusService;
+  /** Watches: transfers followed on a client's behalf, told by signed webhooks. */
+  watches: WatchService;
   /** RFC-0078 metadata hashes and proofs (hardware wallets). */
   metadata: MetadataService;
   /** Whether the service can take traffic (false while shutting down). */
@@ -74,6 +77,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   });
   let closing = false;
   const status = new StatusService(pool, config);
+  const watches = createWatchService(config, status, guard, logger);
   const metadata = new MetadataService(pool, config);
   return {
     pool,
@@ -85,6 +89,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     router: new RouterService(config, undefined, pool),
     explain: new ExplainService(pool, config),
     status,
+    watches,
     metadata,
     ready: () => !closing,
     drain: () => {
@@ -94,6 +99,8 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     },
     close: async () => {
       closing = true;
+      // Watches first: this process lets go of them (with Redis another replica carries on).
+      await watches.close();
       status.close();
       await pool.close();
       restoreSocketDefaults();

@@ -15,6 +15,7 @@ import { snowbridgeRoutes } from './snowbridge';
 import { statusTrackingRoutes } from './status-tracking';
 import { swapRoutes } from './swap';
 import { transferRoutes } from './transfer';
+import { watchRoutes } from './watch';
 
 /** Route modules mounted under each family; the removed endpoints come first so they win. */
 export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
@@ -32,5 +33,6 @@ export const FAMILY_ROUTES: ((router: Router, ctx: RouteContext) => void)[] = [
   snowbridgeRoutes,
   explainRoutes,
   statusTrackingRoutes,
+  watchRoutes,
   metadataRoutes,
 ];

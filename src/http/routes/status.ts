@@ -10,6 +10,9 @@ import { projectRoot } from '../../project-root';
 
 const REDIS_STATE = { local: 'not configured', redis: 'connected', fallback: 'unreachable' } as const;
 
+/** Where watches are kept, said plainly: in memory they do not outlive the process. */
+const WATCHES_KEPT = { memory: 'in memory: watches end with the process', redis: 'in Redis: shared by replicas, kept across restarts' } as const;
+
 /**
  * `GET /status`: what an operator checks with curl. Figures only: no configuration values that
  * could carry secrets (REDIS_URL) and no caller-supplied endpoints (they belong to other clients).
@@ -18,7 +21,7 @@ export function statusRoute(app: Express, deps: { config: Config; services: Serv
   const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
   const { config, services, cache, ops } = deps;
 
-  app.get('/status', (_req, res) => {
+  app.get('/status', async (_req, res) => {
     const open = new Map<string, { open: number; connecting: number }>();
     for (const { chain, state } of services.pool.stats()) {
       const counts = open.get(chain) ?? { open: 0, connecting: 0 };
@@ -39,6 +42,8 @@ export function statusRoute(app: Express, deps: { config: Config; services: Serv
         lastFailure: record.lastFailure ? { reason: record.lastFailure.reason, at: record.lastFailure.at.toISOString() } : null,
       };
     }
+    // Counts are left out (null) when the backend cannot answer now: /status still answers.
+    const watchCounts = await services.watches.counts().catch(() => null);
     res.json({
       service: 'xcm-gateway',
       // The sandbox serves emulated chains (npm run sandbox): never to be taken for a live service.
@@ -58,6 +63,7 @@ export function statusRoute(app: Express, deps: { config: Config; services: Serv
       redis: REDIS_STATE[ops.counters.state],
       cache: { entries: cache.size, bytes: cache.bytes },
       router: { loaded: isRouterLoaded() },
+      watches: { backend: services.watches.kind, kept: WATCHES_KEPT[services.watches.kind], counts: watchCounts },
     });
   });
 }

@@ -9,10 +9,31 @@ import type { StatusRequest } from '../../schemas/status';
 import { checkOverrideHosts, readLimits } from '../sdk-calls';
 import type { Leg, StatusAnswer } from './answer';
 import { HeadWatchers } from './head-watcher';
-import { Journey } from './journey';
+import { Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
+import { laterLegs } from './route';
 
 export type { Leg, StatusAnswer } from './answer';
+export type { JourneySnapshot } from './journey';
+
+/** Whether the transfer's route ends at a bridge hub (another ecosystem, or Ethereum): its message takes longer. */
+export const crossesBridge = (req: StatusRequest): boolean => laterLegs(req.from, req.to, undefined).some((step) => step.role === 'bridge');
+
+/** A transfer read for a watch: what is known, and following it on with the shared head watchers. */
+export interface Tracking {
+  answer(): StatusAnswer;
+  /** The timestamp (epoch ms) of the block that settled the latest leg found in this read. */
+  settledAt(): number | undefined;
+  /** Where a later read carries on (`track`'s `resume`), in this process or another. */
+  snapshot(): JourneySnapshot;
+  /**
+   * Reads new finalized blocks until the answer is final, or this read spent TRACK_MAX_BLOCKS (then
+   * the answer is not final and `track` carries on from a snapshot). `changed` as in Journey.follow.
+   */
+  follow(changed: () => void): Promise<void>;
+  /** Gives back the chain connections (once following is over). */
+  release(): void;
+}
 
 /** A stream whose first answer has been read; `run` follows it to the end. */
 export interface StatusStream {
@@ -147,6 +168,39 @@ export class StatusService {
     };
   }
 
+  /**
+   * For a watch: reads what is known now (from the snapshot `resume`, else afresh as `status`
+   * does), the first read under REQUEST_TIMEOUT_MS; following then lasts as long as `signal` (or
+   * until the service closes). Each call reads at most TRACK_MAX_BLOCKS blocks; following shares
+   * the head watchers of streams, so many watches on one chain hold one subscription.
+   */
+  async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot): Promise<Tracking> {
+    const firstRead = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
+    const following = AbortSignal.any([signal, this.#closing.signal]);
+    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the read (read again later).
+    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), this.config.REQUEST_TIMEOUT_MS);
+    const journey = this.#journey(req, reader);
+    try {
+      await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
+      if (resume) await journey.restore(resume);
+      else await journey.scan();
+    } catch (error) {
+      reader.release();
+      throw error;
+    } finally {
+      firstRead.clear();
+    }
+    return {
+      answer: () => journey.answer(),
+      settledAt: () => journey.settledAt,
+      snapshot: () => journey.snapshot(),
+      follow: async (changed) => {
+        if (journey.watching) await journey.follow(this.#watchers, changed, following);
+      },
+      release: () => reader.release(),
+    };
+  }
+
   /** Ends every stream (each sends what it knows, not final) and every head watch. */
   close(): void {
     this.#closing.abort(new ApiError(503, 'ShuttingDownError', 'The service is shutting down; ask another instance', undefined, { 'Retry-After': '1' }));
@@ -157,8 +211,8 @@ export class StatusService {
     return `Following ${req.txHash} from ${req.from}`;
   }
 
-  #reader(req: StatusRequest, signal: AbortSignal): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS);
+  #reader(req: StatusRequest, signal: AbortSignal, readTimeoutMs?: number): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, readTimeoutMs);
   }
 
   #journey(req: StatusRequest, reader: ChainReader): Journey {

@@ -22,6 +22,14 @@ interface Cursor {
   since?: number;
 }
 
+/** What a journey knows and where it reads next: plain JSON, so a watch resumes it in another process. */
+export interface JourneySnapshot {
+  legs: Leg[];
+  messageId?: string;
+  notes: string[];
+  cursor?: Cursor;
+}
+
 export interface JourneyLimits {
   lookback: number;
   maxBlocks: number;
@@ -35,6 +43,10 @@ export class Journey {
   #messageId?: string;
   #notes: string[] = [];
   #cursor?: Cursor;
+  /** Why following stopped early this time, and where it would have read next: not carried by a snapshot. */
+  #stops: string[] = [];
+  #stoppedAt?: Cursor;
+  #settledAt?: number;
 
   constructor(
     private readonly req: StatusRequest,
@@ -53,10 +65,37 @@ export class Journey {
     return this.#cursor?.chain;
   }
 
+  /** The timestamp (epoch ms) of the block that settled the latest leg this journey found. */
+  get settledAt(): number | undefined {
+    return this.#settledAt;
+  }
+
   /** Adds a sentence to the answer's note (why following stopped early). */
   stop(why: string): void {
+    this.#stoppedAt ??= this.#cursor;
     this.#cursor = undefined;
-    this.#notes.push(why);
+    this.#stops.push(why);
+  }
+
+  /** What a later journey needs to carry on from here (a stop's cursor included, its reason not). */
+  snapshot(): JourneySnapshot {
+    const cursor = this.#cursor ?? this.#stoppedAt;
+    return {
+      legs: structuredClone(this.#legs),
+      ...(this.#messageId ? { messageId: this.#messageId } : {}),
+      notes: [...this.#notes],
+      ...(cursor ? { cursor: { ...cursor } } : {}),
+    };
+  }
+
+  /** Carries on from a snapshot instead of `scan`: reads from its cursor up to each finalized head. */
+  async restore(snapshot: JourneySnapshot): Promise<void> {
+    const copy = structuredClone(snapshot);
+    this.#legs = copy.legs;
+    this.#messageId = copy.messageId;
+    this.#notes = copy.notes;
+    this.#cursor = copy.cursor;
+    await this.#budgeted(() => this.#readToHead());
   }
 
   answer(): StatusAnswer {
@@ -66,7 +105,7 @@ export class Journey {
       final,
       ...(this.#messageId ? { messageId: this.#messageId } : {}),
       legs: this.#legs.map((leg) => ({ ...leg, events: [...leg.events] })),
-      ...(this.#notes.length ? { note: this.#notes.join(' ') } : {}),
+      ...(this.#notes.length + this.#stops.length ? { note: [...this.#notes, ...this.#stops].join(' ') } : {}),
     };
   }
 
@@ -123,6 +162,7 @@ export class Journey {
 
   async #takeOrigin(block: BlockView, index: number): Promise<void> {
     const origin = await readOrigin(block, index);
+    this.#settledAt = await block.timestamp();
     const route = origin.leg.state === 'failed' ? [] : laterLegs(this.req.from, this.req.to, origin.sentTo);
     this.#messageId = origin.messageId;
     this.#cursor = undefined;
@@ -133,7 +173,7 @@ export class Journey {
     }
     this.#legs = [origin.leg, ...route.map((step) => pendingLeg(step.chain, step.role))];
     if (route.some((step) => step.role === 'bridge')) this.#notes.push(BEYOND_BRIDGE);
-    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: await block.timestamp() };
+    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: this.#settledAt };
   }
 
   /** Reads the cursor's chain (and then the next ones) up to each finalized head. */
@@ -181,8 +221,9 @@ export class Journey {
     if (!outcome) return false;
     const leg = cursor.leg;
     this.#legs[leg] = reachedLeg(this.#legs[leg]!, block, outcome);
+    this.#settledAt = await block.timestamp();
     const next = this.#legs[leg + 1];
-    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: await block.timestamp() } : undefined;
+    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: this.#settledAt } : undefined;
     return true;
   }
 

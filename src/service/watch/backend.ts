@@ -65,3 +65,21 @@ export interface WatchBackend {
   /** Stops taking work, lets go of what this process held (another process takes it) and disconnects. */
   close(): Promise<void>;
 }
+
+/** What both backends are given (from the WATCH_* and MAX_WATCHES* settings). */
+export interface BackendOptions {
+  /** MAX_WATCHES: open (still followed) watches in all. */
+  maxWatches: number;
+  /** MAX_WATCHES_PER_CLIENT: open watches per owner. */
+  maxWatchesPerClient: number;
+  /** WATCH_MAX_DELIVERIES: tries in flight at once in this process. */
+  maxDeliveries: number;
+  /** WATCH_RETAIN_MS: how long an ended watch stays readable once its deliveries are settled. */
+  retainMs: number;
+  /**
+   * WATCH_LEASE_MS: with Redis, how long a silent process keeps its watches; in both backends, how
+   * long a follow work that returned or threw without ending its watch waits before it runs again.
+   */
+  leaseMs: number;
+  retry: RetryPolicy;
+}

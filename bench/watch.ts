@@ -1,0 +1,342 @@
+// Watches (POST /v5/x-transfer/watch) over local test chains that produce blocks, with a webhook
+// receiver in this process that verifies every signature: the memory of BENCH_WATCHES (10,000) open
+// watches (RSS per watch) next to the memory of open status streams (measured in a service of their
+// own, started here, as the baseline), the CPU a block costs with every watch open, the latency
+// from the settling block to the receiver (p50/p99) and deliveries per second. With BENCH_REDIS=1
+// the watches run again with REDIS_URL, on a redis-server this bench starts (its RSS reported too).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { startTestChain, type TestChain } from '../test/support/test-chain';
+import { child, extrinsicSuccess, processed, sent, signAsAlice, topicOf, type Hex } from '../test/support/xcm-events';
+import { freePort, startService, type Service } from './harness';
+
+const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+const WATCHES = Number(process.env.BENCH_WATCHES ?? 10_000);
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
+/** Extrinsics per origin block, and the destination blocks that settle every watch (a share each). */
+const PER_ORIGIN_BLOCK = 100;
+const SETTLING_BLOCKS = 10;
+/** Between settling blocks (a real relay chain makes one every 6 s; this is a burst). */
+const BLOCK_GAP_MS = 1_000;
+/** POST /x-transfer/watch requests in flight while the watches are made. */
+const CREATE_CONCURRENCY = 16;
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const settle = () => sleep(2_000);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+
+interface Transfer {
+  hash: Hex;
+  blockHash: string;
+  topic: Hex;
+}
+
+/** Signs `count` teleports from nonce `first` and puts them in origin blocks (sent, not processed yet). */
+async function includeTransfers(polkadot: TestChain, callHex: string, first: number, count: number): Promise<Transfer[]> {
+  const out: Transfer[] = [];
+  for (let at = 0; at < count; at += PER_ORIGIN_BLOCK) {
+    const batch = await Promise.all(Array.from({ length: Math.min(PER_ORIGIN_BLOCK, count - at) }, (_, i) => signAsAlice(polkadot, callHex, first + at + i)));
+    const block = polkadot.produceBlock({
+      extrinsics: batch.map((tx) => tx.hex),
+      events: batch.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), topicOf(tx.hash)), extrinsicSuccess(i)]),
+    });
+    for (const tx of batch) out.push({ hash: tx.hash, blockHash: block.hash, topic: topicOf(tx.hash) });
+  }
+  return out;
+}
+
+/** The webhook receiver: verifies each signature, answers 204, records when each event id first arrived. */
+async function startReceiver() {
+  const verifier = new Webhook(SECRET);
+  const firstSeen = new Map<string, { at: number; type: string; body: string }>();
+  const state = { received: 0, repeats: 0, different: 0, forged: 0 };
+  const waiters: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const body = Buffer.concat(chunks).toString();
+      let type: string;
+      try {
+        type = (verifier.verify(body, req.headers as Record<string, string>) as { type: string }).type;
+      } catch {
+        state.forged++;
+        res.writeHead(400).end();
+        return;
+      }
+      const id = String(req.headers['webhook-id']);
+      const seen = firstSeen.get(id);
+      if (seen) {
+        state.repeats++;
+        if (seen.body !== body) state.different++;
+      } else firstSeen.set(id, { at, type, body });
+      state.received++;
+      res.writeHead(204).end();
+      waiters.splice(0).forEach((w) => w());
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const countOf = (type: string) => [...firstSeen.values()].filter((e) => e.type === type).length;
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    firstSeen,
+    state,
+    countOf,
+    /** Resolves once `count` distinct events of `type` arrived. */
+    async waitFor(type: string, count: number, what: string, ms = 600_000): Promise<void> {
+      const end = performance.now() + ms;
+      while (countOf(type) < count) {
+        if (performance.now() > end) throw new Error(`${what}: ${countOf(type)} of ${count} ${type} events arrived`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 1_000);
+        });
+      }
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+async function post(url: string, body: unknown): Promise<{ status: number; body: unknown; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await res.json()) as unknown;
+  return { status: res.status, body: answer, ms: performance.now() - started };
+}
+
+/** RSS of a process, MB (redis-server's too). */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+}
+
+/** Service CPU per empty destination block, ms (averaged over a few, one every BLOCK_GAP_MS). */
+async function cpuPerBlock(service: Service, assetHub: TestChain, blocks = 5): Promise<number> {
+  await sleep(BLOCK_GAP_MS);
+  const before = service.cpuMs();
+  for (let i = 0; i < blocks; i++) {
+    assetHub.produceBlock();
+    await sleep(BLOCK_GAP_MS);
+  }
+  return (service.cpuMs() - before) / blocks;
+}
+
+/** kB of RSS per open status stream, in a service of its own (the baseline a watch is set against). */
+async function streamCost(options: object, pending: Transfer): Promise<number> {
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
+  try {
+    const statusUrl = `${service.url}/v5/x-transfer/status`;
+    const body = JSON.stringify({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: pending.hash, blockHash: pending.blockHash, options });
+    await post(statusUrl, JSON.parse(body));
+    await settle();
+    const idle = service.rssMb();
+    const abort = new AbortController();
+    const readers = await Promise.all(
+      Array.from({ length: STREAMS }, async () => {
+        const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body, signal: abort.signal });
+        if (res.status !== 200) throw new Error(`stream: ${res.status} ${await res.text()}`);
+        const reader = res.body!.getReader();
+        let text = '';
+        while ((text.match(/event: leg/g) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
+        return reader;
+      }),
+    );
+    await settle();
+    const open = service.rssMb();
+    abort.abort();
+    await Promise.all(readers.map((r) => r.cancel().catch(() => undefined)));
+    return ((open - idle) * 1024) / STREAMS;
+  } finally {
+    await service.stop();
+  }
+}
+
+interface Figures {
+  createP50: number;
+  createPerSec: number;
+  idleMb: number;
+  openMb: number;
+  kbPerWatch: number;
+  redisMb?: number;
+  cpuIdleBlockMs: number;
+  cpuBlockMs: number;
+  latencyP50: number;
+  latencyP99: number;
+  perSec: number;
+  repeats: number;
+  different: number;
+  forged: number;
+}
+
+/** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer. */
+async function runWatches(env: Record<string, string>, chains: { polkadot: TestChain; assetHub: TestChain }, options: object, transfers: Transfer[], receiver: Receiver, redisPid?: number): Promise<Figures> {
+  const { assetHub } = chains;
+  const service = await startService({
+    ALLOW_PRIVATE_OVERRIDES: 'true',
+    MAX_WATCHES: String(WATCHES * 2),
+    MAX_WATCHES_PER_CLIENT: String(WATCHES * 2),
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  try {
+    // Chains connected (one status read), then nothing open.
+    await post(`${service.url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: transfers[0].hash, blockHash: transfers[0].blockHash, options });
+    await settle();
+    const idleMb = service.rssMb();
+    const cpuIdleBlockMs = await cpuPerBlock(service, assetHub);
+
+    const watchUrl = `${service.url}/v5/x-transfer/watch`;
+    const made: number[] = [];
+    const watchOf = new Map<string, number>();
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CREATE_CONCURRENCY }, async () => {
+        while (next < transfers.length) {
+          const i = next++;
+          const t = transfers[i];
+          const answer = await post(watchUrl, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: t.hash, blockHash: t.blockHash, options, webhook: { url: receiver.url, secret: SECRET } });
+          if (answer.status !== 201) throw new Error(`watch ${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
+          watchOf.set((answer.body as { id: string }).id, i);
+          made.push(answer.ms);
+        }
+      }),
+    );
+    const createPerSec = (transfers.length * 1000) / (performance.now() - started);
+    made.sort((a, b) => a - b);
+    // Each watch tells of its origin leg at once (`in-flight`); wait for all of them.
+    const before = receiver.countOf('transfer.in-flight');
+    await receiver.waitFor('transfer.in-flight', before + transfers.length, 'first events');
+    await settle();
+    const openMb = service.rssMb();
+    const redisMb = redisPid === undefined ? undefined : rssMb(redisPid);
+    const cpuBlockMs = await cpuPerBlock(service, assetHub);
+
+    // Settle every transfer: SETTLING_BLOCKS destination blocks, BLOCK_GAP_MS apart, a share each.
+    const settledAt = new Map<number, number>();
+    const share = Math.ceil(transfers.length / SETTLING_BLOCKS);
+    const delivered = receiver.countOf('transfer.delivered');
+    for (let at = 0; at < transfers.length; at += share) {
+      const slice = transfers.slice(at, at + share);
+      assetHub.produceBlock({ events: slice.map((t) => processed(t.topic, { Parent: null }, true)) });
+      const now = performance.now();
+      for (let i = at; i < at + slice.length; i++) settledAt.set(i, now);
+      await sleep(BLOCK_GAP_MS);
+    }
+    await receiver.waitFor('transfer.delivered', delivered + transfers.length, 'deliveries');
+    const latencies: number[] = [];
+    let last = 0;
+    for (const [id, event] of receiver.firstSeen) {
+      if (event.type !== 'transfer.delivered') continue;
+      const i = watchOf.get(id.slice(0, id.lastIndexOf('.')));
+      if (i === undefined) continue;
+      latencies.push(event.at - settledAt.get(i)!);
+      last = Math.max(last, event.at);
+    }
+    latencies.sort((a, b) => a - b);
+    const first = Math.min(...settledAt.values());
+    return {
+      createP50: percentile(made, 0.5),
+      createPerSec,
+      idleMb,
+      openMb,
+      kbPerWatch: ((openMb - idleMb) * 1024) / transfers.length,
+      redisMb,
+      cpuIdleBlockMs,
+      cpuBlockMs,
+      latencyP50: percentile(latencies, 0.5),
+      latencyP99: percentile(latencies, 0.99),
+      perSec: (latencies.length * 1000) / (last - first),
+      repeats: receiver.state.repeats,
+      different: receiver.state.different,
+      forged: receiver.state.forged,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+async function startRedis(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve())).once('error', reject);
+      });
+      break;
+    } catch {
+      await sleep(50);
+    }
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+function report(name: string, f: Figures, streamKb: number): void {
+  console.log(`${name}: ${WATCHES} watches made at ${f.createPerSec.toFixed(0)}/s (POST p50 ${f.createP50.toFixed(1)} ms)`);
+  console.log(
+    `  RSS idle ${f.idleMb.toFixed(0)} MB, with ${WATCHES} open ${f.openMb.toFixed(0)} MB: ${f.kbPerWatch.toFixed(1)} kB per watch (${(f.kbPerWatch / streamKb).toFixed(2)}x an open stream)` +
+      (f.redisMb === undefined ? '' : `; redis-server RSS ${f.redisMb.toFixed(0)} MB`),
+  );
+  console.log(`  service CPU per empty destination block: ${f.cpuIdleBlockMs.toFixed(0)} ms with no watch, ${f.cpuBlockMs.toFixed(0)} ms with ${WATCHES} open`);
+  console.log(`  block to receiver (transfer.delivered, ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart): p50 ${f.latencyP50.toFixed(0)} ms, p99 ${f.latencyP99.toFixed(0)} ms; ${f.perSec.toFixed(0)} deliveries/s`);
+  console.log(`  receiver: ${f.repeats} repeated ids (${f.different} with a different body), ${f.forged} bad signatures`);
+}
+
+async function main(): Promise<void> {
+  const polkadot = await startTestChain('Polkadot', { partialFee: 1_000_000n });
+  const assetHub = await startTestChain('AssetHubPolkadot');
+  const options = { development: true, apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } };
+  const receiver = await startReceiver();
+  console.log(`Node.js ${process.version}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+
+  // The call data, built once by a service of its own, signed with a new nonce per transfer.
+  const builder = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
+  const build = await post(`${builder.url}/v5/x-transfer`, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, options });
+  await builder.stop();
+  if (build.status !== 200) throw new Error(`build: ${build.status} ${JSON.stringify(build.body)}`);
+  const callHex = build.body as string;
+
+  let nonce = 0;
+  const [pending] = await includeTransfers(polkadot, callHex, nonce++, 1);
+  const streamKb = await streamCost(options, pending);
+  console.log(`baseline: ${STREAMS} open status streams: ${streamKb.toFixed(1)} kB per stream`);
+
+  const transfers = await includeTransfers(polkadot, callHex, nonce, WATCHES);
+  nonce += WATCHES;
+  report('memory backend', await runWatches({}, { polkadot, assetHub }, options, transfers, receiver), streamKb);
+
+  if (process.env.BENCH_REDIS === '1') {
+    const redis = await startRedis();
+    try {
+      const more = await includeTransfers(polkadot, callHex, nonce, WATCHES);
+      report('redis backend', await runWatches({ REDIS_URL: redis.url }, { polkadot, assetHub }, options, more, receiver, redis.child.pid), streamKb);
+    } finally {
+      await redis.stop();
+    }
+  }
+
+  await receiver.close();
+  await Promise.all([polkadot.close(), assetHub.close()]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
