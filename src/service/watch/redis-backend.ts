@@ -63,9 +63,11 @@ export class RedisBackend implements WatchBackend {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
-    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000 });
-    this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const retryStrategy = (attempt: number) => this.#reconnect(attempt);
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
+    // BullMQ's workers duplicate this one for their blocking connections: the strategy goes along.
+    this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
+    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
     this.#store = new WatchStore(this.#redis, prefix);
     const queue = { connection: this.#redis, prefix: `${prefix}bull` };
@@ -142,12 +144,21 @@ export class RedisBackend implements WatchBackend {
 
   async close(): Promise<void> {
     this.#closing = true;
-    if (this.#workers) {
-      this.#workers.follow.cancelAllJobs(CLOSING);
-      await Promise.all([this.#workers.follow.close(), this.#workers.deliver.close()]);
-    }
-    await Promise.all([this.#follows.close(), this.#deliveries.close()]);
-    await Promise.all([this.#redis, this.#bull, this.#subscriber].map((client) => client.quit().catch(() => client.disconnect())));
+    const workers = this.#workers ? [this.#workers.follow, this.#workers.deliver] : [];
+    this.#workers?.follow.cancelAllJobs(CLOSING);
+    // Without Redis the jobs cannot be handed back: a lease later this process lets go of them as
+    // they are (their locks lapse and another replica takes them, as after a crash), and its
+    // clients stop reconnecting (#reconnect), so nothing waits for Redis any longer.
+    const closed = Promise.all([...workers.map((w) => w.close()), this.#follows.close(), this.#deliveries.close()]).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, this.#options.leaseMs)))]);
+    clearTimeout(timer);
+    for (const client of [this.#redis, this.#bull, this.#subscriber]) client.disconnect();
+  }
+
+  /** Reconnects until close(): then a lost connection stays lost, so that closing never waits for Redis. */
+  #reconnect(attempt: number): number | null {
+    return this.#closing ? null : Math.min(attempt * 200, 2_000);
   }
 
   async #queueDelivery(id: string, seq: number): Promise<void> {
