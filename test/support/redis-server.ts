@@ -23,7 +23,7 @@ export async function startRedis(socket: string): Promise<ChildProcess> {
 }
 
 export async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;

@@ -66,9 +66,11 @@ export class RedisBackend implements WatchBackend {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
-    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000 });
-    this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const retryStrategy = (attempt: number) => this.#reconnect(attempt);
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
+    // BullMQ's workers duplicate this one for their blocking connections: the strategy goes along.
+    this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
+    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
     this.#store = new WatchStore(this.#redis, prefix);
     const queue = { connection: this.#redis, prefix: `${prefix}bull` };
@@ -146,22 +148,24 @@ export class RedisBackend implements WatchBackend {
   async close(): Promise<void> {
     this.#closing = true;
     const clients = [this.#redis, this.#bull, this.#subscriber];
+    // Redis away: nothing can be handed back (a lease later the jobs' locks lapse and another
+    // replica takes them, as after a crash), and the queues' commands would wait for it: the
+    // clients are disconnected first and stop reconnecting (#reconnect).
     const reachable = clients.every((client) => client.status === 'ready');
-    // Redis away: nothing can be handed back (the leases lapse), and the queues' commands would
-    // wait for it for ever: disconnected, they give up at once.
     if (!reachable) for (const client of clients) client.disconnect();
-    const closing = (async () => {
-      if (this.#workers) {
-        this.#workers.follow.cancelAllJobs(CLOSING);
-        await Promise.all([this.#workers.follow.close(), this.#workers.deliver.close()]);
-      }
-      await Promise.all([this.#follows.close(), this.#deliveries.close()]);
-    })();
-    // A worker's close never resolves while Redis is unreachable (taskforcesh/bullmq#4656): the
-    // shutdown does not wait for it then.
-    if (reachable) await closing;
-    else await Promise.race([closing.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNREACHABLE_CLOSE_MS).unref())]);
-    if (reachable) await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
+    const workers = this.#workers ? [this.#workers.follow, this.#workers.deliver] : [];
+    this.#workers?.follow.cancelAllJobs(CLOSING);
+    const closed = Promise.all([...workers.map((w) => w.close()), this.#follows.close(), this.#deliveries.close()]).catch(() => undefined);
+    // A worker's close never resolves while Redis is unreachable (taskforcesh/bullmq#4656).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, reachable ? this.#options.leaseMs : UNREACHABLE_CLOSE_MS)))]);
+    clearTimeout(timer);
+    for (const client of clients) client.disconnect();
+  }
+
+  /** Reconnects until close(): then a lost connection stays lost, so that closing never waits for Redis. */
+  #reconnect(attempt: number): number | null {
+    return this.#closing ? null : Math.min(attempt * 200, 2_000);
   }
 
   async #queueDelivery(id: string, seq: number): Promise<void> {
