@@ -176,4 +176,26 @@ describe('a metadata read', () => {
     expect(res.body.message).toMatch(/^Chain Polkadot sent more than 100000 items to decode for this one request \(REQUEST_MAX_CHAIN_ITEMS; 200000 metadata types at once\)/);
     expect((await request(app).get('/health')).status).toBe(200);
   });
+
+  it('metadata longer than the request may read is refused by its length: 502 naming REQUEST_MAX_CHAIN_BYTES, the connection kept', async () => {
+    // Not JSON inside its long string either: parsed, it would fail the connection instead.
+    const answer = `${metadataAnswer(100, 2 * 1024 * 1024)}\u0001`;
+    let reads = 0;
+    const node = await servers.hostile({
+      upstream: polkadot.url,
+      onRequest: (frame) =>
+        frame.method === 'state_call' && (frame.params as unknown[])[0] === 'Metadata_metadata_at_version' && reads++ > 0 ? { send: hexAnswer(frame, answer) } : 'forward',
+    });
+    const small = testApp({ REQUEST_MAX_CHAIN_BYTES: '2mb' });
+    try {
+      const res = await request(small.app)
+        .post('/v5/metadata-hash')
+        .send({ chain: 'Polkadot', options: { development: true, apiOverrides: { Polkadot: node.url } } });
+      expectErrorBody(res.body, 502, 'ChainResponseError');
+      expect(res.body.message).toMatch(/^Chain Polkadot sent more than 2097152 bytes for this one request \(REQUEST_MAX_CHAIN_BYTES\)/);
+      expect(node.openConnections).toBe(1);
+    } finally {
+      await small.services.close();
+    }
+  });
 });

@@ -46,7 +46,8 @@ async function runtimeVersion(api: ApiPromise): Promise<RuntimeVersion> {
 /** The raw v15 metadata (`meta`, 15, ...); a chain that serves none is a 400. */
 async function metadataV15(api: ApiPromise, chain: string, budget: ReadBudget): Promise<Uint8Array> {
   budget.check(chain);
-  const answer = (await api.rpc.state.call('Metadata_metadata_at_version', V15)).toU8a(true);
+  // Measured by the socket first: an answer past what the request may still read is refused unparsed.
+  const answer = (await budget.reading(chain, () => api.rpc.state.call('Metadata_metadata_at_version', V15))).toU8a(true);
   // As hex in the answer's JSON: two characters a byte.
   budget.bytes(chain, 2 * answer.length);
   // Option<OpaqueMetadata>, OpaqueMetadata being Vec<u8>.
