@@ -1,3 +1,6 @@
+// Watches: `POST /x-transfer/watch` follows a signed transfer on the client's behalf and calls its
+// webhook at each change; `GET` and `DELETE /x-transfer/watch/:id` show and end it, for the client
+// that made it only (its API key, else its address).
 import type { Request, Router } from 'express';
 import { parseInput } from '../../schemas/parse';
 import { watchBody, watchParams } from '../../schemas/watch';
@@ -5,11 +8,6 @@ import type { RouteContext } from '../context';
 import { sendJson } from '../json';
 import { clientKey } from '../rate-limit';
 
-/**
- * Watches: `POST /x-transfer/watch` follows a signed transfer on the client's behalf and calls its
- * webhook at each change; `GET` and `DELETE /x-transfer/watch/:id` show and end it, for the client
- * that made it only (its API key, else its address).
- */
 /** Whose watches a request may see: the rate limits' client key. */
 const owner = (req: Request): string => clientKey(req.apiKey, req.ip ?? 'unknown');
 
