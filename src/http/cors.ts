@@ -22,7 +22,7 @@ export function cors(origin: string) {
   return (req: Request, res: Response, next: NextFunction): void => {
     setCorsHeaders(res, origin);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
       res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', '600');
       res.statusCode = 204;

@@ -98,8 +98,8 @@ class ResponseDocument {
     const m = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
     if (method.toLowerCase() === 'head') body = undefined;
     if (OUTSIDE_THE_DOCUMENT(m, path, status)) return undefined;
-    // A GET with a body is a request the document does not describe: its error need only be a JSON error.
-    if (m === 'get' && sentBody && status >= 400) return this.checkBody(where, '/components/schemas/ErrorBody', contentType, body);
+    // A GET or DELETE with a body is a request the document does not describe: its error need only be a JSON error.
+    if ((m === 'get' || m === 'delete') && sentBody && status >= 400) return this.checkBody(where, '/components/schemas/ErrorBody', contentType, body);
     const documented = this.paths.find((p) => p.pattern.test(path) && isObject(p.item.value[m]));
     if (!documented) {
       // Not a route of ours (unknown path or method): it must be a JSON error answer.

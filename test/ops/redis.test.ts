@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,35 +10,11 @@ import { createApp } from '../../src/http/app';
 import { createOps, type Ops } from '../../src/ops';
 import { createServices } from '../../src/service';
 import { testConfig } from '../helpers/app';
+import { startRedis, stopRedis } from '../support/redis-server';
 import { startRelay, type Relay } from '../support/relay';
 import { requiredProgram } from '../support/required-program';
 
 const hasRedis = requiredProgram('redis-server', 'redis-server', 'test/ops/redis.test.ts');
-
-/**
- * A throwaway redis-server (no persistence) on a Unix socket in a folder of the test's own. Clients
- * reach it over TCP through a relay whose port the test holds (test/support/relay.ts): Redis can
- * stop and start again behind the same port, and no other process can take that port meanwhile.
- */
-async function startRedis(socket: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no'], { stdio: 'pipe' });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (/ready to accept connections/i.test(out)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out}`)));
-  });
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 async function until(what: string, check: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;

@@ -177,7 +177,8 @@ export class StatusService {
   async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot): Promise<Tracking> {
     const firstRead = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
     const following = AbortSignal.any([signal, this.#closing.signal]);
-    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]));
+    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the read (read again later).
+    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), this.config.REQUEST_TIMEOUT_MS);
     const journey = this.#journey(req, reader);
     try {
       await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
@@ -210,8 +211,8 @@ export class StatusService {
     return `Following ${req.txHash} from ${req.from}`;
   }
 
-  #reader(req: StatusRequest, signal: AbortSignal): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS);
+  #reader(req: StatusRequest, signal: AbortSignal, readTimeoutMs?: number): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, readTimeoutMs);
   }
 
   #journey(req: StatusRequest, reader: ChainReader): Journey {

@@ -6,6 +6,7 @@ import type { Config } from '../../config';
 import type { ConnectionPool, Lease } from '../../chains/pool';
 import { abortable } from '../../chains/pool';
 import { createChainScope, type ChainScope } from '../../chains/chain-scope';
+import { withDeadline } from '../../chains/deadline';
 import type { ApiPromise } from '../../sdk';
 import type { StatusRequest } from '../../schemas/status';
 import { endpointResolver, fromChainFailure, ReadBudget, type ReadLimits, type ReadSpent } from '../sdk-calls';
@@ -68,6 +69,8 @@ export class ChainReader {
     private readonly maxBlocks: number,
     limits: ReadLimits,
     operatorEndpoints: Config['CHAIN_ENDPOINTS'],
+    /** A deadline for each read, for readers whose signal may not abort for hours (a watch's). */
+    private readonly readTimeoutMs?: number,
   ) {
     this.#budget = new ReadBudget(limits, signal);
     this.#resolve = endpointResolver(options, operatorEndpoints);
@@ -83,7 +86,8 @@ export class ChainReader {
   async read<T>(chain: string, work: (api: ApiPromise) => Promise<T>): Promise<T> {
     const api = (await abortable(this.#scope.apiOverrides[chain] as Promise<ApiPromise>, this.signal)) as ApiPromise;
     try {
-      return await abortable(work(api), this.signal);
+      const reading = this.readTimeoutMs === undefined ? work(api) : withDeadline(() => work(api), this.readTimeoutMs, `Reading ${chain}`);
+      return await abortable(reading, this.signal);
     } catch (error) {
       if (this.signal.aborted) throw this.signal.reason;
       throw fromChainFailure(error, this.#leasesOf(chain)) ?? error;

@@ -7,8 +7,11 @@ import type { StatusService, StatusAnswer, JourneySnapshot, Tracking } from '../
 import type { FollowWork, WatchBackend } from './backend';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 
-/** Recorded progress that only moved the cursor is written at most this often (another process resumes from it). */
-const SAVE_EVERY_MS = 10_000;
+/**
+ * Progress that only moved the cursor is recorded at most this often: a process that takes the
+ * watch over re-reads at most this long of blocks (one write per watch and interval, not per block).
+ */
+const SAVE_EVERY_MS = 30_000;
 
 export interface FollowerOptions {
   status: Pick<StatusService, 'track'>;
@@ -72,8 +75,9 @@ class Recorder {
   }
 
   /**
-   * Takes the answer as it is now (synchronously: the journey moves on): an event when it changed,
-   * `ended: 'final'` once it is final, else the cursor when it is worth saving.
+   * Takes the answer as it is now (synchronously: the journey moves on): an event when it changed
+   * (a final answer always has: `final` is part of the change), `ended: 'final'` once it is final,
+   * else the cursor when it moved and SAVE_EVERY_MS passed (or `force`).
    */
   take(tracking: Pick<Tracking, 'answer' | 'snapshot' | 'settledAt'>, force = false): void {
     const answer = tracking.answer();
@@ -81,7 +85,7 @@ class Recorder {
     if (!changed && !answer.final && !force && this.now() - this.#saved < SAVE_EVERY_MS) return;
     const resume = tracking.snapshot();
     if (!changed && !answer.final && JSON.stringify(resume) === JSON.stringify(this.progress.resume)) return;
-    const events = changed || (answer.final && this.progress.events === 0) ? [eventOf(this.watch, this.progress.events, `transfer.${answer.status}`, answer, tracking.settledAt())] : [];
+    const events = changed ? [eventOf(this.watch, this.progress.events, `transfer.${answer.status}`, answer, tracking.settledAt())] : [];
     this.#record({ status: answer, resume, events: this.progress.events + events.length, ...(answer.final ? { ended: 'final' } : {}) }, events);
   }
 
@@ -146,7 +150,7 @@ export function follower(options: FollowerOptions): FollowWork {
       // A read that ended without moving on (a chain failure, or nothing left to read in its
       // budget) waits before the next, longer each time in a row.
       if (!recorder.progress.ended && (failures > 0 || JSON.stringify(recorder.progress.resume) === before)) {
-        const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(failures, 20));
+        const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(Math.max(failures - 1, 0), 20));
         await pause(backoff / 2 + Math.random() * (backoff / 2), AbortSignal.any([stopped, expiry]));
       }
     }

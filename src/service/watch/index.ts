@@ -13,6 +13,7 @@ import type { BackendKind, WatchBackend, WatchCounts } from './backend';
 import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery';
 import { firstEvents, follower } from './follower';
 import { MemoryBackend } from './memory-backend';
+import { RedisBackend } from './redis-backend';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
 import { retryPolicyFrom } from './retry';
 import { newSecret } from './signing';
@@ -66,7 +67,7 @@ export function createWatchService(config: Config, status: StatusService, guard:
     leaseMs: config.WATCH_LEASE_MS,
     retry: retryPolicyFrom(config),
   };
-  const backend = new MemoryBackend(options, logger);
+  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger) : new MemoryBackend(options, logger);
   return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
 }
 
@@ -144,7 +145,7 @@ export class WatchService {
       expiresAt: createdAt + (crossesBridge(request.status) ? config.WATCH_BRIDGE_TIMEOUT_MS : config.WATCH_TIMEOUT_MS),
     };
     const events = firstEvents(watch, answer, settledAt);
-    const added = await backend.add(watch, { ...progress, events: events.length, ...(answer.final ? { ended: 'final' } : {}) }, events);
+    const added = await this.#store(() => backend.add(watch, { ...progress, events: events.length, ...(answer.final ? { ended: 'final' } : {}) }, events));
     if (added === 'MAX_WATCHES') {
       throw new ApiError(503, 'TooManyWatchesError', `${config.MAX_WATCHES} watches (MAX_WATCHES) are open on this service; retry later`, undefined, { 'Retry-After': '60' });
     }
@@ -156,7 +157,7 @@ export class WatchService {
 
   /** The watch, if `owner` made it (anyone else is told it does not exist). */
   async get(id: string, owner: string): Promise<WatchAnswer> {
-    const view = await this.#deps.backend.get(id);
+    const view = await this.#store(() => this.#deps.backend.get(id));
     if (!view || view.watch.owner !== owner) throw notFound();
     const { watch, progress, deliveries } = view;
     return {
@@ -181,12 +182,23 @@ export class WatchService {
 
   /** Ends the watch, if `owner` made it: following stops, undelivered events are cancelled. */
   async remove(id: string, owner: string): Promise<void> {
-    const view = await this.#deps.backend.get(id);
-    if (!view || view.watch.owner !== owner || !(await this.#deps.backend.remove(id))) throw notFound();
+    const { backend } = this.#deps;
+    const view = await this.#store(() => backend.get(id));
+    if (!view || view.watch.owner !== owner || !(await this.#store(() => backend.remove(id)))) throw notFound();
   }
 
   close(): Promise<void> {
     return this.#deps.backend.close();
+  }
+
+  /** A backend call; a store that fails (Redis unreachable) is a 503 the client may retry, not a 500. */
+  async #store<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      this.#deps.logger.warn({ err: error }, 'the watch store failed');
+      throw new ApiError(503, 'WatchStoreUnavailableError', 'Watches cannot be read or stored right now; retry shortly', undefined, { 'Retry-After': '5' });
+    }
   }
 
   /**

@@ -290,15 +290,19 @@ export function backendContract(name: string, make: MakeBackend): void {
       const r = receiver({}, hold);
       const watches = [0, 1, 2, 3, 4].map(() => watchOf('ip:many'));
       for (const w of watches) await b.add(w, progressOf(1), [eventOf(w, 0)]);
+      let follows = 0;
       let aborts = 0;
-      const follow: FollowWork = async (_w, _p, signal) =>
-        new Promise<void>((resolve) => signal.addEventListener('abort', () => (aborts++, resolve()), { once: true }));
+      const follow: FollowWork = async (_w, _p, signal) => {
+        follows += 1;
+        return new Promise<void>((resolve) => signal.addEventListener('abort', () => (aborts++, resolve()), { once: true }));
+      };
       b.start(follow, r.deliver);
       await eventually('two tries in flight', () => r.inFlight() === 2);
       release();
       await eventually('every event delivered', async () => (await b.counts()).queued === 0);
       expect(r.mostInFlight()).toBe(2);
       expect(new Set(r.delivered())).toEqual(new Set(watches.map((w) => `${w.id}.0`)));
+      await eventually('every watch followed', () => follows === watches.length);
       await b.close();
       expect(aborts).toBe(watches.length);
     });

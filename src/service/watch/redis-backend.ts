@@ -1,0 +1,226 @@
+// The watch backend with REDIS_URL: records in Redis (redis-store.ts), work carried by two BullMQ
+// queues that every replica serves, so a replica that dies loses nothing.
+// - `follow`: one job per open watch (job id = watch id). Its processor runs the follow work for as
+//   long as the watch is followed; the job's lock, renewed by the worker, is the lease. A replica
+//   killed with SIGKILL stops renewing, its jobs stall, and another replica's worker takes them and
+//   carries on from the recorded progress.
+// - `deliver`: one job per event when it becomes its watch's head (job id = event id). A refused try
+//   moves the job to delayed until the next try; once the event is settled, the job queues the next.
+// The records decide, not the jobs: a job that finds its event settled or its watch gone does
+// nothing, so a job run twice (after a stall) never makes a second, different delivery.
+import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts, WatchView } from './backend';
+import type { Watch, WatchEvent, WatchProgress } from './model';
+import { WatchStore } from './redis-store';
+import { afterTry, failedTry, waiting } from './tries';
+
+interface FollowJob {
+  id: string;
+}
+
+interface DeliverJob {
+  id: string;
+  seq: number;
+}
+
+/** Why a follower's signal aborts: only on `closing` does this process hand its job back at once. */
+const CLOSING = 'closing';
+const REMOVED = 'removed';
+const LEASE_LOST = 'lease lost';
+
+/** Jobs are triggers (the records hold the state): gone once done, retried through Redis errors. */
+const jobOptions = (leaseMs: number): JobsOptions => ({
+  removeOnComplete: true,
+  removeOnFail: true,
+  attempts: 1_000_000,
+  backoff: { type: 'fixed', delay: leaseMs },
+});
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** How long a close waits for BullMQ's workers when Redis is unreachable (see close()). */
+const UNREACHABLE_CLOSE_MS = 1_000;
+
+export class RedisBackend implements WatchBackend {
+  readonly kind = 'redis' as const;
+  readonly #options: BackendOptions;
+  readonly #logger: Logger;
+  /** Our commands: they fail after a few reconnects rather than hold a request while Redis is away. */
+  readonly #redis: Redis;
+  /** BullMQ's (its workers need commands that wait for a reconnect). */
+  readonly #bull: Redis;
+  readonly #subscriber: Redis;
+  readonly #store: WatchStore;
+  readonly #follows: Queue<FollowJob>;
+  readonly #deliveries: Queue<DeliverJob>;
+  readonly #jobOptions: JobsOptions;
+  #workers?: { follow: Worker<FollowJob>; deliver: Worker<DeliverJob> };
+  #closing = false;
+
+  constructor(redisUrl: string, options: BackendOptions, logger: Logger, prefix = 'xcmgw:watch:') {
+    this.#options = options;
+    this.#logger = logger.child({ origin: 'watch-redis' });
+    this.#jobOptions = jobOptions(options.leaseMs);
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
+    this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
+    this.#store = new WatchStore(this.#redis, prefix);
+    const queue = { connection: this.#bull, prefix: `${prefix}bull` };
+    this.#follows = new Queue<FollowJob>('follow', queue);
+    this.#deliveries = new Queue<DeliverJob>('deliver', queue);
+    for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.warn({ err: error.message }, 'watch queue error'));
+    // A removal reaches the process that follows the watch, wherever it runs.
+    void this.#subscriber.subscribe(this.#store.removedChannel).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch removal channel unavailable'));
+    this.#subscriber.on('message', (_channel: string, id: string) => this.#workers?.follow.cancelJob(id, REMOVED));
+  }
+
+  async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
+    const answer = await this.#store.add(watch, progress, events, events.map(waiting), this.#options);
+    if (answer !== 'added') return answer === 'MAX_WATCHES' ? 'MAX_WATCHES' : 'MAX_WATCHES_PER_CLIENT';
+    try {
+      if (!progress.ended) await this.#follows.add('follow', { id: watch.id }, { ...this.#jobOptions, jobId: watch.id });
+      if (events.length > 0) await this.#queueDelivery(watch.id, 0);
+    } catch (error) {
+      // A watch the client is told failed must not hold a place or be followed.
+      await this.#store.remove(watch.id).catch(() => undefined);
+      throw error;
+    }
+    return 'added';
+  }
+
+  async get(id: string): Promise<WatchView | undefined> {
+    return this.#store.view(id);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const head = await this.#store.remove(id);
+    if (head < 0) return false;
+    await this.#redis.publish(this.#store.removedChannel, id);
+    // Waiting and delayed jobs go now; an active one finds its watch gone and ends.
+    await Promise.all([this.#follows.remove(id), this.#deliveries.remove(`${id}.${head}`)].map((p) => p.catch(() => 0)));
+    return true;
+  }
+
+  async advance(id: string, progress: WatchProgress, events: WatchEvent[]): Promise<boolean> {
+    const head = await this.#store.advance(id, progress, events, events.map(waiting), this.#options.retainMs);
+    if (head === -1) return false;
+    if (head >= 0) await this.#queueDelivery(id, head);
+    return true;
+  }
+
+  async counts(): Promise<WatchCounts> {
+    return this.#store.counts();
+  }
+
+  start(follow: FollowWork, deliver: DeliverWork): void {
+    if (this.#workers || this.#closing) return;
+    const lease = this.#options.leaseMs;
+    // The lock is the lease: renewed every lease/3 while this process runs; another replica's
+    // stalled check (every lease/3) takes a job whose lock has lapsed, about a lease after the last renewal.
+    const common = { connection: this.#bull, prefix: this.#store.prefix + 'bull', lockDuration: lease, stalledInterval: Math.max(1, Math.round(lease / 3)), maxStalledCount: 1_000_000 };
+    const workers = {
+      follow: new Worker<FollowJob>('follow', (job, token, signal) => this.#follow(follow, job, token, signal), { ...common, concurrency: this.#options.maxWatches }),
+      deliver: new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), { ...common, concurrency: this.#options.maxDeliveries }),
+    };
+    for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.warn({ err: error.message }, 'watch worker error'));
+    // A lock this process could not renew may already be another's: its follower stops.
+    workers.follow.on('lockRenewalFailed', (ids: string[]) => ids.forEach((id) => workers.follow.cancelJob(id, LEASE_LOST)));
+    this.#workers = workers;
+    void this.#requeue().catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch requeue failed'));
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    const clients = [this.#redis, this.#bull, this.#subscriber];
+    const reachable = clients.every((client) => client.status === 'ready');
+    // Redis away: nothing can be handed back (the leases lapse), and the queues' commands would
+    // wait for it for ever: disconnected, they give up at once.
+    if (!reachable) for (const client of clients) client.disconnect();
+    const closing = (async () => {
+      if (this.#workers) {
+        this.#workers.follow.cancelAllJobs(CLOSING);
+        await Promise.all([this.#workers.follow.close(), this.#workers.deliver.close()]);
+      }
+      await Promise.all([this.#follows.close(), this.#deliveries.close()]);
+    })();
+    // A worker's close never resolves while Redis is unreachable (taskforcesh/bullmq#4656): the
+    // shutdown does not wait for it then.
+    if (reachable) await closing;
+    else await Promise.race([closing.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, UNREACHABLE_CLOSE_MS).unref())]);
+    if (reachable) await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
+  }
+
+  async #queueDelivery(id: string, seq: number): Promise<void> {
+    await this.#deliveries.add('deliver', { id, seq }, { ...this.#jobOptions, jobId: `${id}.${seq}` });
+  }
+
+  /**
+   * A job is queued after its record is written; a process that died in between left a watch
+   * without its job. Queueing again is harmless (a job id that exists is not added twice).
+   */
+  async #requeue(): Promise<void> {
+    const { open, pending } = await this.#store.live();
+    for (let i = 0; i < open.length; i += 500) {
+      await this.#follows.addBulk(open.slice(i, i + 500).map((id) => ({ name: 'follow', data: { id }, opts: { ...this.#jobOptions, jobId: id } })));
+    }
+    const ids = [...open, ...pending];
+    for (let i = 0; i < ids.length; i += 500) {
+      const heads = await this.#store.heads(ids.slice(i, i + 500));
+      const due = [...heads].filter(([, h]) => h.head < h.events);
+      await this.#deliveries.addBulk(due.map(([id, h]) => ({ name: 'deliver', data: { id, seq: h.head }, opts: { ...this.#jobOptions, jobId: `${id}.${h.head}` } })));
+    }
+  }
+
+  async #follow(work: FollowWork, job: Job<FollowJob>, token: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    const { id } = job.data;
+    const current = await this.#store.following(id);
+    if (!current) return;
+    // An advance whose event was recorded but not queued (Redis went away in between) made the
+    // follow work fail: its head is queued again when it runs again.
+    const head = (await this.#store.heads([id])).get(id);
+    if (head && head.head < head.events) await this.#queueDelivery(id, head.head);
+    const stop = signal ?? new AbortController().signal;
+    try {
+      await work(current.watch, current.progress, stop);
+    } catch (error) {
+      if (!stop.aborted) this.#logger.warn({ watch: id, err: message(error) }, 'watch follow failed');
+    }
+    if (stop.aborted) {
+      if (stop.reason === CLOSING) {
+        // Handed back now, for another replica (or this one, restarted) to take.
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      if (stop.reason === LEASE_LOST) throw new Error(`watch ${id}: ${LEASE_LOST}`);
+      return;
+    }
+    if (!(await this.#store.following(id))) return;
+    // Stopped short of the end: followed again after the lease.
+    await job.moveToDelayed(Date.now() + this.#options.leaseMs, token);
+    throw new DelayedError();
+  }
+
+  async #deliver(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined): Promise<void> {
+    const { id, seq } = job.data;
+    const turn = await this.#store.turn(id, seq);
+    if (!turn || turn.head < seq) return;
+    if (turn.head > seq) {
+      // Settled by a run that stopped before queueing the next event.
+      if (turn.head < turn.events) await this.#queueDelivery(id, turn.head);
+      return;
+    }
+    const startedAt = Date.now();
+    const result = await work(turn.watch, turn.event, turn.delivery.attempts + 1).catch(failedTry);
+    const next = afterTry(turn.delivery, result, this.#options.retry, job.timestamp, startedAt);
+    const after = await this.#store.record(id, seq, next, next.state !== 'retrying', this.#options.retainMs);
+    if (after === -1) return;
+    if (next.state === 'retrying') {
+      await job.moveToDelayed(next.nextAt ?? startedAt, token);
+      throw new DelayedError();
+    }
+    if (after >= 0) await this.#queueDelivery(id, after);
+  }
+}
