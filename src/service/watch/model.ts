@@ -11,7 +11,7 @@ export interface Webhook {
 }
 
 export interface Watch {
-  /** Unguessable: holding it is what lets a client read or end the watch. */
+  /** Unguessable: holding it is what lets a client read or end the watch. Letters, digits, `_`, `-` and `.` (BullMQ job ids). */
   id: string;
   /** The client that made it (`key:<name>` with API keys, else `ip:<address>`): only it sees or ends it. */
   owner: string;

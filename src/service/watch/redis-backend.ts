@@ -47,9 +47,12 @@ export class RedisBackend implements WatchBackend {
   readonly kind = 'redis' as const;
   readonly #options: BackendOptions;
   readonly #logger: Logger;
-  /** Our commands: they fail after a few reconnects rather than hold a request while Redis is away. */
+  /**
+   * Our commands and the queues': they fail (a few reconnects, or 2 s without an answer) rather
+   * than hold a request or a follower while Redis is away.
+   */
   readonly #redis: Redis;
-  /** BullMQ's (its workers need commands that wait for a reconnect). */
+  /** The workers' (they block waiting for jobs, and wait through a reconnect). */
   readonly #bull: Redis;
   readonly #subscriber: Redis;
   readonly #store: WatchStore;
@@ -63,21 +66,23 @@ export class RedisBackend implements WatchBackend {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
-    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000 });
     this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
     this.#store = new WatchStore(this.#redis, prefix);
-    const queue = { connection: this.#bull, prefix: `${prefix}bull` };
+    const queue = { connection: this.#redis, prefix: `${prefix}bull` };
     this.#follows = new Queue<FollowJob>('follow', queue);
     this.#deliveries = new Queue<DeliverJob>('deliver', queue);
-    for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.warn({ err: error.message }, 'watch queue error'));
+    for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch queue error'));
     // A removal reaches the process that follows the watch, wherever it runs.
     void this.#subscriber.subscribe(this.#store.removedChannel).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch removal channel unavailable'));
     this.#subscriber.on('message', (_channel: string, id: string) => this.#workers?.follow.cancelJob(id, REMOVED));
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
+    // BullMQ refuses job ids with a colon or made of digits only.
+    if (!/^[\w.-]*[A-Za-z_.-][\w.-]*$/.test(watch.id)) throw new Error(`watch id ${JSON.stringify(watch.id)} is not a job id`);
     const answer = await this.#store.add(watch, progress, events, events.map(waiting), this.#options);
     if (answer !== 'added') return answer === 'MAX_WATCHES' ? 'MAX_WATCHES' : 'MAX_WATCHES_PER_CLIENT';
     try {
@@ -118,16 +123,22 @@ export class RedisBackend implements WatchBackend {
   start(follow: FollowWork, deliver: DeliverWork): void {
     if (this.#workers || this.#closing) return;
     const lease = this.#options.leaseMs;
-    // The lock is the lease: renewed every lease/3 while this process runs; another replica's
-    // stalled check (every lease/3) takes a job whose lock has lapsed, about a lease after the last renewal.
+    // The lock is the lease: renewed at half of it while this process runs; another replica's
+    // stalled check (every lease/3) takes a job whose lock has lapsed (measured: 0.9 to 1.35 leases
+    // after a SIGKILL, docs/watches.md).
     const common = { connection: this.#bull, prefix: this.#store.prefix + 'bull', lockDuration: lease, stalledInterval: Math.max(1, Math.round(lease / 3)), maxStalledCount: 1_000_000 };
     const workers = {
       follow: new Worker<FollowJob>('follow', (job, token, signal) => this.#follow(follow, job, token, signal), { ...common, concurrency: this.#options.maxWatches }),
       deliver: new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), { ...common, concurrency: this.#options.maxDeliveries }),
     };
-    for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.warn({ err: error.message }, 'watch worker error'));
+    // Errors come one per job and per reconnect (a lost lock is told below, once per renewal).
+    for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
     // A lock this process could not renew may already be another's: its follower stops.
-    workers.follow.on('lockRenewalFailed', (ids: string[]) => ids.forEach((id) => workers.follow.cancelJob(id, LEASE_LOST)));
+    workers.follow.on('lockRenewalFailed', (ids: string[]) => {
+      if (this.#closing) return;
+      this.#logger.warn({ watches: ids.length }, 'watch leases lost: another replica may follow them');
+      for (const id of ids) workers.follow.cancelJob(id, LEASE_LOST);
+    });
     this.#workers = workers;
     void this.#requeue().catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch requeue failed'));
   }
@@ -183,13 +194,16 @@ export class RedisBackend implements WatchBackend {
     const head = (await this.#store.heads([id])).get(id);
     if (head && head.head < head.events) await this.#queueDelivery(id, head.head);
     const stop = signal ?? new AbortController().signal;
-    try {
-      await work(current.watch, current.progress, stop);
-    } catch (error) {
-      if (!stop.aborted) this.#logger.warn({ watch: id, err: message(error) }, 'watch follow failed');
+    // The worker may hand out a job while it closes, after the followers were told to stop.
+    if (!stop.aborted && !this.#closing) {
+      try {
+        await work(current.watch, current.progress, stop);
+      } catch (error) {
+        if (!stop.aborted) this.#logger.warn({ watch: id, err: message(error) }, 'watch follow failed');
+      }
     }
-    if (stop.aborted) {
-      if (stop.reason === CLOSING) {
+    if (stop.aborted || this.#closing) {
+      if (this.#closing) {
         // Handed back now, for another replica (or this one, restarted) to take.
         await job.moveToWait(token);
         throw new WaitingError();
