@@ -24,10 +24,14 @@ const SETTLING_BLOCKS = 10;
 const BLOCK_GAP_MS = 1_000;
 /** POST /x-transfer/watch requests in flight while the watches are made. */
 const CREATE_CONCURRENCY = 16;
+/** How long deliveries are waited for after the last settling block; the rest are counted as late. */
+const DELIVERY_WAIT_MS = Number(process.env.BENCH_DELIVERY_WAIT_MS ?? 120_000);
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const settle = () => sleep(2_000);
+/** Progress on stderr: a run takes minutes. */
+const step = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
 interface Transfer {
@@ -54,6 +58,7 @@ async function includeTransfers(polkadot: TestChain, callHex: string, first: num
 async function startReceiver() {
   const verifier = new Webhook(SECRET);
   const firstSeen = new Map<string, { at: number; type: string; body: string }>();
+  const counts = new Map<string, number>();
   const state = { received: 0, repeats: 0, different: 0, forged: 0 };
   const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {
@@ -75,7 +80,10 @@ async function startReceiver() {
       if (seen) {
         state.repeats++;
         if (seen.body !== body) state.different++;
-      } else firstSeen.set(id, { at, type, body });
+      } else {
+        firstSeen.set(id, { at, type, body });
+        counts.set(type, (counts.get(type) ?? 0) + 1);
+      }
       state.received++;
       res.writeHead(204).end();
       waiters.splice(0).forEach((w) => w());
@@ -83,17 +91,17 @@ async function startReceiver() {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const countOf = (type: string) => [...firstSeen.values()].filter((e) => e.type === type).length;
+  const countOf = (type: string) => counts.get(type) ?? 0;
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     firstSeen,
     state,
     countOf,
     /** Resolves once `count` distinct events of `type` arrived. */
-    async waitFor(type: string, count: number, what: string, ms = 600_000): Promise<void> {
+    async waitFor(type: string, count: number, ms = 600_000): Promise<void> {
       const end = performance.now() + ms;
       while (countOf(type) < count) {
-        if (performance.now() > end) throw new Error(`${what}: ${countOf(type)} of ${count} ${type} events arrived`);
+        if (performance.now() > end) throw new Error(`${countOf(type)} of ${count} ${type} events arrived`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 1_000);
@@ -159,26 +167,16 @@ async function streamCost(options: object, pending: Transfer): Promise<number> {
   }
 }
 
-interface Figures {
-  createP50: number;
-  createPerSec: number;
-  idleMb: number;
-  openMb: number;
-  kbPerWatch: number;
-  redisMb?: number;
-  cpuIdleBlockMs: number;
-  cpuBlockMs: number;
-  latencyP50: number;
-  latencyP99: number;
-  perSec: number;
-  repeats: number;
-  different: number;
-  forged: number;
+/** The V8 heap in use, MB, from the service's /metrics. */
+async function heapMb(service: Service): Promise<number> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 2 ** 20;
 }
 
-/** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer. */
-async function runWatches(env: Record<string, string>, chains: { polkadot: TestChain; assetHub: TestChain }, options: object, transfers: Transfer[], receiver: Receiver, redisPid?: number): Promise<Figures> {
-  const { assetHub } = chains;
+const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : `over ${DELIVERY_WAIT_MS / 1000} s`);
+
+/** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer; prints as it goes. */
+async function runWatches(name: string, env: Record<string, string>, assetHub: TestChain, options: object, transfers: Transfer[], receiver: Receiver, streamKb: number, redisPid?: number): Promise<void> {
   const service = await startService({
     ALLOW_PRIVATE_OVERRIDES: 'true',
     MAX_WATCHES: String(WATCHES * 2),
@@ -191,9 +189,12 @@ async function runWatches(env: Record<string, string>, chains: { polkadot: TestC
     await post(`${service.url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: transfers[0].hash, blockHash: transfers[0].blockHash, options });
     await settle();
     const idleMb = service.rssMb();
+    const idleHeap = await heapMb(service);
     const cpuIdleBlockMs = await cpuPerBlock(service, assetHub);
 
+    step(`${name}: making watches`);
     const watchUrl = `${service.url}/v5/x-transfer/watch`;
+    const before = receiver.countOf('transfer.in-flight');
     const made: number[] = [];
     const watchOf = new Map<string, number>();
     let next = 0;
@@ -212,53 +213,65 @@ async function runWatches(env: Record<string, string>, chains: { polkadot: TestC
     );
     const createPerSec = (transfers.length * 1000) / (performance.now() - started);
     made.sort((a, b) => a - b);
-    // Each watch tells of its origin leg at once (`in-flight`); wait for all of them.
-    const before = receiver.countOf('transfer.in-flight');
-    await receiver.waitFor('transfer.in-flight', before + transfers.length, 'first events');
+    console.log(`${name}: ${transfers.length} watches made at ${createPerSec.toFixed(0)}/s (${CREATE_CONCURRENCY} at a time, POST p50 ${percentile(made, 0.5).toFixed(0)} ms, p99 ${percentile(made, 0.99).toFixed(0)} ms)`);
+    // Each watch tells of its origin leg at once (`in-flight`).
+    const lateInFlight = await receiver.waitFor('transfer.in-flight', before + transfers.length, DELIVERY_WAIT_MS).then(() => 0, () => before + transfers.length - receiver.countOf('transfer.in-flight'));
     await settle();
     const openMb = service.rssMb();
-    const redisMb = redisPid === undefined ? undefined : rssMb(redisPid);
+    const openHeap = await heapMb(service);
+    const kbPerWatch = ((openMb - idleMb) * 1024) / transfers.length;
+    console.log(
+      `  RSS idle ${idleMb.toFixed(0)} MB, with the watches open ${openMb.toFixed(0)} MB: ${kbPerWatch.toFixed(1)} kB per watch (${(kbPerWatch / streamKb).toFixed(1)}x an open stream); ` +
+        `V8 heap ${idleHeap.toFixed(0)} -> ${openHeap.toFixed(0)} MB: ${(((openHeap - idleHeap) * 1024) / transfers.length).toFixed(1)} kB per watch` +
+        (redisPid === undefined ? '' : `; redis-server RSS ${rssMb(redisPid).toFixed(0)} MB`) +
+        (lateInFlight ? `; ${lateInFlight} first events not arrived` : ''),
+    );
     const cpuBlockMs = await cpuPerBlock(service, assetHub);
+    console.log(`  service CPU per empty destination block: ${cpuIdleBlockMs.toFixed(0)} ms with no watch, ${cpuBlockMs.toFixed(0)} ms with the watches open`);
 
-    // Settle every transfer: SETTLING_BLOCKS destination blocks, BLOCK_GAP_MS apart, a share each.
+    step(`${name}: settling the transfers`);
+    // Half the transfers settle SETTLING_BLOCKS destination blocks, BLOCK_GAP_MS apart, a share each
+    // (latency from block to receiver); the other half in one block (deliveries per second).
     const settledAt = new Map<number, number>();
-    const share = Math.ceil(transfers.length / SETTLING_BLOCKS);
-    const delivered = receiver.countOf('transfer.delivered');
-    for (let at = 0; at < transfers.length; at += share) {
-      const slice = transfers.slice(at, at + share);
-      assetHub.produceBlock({ events: slice.map((t) => processed(t.topic, { Parent: null }, true)) });
+    const settleTransfers = (from: number, to: number): number => {
+      assetHub.produceBlock({ events: transfers.slice(from, to).map((t) => processed(t.topic, { Parent: null }, true)) });
       const now = performance.now();
-      for (let i = at; i < at + slice.length; i++) settledAt.set(i, now);
+      for (let i = from; i < to; i++) settledAt.set(i, now);
+      return now;
+    };
+    const half = Math.floor(transfers.length / 2);
+    const share = Math.ceil(half / SETTLING_BLOCKS);
+    const delivered = receiver.countOf('transfer.delivered');
+    for (let at = 0; at < half; at += share) {
+      settleTransfers(at, Math.min(at + share, half));
       await sleep(BLOCK_GAP_MS);
     }
-    await receiver.waitFor('transfer.delivered', delivered + transfers.length, 'deliveries');
+    const lateFirst = await receiver.waitFor('transfer.delivered', delivered + half, DELIVERY_WAIT_MS).then(() => 0, () => delivered + half - receiver.countOf('transfer.delivered'));
     const latencies: number[] = [];
-    let last = 0;
     for (const [id, event] of receiver.firstSeen) {
-      if (event.type !== 'transfer.delivered') continue;
       const i = watchOf.get(id.slice(0, id.lastIndexOf('.')));
-      if (i === undefined) continue;
-      latencies.push(event.at - settledAt.get(i)!);
-      last = Math.max(last, event.at);
+      if (event.type === 'transfer.delivered' && i !== undefined && i < half) latencies.push(event.at - settledAt.get(i)!);
     }
+    // Those not arrived within the wait count as the slowest.
+    while (latencies.length < half) latencies.push(Infinity);
     latencies.sort((a, b) => a - b);
-    const first = Math.min(...settledAt.values());
-    return {
-      createP50: percentile(made, 0.5),
-      createPerSec,
-      idleMb,
-      openMb,
-      kbPerWatch: ((openMb - idleMb) * 1024) / transfers.length,
-      redisMb,
-      cpuIdleBlockMs,
-      cpuBlockMs,
-      latencyP50: percentile(latencies, 0.5),
-      latencyP99: percentile(latencies, 0.99),
-      perSec: (latencies.length * 1000) / (last - first),
-      repeats: receiver.state.repeats,
-      different: receiver.state.different,
-      forged: receiver.state.forged,
-    };
+    console.log(`  block to receiver, ${half} transfer.delivered over ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart: p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}${lateFirst ? `; ${lateFirst} not arrived within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
+
+    // Counted by watch: stragglers of the first half may still be arriving.
+    const burstAt = settleTransfers(half, transfers.length);
+    const burstTimes = (): number[] =>
+      [...receiver.firstSeen].flatMap(([id, event]) => {
+        const i = watchOf.get(id.slice(0, id.lastIndexOf('.')));
+        return event.type === 'transfer.delivered' && i !== undefined && i >= half ? [event.at] : [];
+      });
+    const burstEnd = performance.now() + DELIVERY_WAIT_MS;
+    while (burstTimes().length < transfers.length - half && performance.now() < burstEnd) await sleep(500);
+    const times = burstTimes();
+    const rate = times.length === 0 ? 0 : (times.length * 1000) / (Math.max(...times) - burstAt);
+    const lateBurst = transfers.length - half - times.length;
+    console.log(`  ${transfers.length - half} settled by one block: ${times.length} delivered at ${rate.toFixed(0)}/s from the block to the last${lateBurst ? `; ${lateBurst} not within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
+    const { repeats, different, forged } = receiver.state;
+    console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures`);
   } finally {
     await service.stop();
   }
@@ -288,17 +301,6 @@ async function startRedis(): Promise<{ url: string; child: ChildProcess; stop():
   };
 }
 
-function report(name: string, f: Figures, streamKb: number): void {
-  console.log(`${name}: ${WATCHES} watches made at ${f.createPerSec.toFixed(0)}/s (POST p50 ${f.createP50.toFixed(1)} ms)`);
-  console.log(
-    `  RSS idle ${f.idleMb.toFixed(0)} MB, with ${WATCHES} open ${f.openMb.toFixed(0)} MB: ${f.kbPerWatch.toFixed(1)} kB per watch (${(f.kbPerWatch / streamKb).toFixed(2)}x an open stream)` +
-      (f.redisMb === undefined ? '' : `; redis-server RSS ${f.redisMb.toFixed(0)} MB`),
-  );
-  console.log(`  service CPU per empty destination block: ${f.cpuIdleBlockMs.toFixed(0)} ms with no watch, ${f.cpuBlockMs.toFixed(0)} ms with ${WATCHES} open`);
-  console.log(`  block to receiver (transfer.delivered, ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart): p50 ${f.latencyP50.toFixed(0)} ms, p99 ${f.latencyP99.toFixed(0)} ms; ${f.perSec.toFixed(0)} deliveries/s`);
-  console.log(`  receiver: ${f.repeats} repeated ids (${f.different} with a different body), ${f.forged} bad signatures`);
-}
-
 async function main(): Promise<void> {
   const polkadot = await startTestChain('Polkadot', { partialFee: 1_000_000n });
   const assetHub = await startTestChain('AssetHubPolkadot');
@@ -318,15 +320,16 @@ async function main(): Promise<void> {
   const streamKb = await streamCost(options, pending);
   console.log(`baseline: ${STREAMS} open status streams: ${streamKb.toFixed(1)} kB per stream`);
 
+  step('signing');
   const transfers = await includeTransfers(polkadot, callHex, nonce, WATCHES);
   nonce += WATCHES;
-  report('memory backend', await runWatches({}, { polkadot, assetHub }, options, transfers, receiver), streamKb);
+  await runWatches('memory backend', {}, assetHub, options, transfers, receiver, streamKb);
 
   if (process.env.BENCH_REDIS === '1') {
     const redis = await startRedis();
     try {
       const more = await includeTransfers(polkadot, callHex, nonce, WATCHES);
-      report('redis backend', await runWatches({ REDIS_URL: redis.url }, { polkadot, assetHub }, options, more, receiver, redis.child.pid), streamKb);
+      await runWatches('redis backend', { REDIS_URL: redis.url }, assetHub, options, more, receiver, streamKb, redis.child.pid);
     } finally {
       await redis.stop();
     }

@@ -134,12 +134,14 @@ export class WebhookSender {
 
     const { timeoutMs } = this.#options;
     const body = Buffer.from(event.body);
-    const headers = {
-      'content-type': 'application/json',
-      'content-length': String(body.length),
-      'user-agent': USER_AGENT,
-      ...signatureHeaders(webhook.secret, event.id, event.body, this.#options.now?.() ?? new Date()),
-    };
+    let signature: ReturnType<typeof signatureHeaders>;
+    try {
+      signature = signatureHeaders(webhook.secret, event.id, event.body, this.#options.now?.() ?? new Date());
+    } catch {
+      // A record from a store that went wrong; the schema admits only whsec_ secrets.
+      return done(refused('the webhook secret is not a whsec_ secret'));
+    }
+    const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'user-agent': USER_AGENT, ...signature };
 
     return new Promise((resolve) => {
       let decided: Attempt | undefined;

@@ -310,6 +310,13 @@ describe('WebhookSender', () => {
     expect(tries.map((t) => t.outcome)).toEqual(['refused', 'refused', 'refused', 'failed']);
   });
 
+  it('a secret that is not base64 is a refused try, not a rejection', async () => {
+    const r = await receiver();
+    const { sender: s } = sender();
+    await expect(s.send({ url: r.url, secret: 'whsec_not base64!' }, event())).resolves.toEqual({ ok: false, error: 'the webhook secret is not a whsec_ secret' });
+    expect(r.received).toHaveLength(0);
+  });
+
   it('a throwing observer changes nothing', async () => {
     const r = await receiver();
     const s = new WebhookSender({
