@@ -42,6 +42,12 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 
 /** How long a close waits for BullMQ's workers when Redis is unreachable (see close()). */
 const UNREACHABLE_CLOSE_MS = 1_000;
+/**
+ * How long a close waits for its watches to be handed back (one Redis round trip each, after each
+ * follower stopped): what is not handed back by then is taken over a lease later, as after a crash.
+ * Shutdown stays within seconds (Kubernetes kills a pod 30 s after SIGTERM).
+ */
+const HAND_BACK_MS = 5_000;
 
 export class RedisBackend implements WatchBackend {
   readonly kind = 'redis' as const;
@@ -158,7 +164,7 @@ export class RedisBackend implements WatchBackend {
     const closed = Promise.all([...workers.map((w) => w.close()), this.#follows.close(), this.#deliveries.close()]).catch(() => undefined);
     // A worker's close never resolves while Redis is unreachable (taskforcesh/bullmq#4656).
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, reachable ? this.#options.leaseMs : UNREACHABLE_CLOSE_MS)))]);
+    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, reachable ? Math.min(this.#options.leaseMs, HAND_BACK_MS) : UNREACHABLE_CLOSE_MS)))]);
     clearTimeout(timer);
     for (const client of clients) client.disconnect();
   }
