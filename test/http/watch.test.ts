@@ -138,7 +138,8 @@ describe('POST /x-transfer/watch', () => {
       // The second event waits behind the first: nothing of it is tried while the first is not delivered.
       const shown = await request(a.app).get(`/v5/x-transfer/watch/${made.id}`);
       expect(shown.body.deliveries[0]).toMatchObject({ eventId: `${made.id}.0`, attempts: expect.any(Number), lastCode: 503 });
-      expect(receiver.refused.every((p) => p.id === `${made.id}.0`)).toBe(true);
+      // (Other tests' watches may be refused meanwhile: the receiver is shared.)
+      expect(receiver.refused.filter((p) => p.id.startsWith(`${made.id}.`)).every((p) => p.id === `${made.id}.0`)).toBe(true);
       receiver.down = false;
       const events = await receiver.eventsOf(made.id, 2);
       expect(events.map((e) => e.id)).toEqual([`${made.id}.0`, `${made.id}.1`]);

@@ -76,7 +76,9 @@ export class RedisBackend implements WatchBackend {
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
     // BullMQ's workers duplicate this one for their blocking connections: the strategy goes along.
     this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
-    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
+    // ioredis re-subscribes on its own after a reconnect without handling the answer: a connection
+    // lost meanwhile would be an unhandled rejection. This client subscribes at each `ready` instead.
+    this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy, autoResubscribe: false });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
     this.#store = new WatchStore(this.#redis, prefix);
     const queue = { connection: this.#redis, prefix: `${prefix}bull` };
@@ -84,7 +86,9 @@ export class RedisBackend implements WatchBackend {
     this.#deliveries = new Queue<DeliverJob>('deliver', queue);
     for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch queue error'));
     // A removal reaches the process that follows the watch, wherever it runs.
-    void this.#subscriber.subscribe(this.#store.removedChannel).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch removal channel unavailable'));
+    this.#subscriber.on('ready', () => {
+      this.#subscriber.subscribe(this.#store.removedChannel).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch removal channel unavailable'));
+    });
     this.#subscriber.on('message', (_channel: string, id: string) => this.#workers?.follow.cancelJob(id, REMOVED));
   }
 
