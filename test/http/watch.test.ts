@@ -228,6 +228,25 @@ describe('POST /x-transfer/watch: TRACK_MAX_BLOCKS', () => {
   });
 });
 
+describe('POST /x-transfer/watch: REQUEST_MAX_CHAIN_ITEMS', () => {
+  // 16 event records (25 items each): a block of 8 reads, three such blocks would not in one request.
+  const tight = testApp({ IDLE_TIMEOUT_MS: '200', REQUEST_MAX_CHAIN_ITEMS: '400', WATCH_RETRY_FIRST_MS: '60000', WATCH_RETRY_MAX_MS: '60000' });
+  afterAll(() => tight.services.close());
+
+  it('bounds each block the head watcher reads, not the sum of the blocks a watch follows', async () => {
+    const { body, arrive } = await teleport();
+    const made = await watch(tight.app, watchBody(body));
+    await receiver.eventsOf(made.id, 1);
+    await until(() => tight.services.status.watching().some((w) => w.chain === 'AssetHubPolkadot' && w.listeners === 1), 'the watch following');
+    const others = (n: number) => Array.from({ length: 8 }, (_, i) => processed(`0x${(n * 8 + i + 1).toString(16).padStart(64, '0')}` as `0x${string}`, { Parent: null }, true));
+    for (let n = 0; n < 4; n++) assetHub.produceBlock({ events: others(n) });
+    arrive();
+    // A chain failure would have the follower wait WATCH_RETRY_FIRST_MS (a minute) before reading again.
+    const events = await receiver.eventsOf(made.id, 2);
+    expect(events.map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
+  });
+});
+
 describe('POST /x-transfer/watch: the timeout', () => {
   const short = testApp({ IDLE_TIMEOUT_MS: '200', WATCH_TIMEOUT_MS: '1500', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100' });
   afterAll(() => short.services.close());

@@ -177,8 +177,9 @@ export class StatusService {
   async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot): Promise<Tracking> {
     const firstRead = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
     const following = AbortSignal.any([signal, this.#closing.signal]);
-    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the read (read again later).
-    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), this.config.REQUEST_TIMEOUT_MS);
+    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the
+    // read (read again later), and the shared blocks it follows are not summed into its budget.
+    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
     const journey = this.#journey(req, reader);
     try {
       await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
@@ -211,8 +212,8 @@ export class StatusService {
     return `Following ${req.txHash} from ${req.from}`;
   }
 
-  #reader(req: StatusRequest, signal: AbortSignal, readTimeoutMs?: number): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, readTimeoutMs);
+  #reader(req: StatusRequest, signal: AbortSignal, lasting?: { readTimeoutMs: number }): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting);
   }
 
   #journey(req: StatusRequest, reader: ChainReader): Journey {
