@@ -10,6 +10,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
+import { TIMESTAMP_KEY } from '../../src/sandbox/blocks';
 import { hashApiKey } from '../../src/ops/api-keys';
 import { createServices } from '../../src/service';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
@@ -197,6 +198,35 @@ describe('POST /x-transfer/watch', () => {
       assetHub.produceBlock({ events: [processed(tx.topic, { Parent: null }, true)] });
       expect((await receiver.eventsOf(made.id, 2)).map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
     } finally {
+      await hostile.close();
+    }
+  });
+
+  it('watches whose transfers settled in one origin block share one timestamp search on the next chain', async () => {
+    const hostile = await startHostileNode({ upstream: assetHub.url });
+    try {
+      const txs: Awaited<ReturnType<typeof signedTransfer>>[] = [];
+      for (let i = 0; i < 3; i++) txs.push(await signedTransfer(a.app, polkadot, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(amount++ * DOT) } }, overrides));
+      // The destination a few blocks ahead (blocks are stamped by number): the search takes several steps.
+      for (let i = 0; i < 4; i++) assetHub.produceBlock();
+      polkadot.produceBlock({ extrinsics: txs.map((tx) => tx.hex), events: txs.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), tx.topic), extrinsicSuccess(i)]) });
+      let stamps = 0;
+      hostile.setBehaviour((frame) => {
+        if (frame.method === 'state_getStorage' && Array.isArray(frame.params) && frame.params[0] === TIMESTAMP_KEY) stamps++;
+        return 'forward';
+      });
+      const options = { development: true, apiOverrides: { ...overrides, AssetHubPolkadot: hostile.url } };
+      const body = (tx: (typeof txs)[number]) => watchBody({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, options });
+      const first = await watch(a.app, body(txs[0]!));
+      const searched = stamps;
+      expect(searched, 'a search reads Timestamp.Now at several blocks').toBeGreaterThan(1);
+      const made = [first, await watch(a.app, body(txs[1]!)), await watch(a.app, body(txs[2]!))];
+      expect(stamps, 'the later watches search no more').toBe(searched);
+      assetHub.produceBlock({ events: txs.map((tx) => processed(tx.topic, { Parent: null }, true)) });
+      for (const m of made) expect((await receiver.eventsOf(m.id, 2)).map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
+    } finally {
+      // The chains back in step for the tests after this one.
+      for (let i = 0; i < 4; i++) polkadot.produceBlock();
       await hostile.close();
     }
   });
