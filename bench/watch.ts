@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { child, extrinsicSuccess, processed, sent, signAsAlice, topicOf, type Hex } from '../test/support/xcm-events';
 import { freePort, startService, type Service } from './harness';
@@ -181,6 +182,9 @@ async function runWatches(name: string, env: Record<string, string>, assetHub: T
     ALLOW_PRIVATE_OVERRIDES: 'true',
     MAX_WATCHES: String(WATCHES * 2),
     MAX_WATCHES_PER_CLIENT: String(WATCHES * 2),
+    // The block settling half the transfers holds one event each: past 4,000 of them it is over
+    // the default REQUEST_MAX_CHAIN_ITEMS (25 items an event record) and refused as hostile.
+    REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, WATCHES * EVENT_RECORD_WEIGHT)),
     LOG_LEVEL: 'warn',
     ...env,
   });

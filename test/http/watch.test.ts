@@ -10,6 +10,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
+import { TIMESTAMP_KEY } from '../../src/sandbox/blocks';
 import { hashApiKey } from '../../src/ops/api-keys';
 import { createServices } from '../../src/service';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
@@ -202,6 +203,35 @@ describe('POST /x-transfer/watch', () => {
     }
   });
 
+  it('watches whose transfers settled in one origin block share one timestamp search on the next chain', async () => {
+    const hostile = await startHostileNode({ upstream: assetHub.url });
+    try {
+      const txs: Awaited<ReturnType<typeof signedTransfer>>[] = [];
+      for (let i = 0; i < 3; i++) txs.push(await signedTransfer(a.app, polkadot, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(amount++ * DOT) } }, overrides));
+      // The destination a few blocks ahead (blocks are stamped by number): the search takes several steps.
+      for (let i = 0; i < 4; i++) assetHub.produceBlock();
+      polkadot.produceBlock({ extrinsics: txs.map((tx) => tx.hex), events: txs.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), tx.topic), extrinsicSuccess(i)]) });
+      let stamps = 0;
+      hostile.setBehaviour((frame) => {
+        if (frame.method === 'state_getStorage' && Array.isArray(frame.params) && frame.params[0] === TIMESTAMP_KEY) stamps++;
+        return 'forward';
+      });
+      const options = { development: true, apiOverrides: { ...overrides, AssetHubPolkadot: hostile.url } };
+      const body = (tx: (typeof txs)[number]) => watchBody({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, options });
+      const first = await watch(a.app, body(txs[0]!));
+      const searched = stamps;
+      expect(searched, 'a search reads Timestamp.Now at several blocks').toBeGreaterThan(1);
+      const made = [first, await watch(a.app, body(txs[1]!)), await watch(a.app, body(txs[2]!))];
+      expect(stamps, 'the later watches search no more').toBe(searched);
+      assetHub.produceBlock({ events: txs.map((tx) => processed(tx.topic, { Parent: null }, true)) });
+      for (const m of made) expect((await receiver.eventsOf(m.id, 2)).map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
+    } finally {
+      // The chains back in step for the tests after this one.
+      for (let i = 0; i < 4; i++) polkadot.produceBlock();
+      await hostile.close();
+    }
+  });
+
   it('a malformed id is a 400 at params.id; an unknown one a 404', async () => {
     for (const family of FAMILIES) {
       const bad = await request(a.app).get(`/${family}/x-transfer/watch/not-an-id`);
@@ -226,6 +256,25 @@ describe('POST /x-transfer/watch: TRACK_MAX_BLOCKS', () => {
     const events = await receiver.eventsOf(made.id, 2);
     expect(events[1]!.event).toMatchObject({ type: 'transfer.delivered', data: { status: 'delivered', final: true } });
     expect(events[1]!.body).not.toContain('TRACK_MAX_BLOCKS');
+  });
+});
+
+describe('POST /x-transfer/watch: REQUEST_MAX_CHAIN_ITEMS', () => {
+  // 16 event records (25 items each): a block of 8 reads, three such blocks would not in one request.
+  const tight = testApp({ IDLE_TIMEOUT_MS: '200', REQUEST_MAX_CHAIN_ITEMS: '400', WATCH_RETRY_FIRST_MS: '60000', WATCH_RETRY_MAX_MS: '60000' });
+  afterAll(() => tight.services.close());
+
+  it('bounds each block the head watcher reads, not the sum of the blocks a watch follows', async () => {
+    const { body, arrive } = await teleport();
+    const made = await watch(tight.app, watchBody(body));
+    await receiver.eventsOf(made.id, 1);
+    await until(() => tight.services.status.watching().some((w) => w.chain === 'AssetHubPolkadot' && w.listeners === 1), 'the watch following');
+    const others = (n: number) => Array.from({ length: 8 }, (_, i) => processed(`0x${(n * 8 + i + 1).toString(16).padStart(64, '0')}` as `0x${string}`, { Parent: null }, true));
+    for (let n = 0; n < 4; n++) assetHub.produceBlock({ events: others(n) });
+    arrive();
+    // A chain failure would have the follower wait WATCH_RETRY_FIRST_MS (a minute) before reading again.
+    const events = await receiver.eventsOf(made.id, 2);
+    expect(events.map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
   });
 });
 

@@ -11,6 +11,7 @@ import type { Leg, StatusAnswer } from './answer';
 import { HeadWatchers } from './head-watcher';
 import { Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
+import { SharedSearches, type StartSearch } from './timestamp-search';
 import { laterLegs } from './route';
 
 export type { Leg, StatusAnswer } from './answer';
@@ -54,6 +55,8 @@ function timer(ms: number, reason: () => unknown): { signal: AbortSignal; clear(
 
 export class StatusService {
   readonly #watchers: HeadWatchers;
+  /** Watches only: a stream or a status read searches afresh, as a client asking again expects. */
+  readonly #searches = new SharedSearches();
   /** Aborts every open stream when the service drains. */
   #closing = new AbortController();
   #streams = 0;
@@ -177,9 +180,10 @@ export class StatusService {
   async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot): Promise<Tracking> {
     const firstRead = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
     const following = AbortSignal.any([signal, this.#closing.signal]);
-    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the read (read again later).
-    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), this.config.REQUEST_TIMEOUT_MS);
-    const journey = this.#journey(req, reader);
+    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the
+    // read (read again later), and the shared blocks it follows are not summed into its budget.
+    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
+    const journey = this.#journey(req, reader, this.#searches.search);
     try {
       await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
       if (resume) await journey.restore(resume);
@@ -211,11 +215,11 @@ export class StatusService {
     return `Following ${req.txHash} from ${req.from}`;
   }
 
-  #reader(req: StatusRequest, signal: AbortSignal, readTimeoutMs?: number): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, readTimeoutMs);
+  #reader(req: StatusRequest, signal: AbortSignal, lasting?: { readTimeoutMs: number }): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting);
   }
 
-  #journey(req: StatusRequest, reader: ChainReader): Journey {
-    return new Journey(req, reader, { lookback: this.config.TRACK_LOOKBACK_BLOCKS, maxBlocks: this.config.TRACK_MAX_BLOCKS });
+  #journey(req: StatusRequest, reader: ChainReader, search?: StartSearch): Journey {
+    return new Journey(req, reader, { lookback: this.config.TRACK_LOOKBACK_BLOCKS, maxBlocks: this.config.TRACK_MAX_BLOCKS }, search);
   }
 }

@@ -11,7 +11,7 @@ import { findMessage, reachedLeg } from './messages';
 import { indexIn, lookBack, notFoundLeg, readOrigin } from './origin';
 import { BlockBudgetSpent, type BlockView, type ChainReader } from './reader';
 import { laterLegs } from './route';
-import { startBlock } from './timestamp-search';
+import { startBlock, type StartSearch } from './timestamp-search';
 
 interface Cursor {
   /** 0: the extrinsic on the origin; i > 0: the message on leg i's chain. */
@@ -52,6 +52,8 @@ export class Journey {
     private readonly req: StatusRequest,
     private readonly reader: ChainReader,
     private readonly limits: JourneyLimits,
+    /** Where to start reading a later chain: a search of its own, or one shared with other journeys. */
+    private readonly search: StartSearch = startBlock,
   ) {
     this.#legs = [notFoundLeg(req.from)];
   }
@@ -181,7 +183,7 @@ export class Journey {
     for (let cursor = this.#cursor; cursor; cursor = this.#cursor) {
       let head: number;
       if (cursor.next === undefined) {
-        const search = await startBlock(this.reader, cursor.chain, cursor.since ?? 0, this.limits.maxBlocks);
+        const search = await this.search(this.reader, cursor.chain, cursor.since ?? 0, this.limits.maxBlocks);
         cursor.next = search.start;
         head = search.head.number;
         if (search.beyond) this.#notes.push(`The transfer is older than the last ${this.limits.maxBlocks} blocks of ${cursor.chain} (TRACK_MAX_BLOCKS): its message may have been processed before them.`);

@@ -69,8 +69,8 @@ export class ChainReader {
     private readonly maxBlocks: number,
     limits: ReadLimits,
     operatorEndpoints: Config['CHAIN_ENDPOINTS'],
-    /** A deadline for each read, for readers whose signal may not abort for hours (a watch's). */
-    private readonly readTimeoutMs?: number,
+    /** For a reader whose signal may not abort for hours (a watch's): a deadline for each read. */
+    private readonly lasting?: { readTimeoutMs: number },
   ) {
     this.#budget = new ReadBudget(limits, signal);
     this.#resolve = endpointResolver(options, operatorEndpoints);
@@ -86,7 +86,7 @@ export class ChainReader {
   async read<T>(chain: string, work: (api: ApiPromise) => Promise<T>): Promise<T> {
     const api = (await abortable(this.#scope.apiOverrides[chain] as Promise<ApiPromise>, this.signal)) as ApiPromise;
     try {
-      const reading = this.readTimeoutMs === undefined ? work(api) : withDeadline(() => work(api), this.readTimeoutMs, `Reading ${chain}`);
+      const reading = this.lasting === undefined ? work(api) : withDeadline(() => work(api), this.lasting.readTimeoutMs, `Reading ${chain}`);
       return await abortable(reading, this.signal);
     } catch (error) {
       if (this.signal.aborted) throw this.signal.reason;
@@ -114,8 +114,13 @@ export class ChainReader {
     return largest > 0 ? Math.max(1, Math.min(this.#batch, Math.floor(bytes / largest))) : this.#batch;
   }
 
-  /** Counts what a head watcher read of a block this request looked at. */
+  /**
+   * Counts what a head watcher read of a block this request looked at. Not for a lasting reader:
+   * each such block is bounded by a budget of its own, and TRACK_MAX_BLOCKS bounds how many one
+   * read looks at; summed over hours of following they failed every watch after a few busy blocks.
+   */
   charge(block: BlockView): void {
+    if (this.lasting) return;
     this.#budget.add(block.chain, block.spent());
   }
 

@@ -1,6 +1,7 @@
 // Where to start reading a later chain: a message is processed after it was sent, so nothing older
 // than the block whose timestamp is at or just before the sending block's needs reading. Found by a
 // binary search over `Timestamp.Now` (about log2(span) block reads).
+import { distinctEndpoints } from '../../chains/endpoint';
 import { ChainResponseError } from '../../errors';
 import type { BlockRef } from './chain-reads';
 import type { ChainReader } from './reader';
@@ -29,4 +30,50 @@ export async function startBlock(reader: ChainReader, chain: string, since: numb
     else high = mid;
   }
   return { start: low, head };
+}
+
+export type StartSearch = typeof startBlock;
+
+/** How long a search answers the same question again: the watches of one origin block ask it together. */
+const SHARED_FOR_MS = 10_000;
+/** Searches remembered at most (each a few numbers). */
+const MAX_SHARED = 1_000;
+
+/**
+ * The searches of this process, shared by chain connection (chain and endpoints), time and span:
+ * thousands of watches whose transfers settled in one origin block each moved on to the next chain
+ * with the same `since`, and ran the same ~log2(span) block reads. A shared answer is given with the
+ * asker's own finalized head (its start is at or below it), so a reader reads as far as it would
+ * have; a search that failed is not shared (the asker searches on its own).
+ */
+export class SharedSearches {
+  readonly #made = new Map<string, { at: number; search: ReturnType<StartSearch> }>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  readonly search: StartSearch = async (reader, chain, since, span) => {
+    const key = `${chain} ${distinctEndpoints(reader.endpoints(chain)).join(' ')} ${since} ${span}`;
+    this.#forgetOld();
+    const made = this.#made.get(key);
+    if (made) {
+      const shared = await made.search.catch(() => undefined);
+      if (shared) return { ...shared, head: await reader.head(chain) };
+      return startBlock(reader, chain, since, span);
+    }
+    const search = startBlock(reader, chain, since, span);
+    this.#made.set(key, { at: this.now(), search });
+    search.catch(() => {
+      if (this.#made.get(key)?.search === search) this.#made.delete(key);
+    });
+    return search;
+  };
+
+  #forgetOld(): void {
+    const oldest = this.now() - SHARED_FOR_MS;
+    // In the order they were made: the first still young ends the sweep.
+    for (const [key, { at }] of this.#made) {
+      if (at > oldest && this.#made.size < MAX_SHARED) break;
+      this.#made.delete(key);
+    }
+  }
 }
