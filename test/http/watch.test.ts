@@ -74,6 +74,8 @@ async function watch(app: App, body: object, family: string = 'v5', key?: string
   return res.body as { id: string; secret: string; status: { status: string } };
 }
 
+const fileBegan = Date.now();
+
 describe('POST /x-transfer/watch', () => {
   it('answers 201 with the id, the secret and the status now; each change is POSTed once, in order, signed (both families)', async () => {
     for (const family of FAMILIES) {
@@ -112,6 +114,11 @@ describe('POST /x-transfer/watch', () => {
     const metrics = (await request(a.app).get('/metrics')).text;
     expect(metrics).toMatch(/^xcm_gateway_webhook_deliveries_total\{outcome="delivered"\} [1-9]/m);
     expect(metrics).toMatch(/^xcm_gateway_webhook_delivery_latency_seconds_count [1-9]/m);
+    // The test chains' block timestamps are far from now: a latency starts no earlier than its watch,
+    // made after this file began.
+    const sum = Number(/^xcm_gateway_webhook_delivery_latency_seconds_sum (\S+)$/m.exec(metrics)![1]);
+    const count = Number(/^xcm_gateway_webhook_delivery_latency_seconds_count (\S+)$/m.exec(metrics)![1]);
+    expect(sum / count).toBeLessThanOrEqual((Date.now() - fileBegan) / 1000);
     expect(metrics).toMatch(/^xcm_gateway_watches_open \d+$/m);
     expect(metrics).toMatch(/^xcm_gateway_webhook_queue_depth \d+$/m);
   });

@@ -29,10 +29,17 @@ export function changeOf(answer: StatusAnswer): string {
   return JSON.stringify([answer.status, answer.final, answer.legs.map((leg) => [leg.chain, leg.state, leg.blockHash ?? null])]);
 }
 
-/** The event for the `seq`th change: its body fixed now, so that every try sends the same bytes. */
+/**
+ * The event for the `seq`th change: its body fixed now, so that every try sends the same bytes.
+ * `settledAt` (the block's timestamp) starts the delivery latency; it is taken no earlier than the
+ * watch (a block settled before the watch was made is not the service's delay) and no later than
+ * now (a node's clock may run ahead).
+ */
 export function eventOf(watch: Watch, seq: number, type: string, data: StatusAnswer, settledAt?: number): WatchEvent {
-  const body = JSON.stringify({ type, timestamp: new Date().toISOString(), data });
-  return { id: `${watch.id}.${seq}`, seq, type, body, ...(settledAt !== undefined ? { settledAt } : {}) };
+  const now = Date.now();
+  const body = JSON.stringify({ type, timestamp: new Date(now).toISOString(), data });
+  const start = settledAt === undefined ? undefined : Math.min(now, Math.max(watch.createdAt, settledAt));
+  return { id: `${watch.id}.${seq}`, seq, type, body, ...(start !== undefined ? { settledAt: start } : {}) };
 }
 
 /**
