@@ -5,6 +5,7 @@
 import { startTestChain } from '../test/support/test-chain';
 import { child, extrinsicSuccess, processed, sent, signAsAlice, topicOf } from '../test/support/xcm-events';
 import { startService } from './harness';
+import { openStatusStreams } from './status-streams';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const ROUNDS = Number(process.env.BENCH_STATUS_ROUNDS ?? 50);
@@ -65,23 +66,12 @@ async function main(): Promise<void> {
   const streamBody = JSON.stringify({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: pending.hash, blockHash: pendingBlock.hash, options });
   await settle();
   const idle = service.rssMb();
-  const abort = new AbortController();
-  const readers = await Promise.all(
-    Array.from({ length: STREAMS }, async () => {
-      const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: streamBody, signal: abort.signal });
-      if (res.status !== 200) throw new Error(`stream: ${res.status} ${await res.text()}`);
-      const reader = res.body!.getReader();
-      // The two legs (origin success, destination pending) come once the stream watches.
-      let text = '';
-      while ((text.match(/event: leg/g) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
-      return reader;
-    }),
-  );
+  // The two legs (origin success, destination pending) come once the stream watches.
+  const streams = await openStatusStreams(statusUrl, streamBody, STREAMS);
   await settle();
   const open = service.rssMb();
   console.log(`RSS idle (chains connected, no stream): ${idle} MB; with ${STREAMS} open streams: ${open} MB; ${(((open - idle) * 1024) / STREAMS).toFixed(1)} kB per stream`);
-  abort.abort();
-  await Promise.all(readers.map((r) => r.cancel().catch(() => undefined)));
+  await streams.close();
 
   await service.stop();
   await Promise.all([polkadot.close(), assetHub.close()]);

@@ -14,6 +14,7 @@ import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { child, extrinsicSuccess, processed, sent, signAsAlice, topicOf, type Hex } from '../test/support/xcm-events';
 import { freePort, startService, type Service } from './harness';
+import { openStatusStreams } from './status-streams';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 10_000);
@@ -147,21 +148,10 @@ async function streamCost(options: object, pending: Transfer): Promise<number> {
     await post(statusUrl, JSON.parse(body));
     await settle();
     const idle = service.rssMb();
-    const abort = new AbortController();
-    const readers = await Promise.all(
-      Array.from({ length: STREAMS }, async () => {
-        const res = await fetch(statusUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body, signal: abort.signal });
-        if (res.status !== 200) throw new Error(`stream: ${res.status} ${await res.text()}`);
-        const reader = res.body!.getReader();
-        let text = '';
-        while ((text.match(/event: leg/g) ?? []).length < 2) text += new TextDecoder().decode((await reader.read()).value);
-        return reader;
-      }),
-    );
+    const streams = await openStatusStreams(statusUrl, body, STREAMS);
     await settle();
     const open = service.rssMb();
-    abort.abort();
-    await Promise.all(readers.map((r) => r.cancel().catch(() => undefined)));
+    await streams.close();
     return ((open - idle) * 1024) / STREAMS;
   } finally {
     await service.stop();
