@@ -54,6 +54,8 @@ export class Journey {
     private readonly limits: JourneyLimits,
     /** Where to start reading a later chain: a search of its own, or one shared with other journeys. */
     private readonly search: StartSearch = startBlock,
+    /** Whether to read the time of each settling block (watches: the delivery latency); else it is read only to find the next leg. */
+    private readonly timed = false,
   ) {
     this.#legs = [notFoundLeg(req.from)];
   }
@@ -67,7 +69,7 @@ export class Journey {
     return this.#cursor?.chain;
   }
 
-  /** The timestamp (epoch ms) of the block that settled the latest leg this journey found. */
+  /** The timestamp (epoch ms) of the block that settled the latest leg this journey found (when `timed`). */
   get settledAt(): number | undefined {
     return this.#settledAt;
   }
@@ -164,7 +166,7 @@ export class Journey {
 
   async #takeOrigin(block: BlockView, index: number): Promise<void> {
     const origin = await readOrigin(block, index);
-    this.#settledAt = await block.timestamp();
+    if (this.timed) this.#settledAt = await block.timestamp();
     const route = origin.leg.state === 'failed' ? [] : laterLegs(this.req.from, this.req.to, origin.sentTo);
     this.#messageId = origin.messageId;
     this.#cursor = undefined;
@@ -175,7 +177,7 @@ export class Journey {
     }
     this.#legs = [origin.leg, ...route.map((step) => pendingLeg(step.chain, step.role))];
     if (route.some((step) => step.role === 'bridge')) this.#notes.push(BEYOND_BRIDGE);
-    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: this.#settledAt };
+    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: await block.timestamp() };
   }
 
   /** Reads the cursor's chain (and then the next ones) up to each finalized head. */
@@ -223,9 +225,9 @@ export class Journey {
     if (!outcome) return false;
     const leg = cursor.leg;
     this.#legs[leg] = reachedLeg(this.#legs[leg]!, block, outcome);
-    this.#settledAt = await block.timestamp();
+    if (this.timed) this.#settledAt = await block.timestamp();
     const next = this.#legs[leg + 1];
-    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: this.#settledAt } : undefined;
+    this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: await block.timestamp() } : undefined;
     return true;
   }
 
