@@ -49,6 +49,13 @@ module.exports = {
       to: { path: '^src/' },
     },
     {
+      name: 'xcm-leaf',
+      comment: 'src/xcm is XCM as plain data (locations, re-anchoring): every layer and the sandbox use it, it imports nothing of ours.',
+      severity: 'error',
+      from: { path: '^src/xcm/' },
+      to: { path: '^src/', pathNot: '^src/xcm/' },
+    },
+    {
       name: 'service-folder-door',
       comment: 'Another capability enters a service folder through its index.ts.',
       severity: 'error',
