@@ -67,6 +67,9 @@ function canonical(value: unknown): string {
   if (typeof value === 'string') return /^\d+$/.test(value.replace(/,/g, '')) ? value.replace(/,/g, '') : value.toLowerCase();
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (isObject(value)) {
+    // A unit variant reads the same as its name: `{kusama: null}` is `'Kusama'` (how the SDK writes networks).
+    const keys = Object.keys(value);
+    if (keys.length === 1 && value[keys[0]!] === null) return keys[0]!.toLowerCase();
     return `{${Object.keys(value)
       .sort()
       .map((k) => `${k.toLowerCase()}:${canonical(value[k])}`)

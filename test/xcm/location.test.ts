@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLocation, reanchor, toSdkJson, universalOf } from '../../src/xcm/location';
+import { parseLocation, reanchor, sameLocation, toSdkJson, universalOf } from '../../src/xcm/location';
 
 const POLKADOT = universalOf('Polkadot');
 const ASSET_HUB = universalOf('Polkadot', 1000);
@@ -43,6 +43,10 @@ describe('re-anchoring a location to the chain that reads it', () => {
   it('networks match whatever their spelling', () => {
     const ksm = loc({ parents: 2, interior: { x1: [{ globalConsensus: { kusama: null } }] } });
     expect(reanchor(ksm, ASSET_HUB, ASSET_HUB_KUSAMA)).toEqual({ parents: 1, junctions: [] });
+  });
+
+  it('a network named as a string is the same network as its unit variant (how the SDK writes bridge destinations)', () => {
+    expect(sameLocation(loc({ parents: 2, interior: { X1: [{ GlobalConsensus: 'Kusama' }] } }), loc({ parents: 2, interior: { x1: [{ globalConsensus: { kusama: null } }] } }))).toBe(true);
   });
 
   it('a location that climbs above the universe names nothing', () => {
