@@ -21,6 +21,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Metadata as MetadataClass, TypeRegistry as TypeRegistryClass } from '@polkadot/types';
 import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/types/interfaces';
 import { BlockProducer, type BlockSpec, type ProducedBlock } from './blocks';
+import { answerEthereumRpc, ETHEREUM_RPC_METHODS, EthereumRpcError } from './ethereum-rpc';
 import { projectRoot } from '../project-root';
 import { metadataV15Of, withSpecVersion } from './metadata-versions';
 import { withOlderQueues, type QueueEra } from './older-queues';
@@ -626,7 +627,7 @@ class Node {
     const d = this.data;
     switch (method) {
       case 'rpc_methods':
-        return { version: 1, methods: d.rpcMethods };
+        return { version: 1, methods: this.chain === 'Moonbeam' ? [...d.rpcMethods, ...ETHEREUM_RPC_METHODS] : d.rpcMethods };
       case 'system_chain':
         return this.stat.systemChain;
       case 'system_name':
@@ -702,6 +703,7 @@ class Node {
       case 'state_getPairs':
         return this.storageKeys(p[0], Number.MAX_SAFE_INTEGER, undefined).map((k) => [k, this.storageValue(k)]);
       default:
+        if (this.chain === 'Moonbeam' && ETHEREUM_RPC_METHODS.includes(method)) return this.ethereumRpc(method, p);
         throw new RpcError(-32601, 'Method not found');
     }
   }
@@ -740,6 +742,16 @@ class Node {
       this.watched.delete(hash);
       this.produced.subscriptions.send(id, { inBlock: block.hash });
       this.finalizing.set(id, block.hash);
+    }
+  }
+
+  /** Moonbeam's Ethereum JSON-RPC (ethereum-rpc.ts). */
+  private ethereumRpc(method: string, p: unknown[]): unknown {
+    try {
+      return answerEthereumRpc(method, p, this.headNumber());
+    } catch (error) {
+      if (error instanceof EthereumRpcError) throw new RpcError(error.code, error.message);
+      throw error;
     }
   }
 

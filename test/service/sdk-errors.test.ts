@@ -12,6 +12,14 @@ describe('fromSdkError', () => {
     expect(error).toMatchObject({ status: 503, kind: 'FeatureTemporarilyDisabledError', message: halted.message });
   });
 
+  it("an Ethereum JSON-RPC endpoint the SDK dials through viem that does not answer is a 503 naming it (the path, which may carry a key, left out)", () => {
+    const url = 'https://rpc.api.moonbeam.network/secret-key';
+    const failure = new Error('HTTP request failed.', { cause: Object.assign(new Error('HTTP request failed.'), { name: 'HttpRequestError', url }) });
+    expect(fromSdkError(failure)).toMatchObject({ status: 503, kind: 'ProviderUnavailableError', message: expect.stringContaining('Chain Moonbeam is unreachable') });
+    expect((fromSdkError(failure) as ApiError).message).toContain('https://rpc.api.moonbeam.network');
+    expect((fromSdkError(failure) as ApiError).message).not.toContain('secret-key');
+  });
+
   it('a plain bug of ours passes through unchanged (it becomes a 500)', () => {
     const bug = new TypeError('x is undefined');
     expect(fromSdkError(bug)).toBe(bug);

@@ -5,13 +5,15 @@
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
-//                                         custom-assets.ts, nested-destinations.ts
+//                                         custom-assets.ts, nested-destinations.ts,
+//                                         moonbeam-erc20-balances.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
+import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
@@ -27,4 +29,5 @@ export function patchSdk(): void {
   priceFeesWithXcmPaymentApi();
   readCustomAssetsInTheRegistry();
   anchorNestedProgramsToTheirChains();
+  readMoonbeamErc20BalancesOverTheChain();
 }

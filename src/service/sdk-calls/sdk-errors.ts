@@ -2,7 +2,7 @@ import { quote } from '../../chains/address-guard';
 import { FRAME_TOO_BIG_CODE, isFrameFailure, MALFORMED_FRAME_CODE, type SocketContext } from '../../chains/chain-socket';
 import { connectionStateOf } from '../../chains/connection-state';
 import { normaliseEndpoint } from '../../chains/endpoint';
-import { ApiError, ChainResponseError, DeadlineExceededError, ProviderUnavailableError } from '../../errors';
+import { ApiError, badRequest, ChainResponseError, DeadlineExceededError, ProviderUnavailableError } from '../../errors';
 
 interface Mapping {
   status: number;
@@ -58,9 +58,50 @@ export function ambiguityInWords(message: string, how = 'its location, id or ali
   return `${what} names several assets: select the one you mean by ${how}`;
 }
 
+/** polkadot.js refusing the arguments the SDK built for a call: the `pallet`/`method` a caller chose does not take them. */
+const ARGUMENTS_DO_NOT_FIT = /^Extrinsic (\w+\.\w+) expects (\d+) arguments, got (\d+)/;
+
+/** The SDK's public Ethereum JSON-RPC endpoints, by the chain they serve (anything else is Ethereum's). */
+const EVM_ENDPOINT_CHAINS: [RegExp, string][] = [
+  [/moonbeam/i, 'Moonbeam'],
+  [/moonriver/i, 'Moonriver'],
+];
+
+/**
+ * An Ethereum JSON-RPC endpoint the SDK dials over HTTP through viem (its errors wrap an
+ * HttpRequestError or TimeoutError carrying the URL) that failed to answer: a 503 naming it.
+ */
+function fromEvmEndpointFailure(error: Error): ApiError | undefined {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const url = (e as { url?: unknown }).url;
+    if ((e.name === 'HttpRequestError' || e.name === 'TimeoutError') && typeof url === 'string') {
+      const chain = EVM_ENDPOINT_CHAINS.find(([host]) => host.test(url))?.[1] ?? 'Ethereum';
+      return new ProviderUnavailableError(chain, [quote(redactEndpoint(url))], `its Ethereum JSON-RPC endpoint did not answer (${e.name})`);
+    }
+  }
+  return undefined;
+}
+
+/** An endpoint as it may be shown: a URL's path and query can carry an API key. */
+function redactEndpoint(url: string): string {
+  try {
+    const { protocol, host } = new URL(url);
+    return `${protocol}//${host}`;
+  } catch {
+    return 'an endpoint that is not a URL';
+  }
+}
+
 /** Turns anything the SDK throws into an ApiError, or returns it unchanged when it is a bug of ours. */
 export function fromSdkError(error: unknown): unknown {
   if (error instanceof ApiError || !(error instanceof Error)) return error;
+  const misfit = ARGUMENTS_DO_NOT_FIT.exec(error.message);
+  if (misfit) {
+    const message = `${misfit[1]} takes ${misfit[2]} arguments, and this transfer needs ${misfit[3]}: choose a method that takes them, or leave pallet and method out`;
+    return badRequest('ValidationError', `method does not fit: ${message}`, [{ path: 'body.method', message }]);
+  }
+  const unreachable = fromEvmEndpointFailure(error);
+  if (unreachable) return unreachable;
   const mapping = SDK_ERRORS[error.constructor.name] ?? SDK_ERRORS[error.name];
   if (mapping?.kind === 'AmbiguousAssetError') return new ApiError(mapping.status, mapping.kind, ambiguityInWords(error.message));
   if (mapping) return new ApiError(mapping.status, mapping.kind, error.message);

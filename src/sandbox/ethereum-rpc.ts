@@ -1,0 +1,51 @@
+// The Ethereum JSON-RPC a Moonbeam node serves next to its Substrate RPC (Frontier), as much of it
+// as the ParaSpell SDK and the service ask for: the chain id, the block number, and `eth_call` of
+// an XC-20's `balanceOf` (how the SDK reads xcDOT while it builds Moonbeam -> Polkadot, Hydration
+// and AssetHubPolkadot transfers). Nothing executes: the sandbox holds no EVM state, so every
+// XC-20 balance reads 0; any other contract call reverts, as a call to a contract that lacks the
+// function does.
+
+/** The methods a Moonbeam node lists in `rpc_methods` on top of the Substrate ones. */
+export const ETHEREUM_RPC_METHODS: readonly string[] = ['eth_chainId', 'net_version', 'eth_blockNumber', 'eth_call', 'eth_getBalance'];
+
+/** Moonbeam's EVM chain id. */
+const CHAIN_ID = 1284;
+/** `balanceOf(address)`. */
+const BALANCE_OF = '0x70a08231';
+/** An XC-20: 0xffffffff followed by the asset id. */
+const XC20 = /^0xffffffff[0-9a-f]{32}$/i;
+
+/** A JSON-RPC failure the node answers (code and message). */
+export class EthereumRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const zeroWord = `0x${'0'.repeat(64)}`;
+
+/** The answer of `method` (one of ETHEREUM_RPC_METHODS) at block `head`; throws EthereumRpcError. */
+export function answerEthereumRpc(method: string, params: unknown[], head: number): unknown {
+  switch (method) {
+    case 'eth_chainId':
+      return `0x${CHAIN_ID.toString(16)}`;
+    case 'net_version':
+      return String(CHAIN_ID);
+    case 'eth_blockNumber':
+      return `0x${head.toString(16)}`;
+    case 'eth_getBalance':
+      return '0x0';
+    case 'eth_call': {
+      const call = params[0] as { to?: unknown; data?: unknown; input?: unknown } | undefined;
+      const to = typeof call?.to === 'string' ? call.to : '';
+      const data = typeof call?.data === 'string' ? call.data : typeof call?.input === 'string' ? call.input : '';
+      if (XC20.test(to) && data.toLowerCase().startsWith(BALANCE_OF) && data.length === BALANCE_OF.length + 64) return zeroWord;
+      throw new EthereumRpcError(3, 'execution reverted');
+    }
+    default:
+      throw new EthereumRpcError(-32601, 'Method not found');
+  }
+}
