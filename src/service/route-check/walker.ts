@@ -227,15 +227,15 @@ class Walker {
   /** How the pallet moves assets when the call does not say (transferAssets, reserve transfers, xTokens). */
   private impliedType(hop: Hop, origin: TChain, dest: TChain | null, assets: Held[], mayTeleport: boolean): TransferType {
     const first = assets[0];
-    if (!first || dest === null) return { kind: 'DestinationReserve' };
-    if (mayTeleport && teleportTrusted(origin, dest) && this.teleportable(origin, first.path)) return { kind: 'Teleport' };
+    if (!first) return { kind: 'DestinationReserve' };
+    if (mayTeleport && dest !== null && teleportTrusted(origin, dest) && this.teleportable(origin, first.path)) return { kind: 'Teleport' };
     const reserves = reservesOf(origin, first.path);
     if (reserves === null) {
       this.warning(hop, 'assets', `the registry cannot tell the reserve of ${assetName(origin, first.path)}: its route is not checked`);
       return { kind: 'DestinationReserve' };
     }
     if (reserves.includes(origin)) return { kind: 'LocalReserve' };
-    if (reserves.includes(dest)) return { kind: 'DestinationReserve' };
+    if (dest === null || reserves.includes(dest)) return { kind: 'DestinationReserve' };
     return { kind: 'RemoteReserve', reserve: reserves[0]! };
   }
 
