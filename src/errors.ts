@@ -80,3 +80,13 @@ export class ChainResponseError extends ApiError {
     super(502, 'ChainResponseError', `Chain ${chain} ${detail}`);
   }
 }
+
+/**
+ * Call data we built that would not arrive (a hop's destination, asset, fees or beneficiary is
+ * wrong): our bug, never answered. The message names the first failing hop; `route` holds every hop.
+ */
+export class RouteCheckError extends ApiError {
+  constructor(message: string, details: ErrorDetail[], route: unknown) {
+    super(500, 'RouteCheckError', message, details, undefined, { route });
+  }
+}

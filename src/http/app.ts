@@ -105,6 +105,7 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
     counters: ops.counters,
     watches: services.watches,
   });
+  services.routeCheck.observe({ checked: (outcome, origin) => ops.metrics.routeChecks.inc({ outcome, origin }) });
   services.watches.observe({ tried: ({ event, outcome }) => ops.metrics.webhookTried({ outcome, settledAt: event.settledAt }) });
   metricsRoute(ops.metrics, app);
   statusRoute(app, { config, services, cache, ops, sandbox });

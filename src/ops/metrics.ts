@@ -58,6 +58,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly routeChecks = new Counter({
+    name: `${PREFIX}route_checks_total`,
+    help: 'Call data checked hop by hop before it is answered, by outcome (passed, warned, refused) and origin chain',
+    labelNames: ['outcome', 'origin'] as const,
+    registers: [this.registry],
+  });
+
   readonly webhookTries = new Counter({
     name: `${PREFIX}webhook_deliveries_total`,
     help: 'Webhook tries by outcome (delivered, rejected, redirected, timeout, refused, failed)',

@@ -10,6 +10,7 @@ import { BridgeFeeService, EvmTransferService } from './evm';
 import { ExplainService } from './explain';
 import { MetadataService } from './metadata';
 import { PreflightService } from './preflight';
+import { RouteCheck } from './route-check';
 import { RouterService } from './router';
 import { StatusService } from './status';
 import { TransferService } from './transfer';
@@ -36,6 +37,8 @@ export interface Services {
   watches: WatchService;
   /** RFC-0078 metadata hashes and proofs (hardware wallets). */
   metadata: MetadataService;
+  /** Checks every call data answer hop by hop before it is sent; /metrics observes its outcomes. */
+  routeCheck: RouteCheck;
   /** Whether the service can take traffic (false while shutting down). */
   ready(): boolean;
   /** Marks the service as shutting down (`ready()` is false from now on); close() follows. */
@@ -79,10 +82,11 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   const status = new StatusService(pool, config);
   const watches = createWatchService(config, status, guard, logger);
   const metadata = new MetadataService(pool, config);
+  const routeCheck = new RouteCheck(logger);
   return {
     pool,
     chainActivity,
-    transfers: new TransferService(pool, config, metadata),
+    transfers: new TransferService(pool, config, metadata, routeCheck),
     evmTransfers: new EvmTransferService(config, pool),
     bridgeFees: new BridgeFeeService(pool, config),
     preflight: new PreflightService(pool, config),
@@ -91,6 +95,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     status,
     watches,
     metadata,
+    routeCheck,
     ready: () => !closing,
     drain: () => {
       closing = true;

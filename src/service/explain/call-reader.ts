@@ -79,6 +79,18 @@ function impliedProgram(kind: TransferKind, origin: TChain, view: TransferView, 
   return steps;
 }
 
+/** The beneficiary of the first DepositAsset of a program, or of a program it sends on. */
+function depositIn(program: unknown): unknown {
+  for (const instruction of Array.isArray(program) ? program : []) {
+    const [name, value] = variant(instruction);
+    if (!isObject(value)) continue;
+    if (name === 'DepositAsset') return value.beneficiary;
+    const found = depositIn(value.xcm ?? value.remoteXcm);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** polkadotXcm / xcmPallet transfers: dest, beneficiary, assets, fee item, weight limit. */
 function readXcmPalletTransfer(origin: TChain, call: Call, out: CallReading): void {
   const a = args(call);
@@ -92,14 +104,11 @@ function readXcmPalletTransfer(origin: TChain, call: Call, out: CallReading): vo
     transferType = variant(a.assets_transfer_type)[0];
     const feeId = unversion(a.remote_fees_id).value;
     feeIndex = Math.max(0, assets.findIndex((x) => JSON.stringify(x.location) === JSON.stringify(feeId)));
-    // The beneficiary stands in the custom program's DepositAsset.
-    for (const instruction of (unversion(a.custom_xcm_on_dest).value as unknown[]) ?? []) {
-      const [name, value] = variant(instruction);
-      if (name === 'DepositAsset' && isObject(value)) beneficiaryLocation = value.beneficiary;
-    }
+    // The beneficiary stands in the custom program's DepositAsset, maybe in a program it sends on.
+    beneficiaryLocation = depositIn(unversion(a.custom_xcm_on_dest).value);
   }
   const kind = kindOf(origin, destChain, call.method, assets[0], transferType);
-  const beneficiary = (destChain && beneficiaryAddress(destChain, beneficiaryLocation)) ?? { location: beneficiaryLocation };
+  const beneficiary = (destChain && beneficiaryAddress(destChain, beneficiaryLocation)) ?? { location: beneficiaryLocation ?? null };
   const view: TransferView = {
     kind,
     origin,

@@ -7,6 +7,7 @@ import type { ConnectionPool } from '../../chains/pool';
 import type { ApiPromise } from '../../sdk';
 import { sdk, utilCrypto } from '../../sdk';
 import type { ExplainRequest } from '../../schemas/explain';
+import { routeOf } from '../route-check';
 import { runOnChains, type ChainCall } from '../sdk-calls';
 import { decodeCallData, hexBytes, viewCall } from './call-decoder';
 import { readCall } from './call-reader';
@@ -114,7 +115,8 @@ export class ExplainService {
       const warnings = warningsFor(req.chain, reading, req.sender);
       if (decoded.wasExtrinsic) warnings.unshift(warn('ExtrinsicNotCallData', 'caution', 'hex is a whole unsigned extrinsic, not call data; its call is explained'));
       await this.checkReaping(api, req, reading.transfers, warnings);
-      return { chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, warnings };
+      const route = routeOf(req.chain, decoded.call);
+      return { chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings };
     });
   }
 

@@ -1,5 +1,6 @@
 // The shapes an explanation is made of, shared by the readers: what a call moves (TransferView),
 // the steps of its XCM program (XcmStep), an EVM transaction's view, and the warnings a signer sees.
+import type { RouteHop } from '../route-check';
 import type { CallView } from './call-decoder';
 
 export interface Warning {
@@ -14,6 +15,8 @@ export interface Explanation {
   evm?: EvmView;
   transfers: TransferView[];
   xcm: XcmStep[];
+  /** Call data: the chains its message reaches, in order, each checked as the route check does. */
+  route?: RouteHop[];
   warnings: Warning[];
 }
 

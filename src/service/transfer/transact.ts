@@ -262,8 +262,11 @@ function xcmCall(api: ApiPromise, chain: TSubstrateChain, method: 'send' | 'exec
   return fn;
 }
 
-/** Builds the transact's call data (`tx.method.toHex()`) over pooled connections. */
-export function buildTransact(pool: ConnectionPool, config: Config, candidate: TransactCandidate): Promise<string> {
+/** Passes call data built on the origin (decoded with its metadata) before it is answered: the route check. */
+export type CheckCallData = (registry: ApiPromise['registry'], hex: string) => string;
+
+/** Builds the transact's call data (`tx.method.toHex()`) over pooled connections; `checked` sees it before it is answered. */
+export function buildTransact(pool: ConnectionPool, config: Config, candidate: TransactCandidate, checked: CheckCallData): Promise<string> {
   checkTransactRequest(candidate);
   // The checks above (also run by checkBeforeDial) establish every field TransactRequest narrows.
   const req = candidate as TransactRequest;
@@ -280,7 +283,7 @@ export function buildTransact(pool: ConnectionPool, config: Config, candidate: T
     if (version !== 'V5') {
       step.weight ??= await estimateWeight(dest, req.to, step.call, req.sender);
       const program = sendProgram({ version, destination, asset: asset.onDestination, amount: asset.amount, beneficiary, transact: step });
-      return xcmCall(origin, req.from, 'send')(program.dest, program.message).method.toHex();
+      return checked(origin.registry, xcmCall(origin, req.from, 'send')(program.dest, program.message).method.toHex());
     }
 
     const execute = xcmCall(origin, req.from, 'execute');
@@ -294,6 +297,6 @@ export function buildTransact(pool: ConnectionPool, config: Config, candidate: T
       throw badRequest('AmountTooLowError', `The amount does not cover execution on ${req.to}: send more than ${remoteFee} (base units of ${asset.symbol}, fees padded by 40%)`);
     }
     const final = program(remoteFee);
-    return execute(final, await programWeight(origin, req.from, final)).method.toHex();
+    return checked(origin.registry, execute(final, await programWeight(origin, req.from, final)).method.toHex());
   });
 }

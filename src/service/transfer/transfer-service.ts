@@ -9,6 +9,7 @@ import { checkBeforeDial } from '../offline-checks';
 import { applyKeepAlive } from './transfer-keep-alive';
 import { buildTransact, type TransactPayload } from './transact';
 import type { MetadataService, SignableCall } from '../metadata';
+import type { RouteCheck, RouteExpectation } from '../route-check';
 
 export type BatchMode = 'BATCH' | 'BATCH_ALL';
 
@@ -33,6 +34,14 @@ function inBatch(index: number, check: () => void): void {
     throw new ApiError(error.status, error.kind, `transfers.${index}: ${error.message}`, details, error.headers, error.fields);
   }
 }
+
+/** Where the request says a transfer ends: what the route check compares the call's last deposit with. */
+function expectation(req: TransferRequest): RouteExpectation {
+  return { chain: typeof req.to === 'string' ? req.to : null, ...(typeof req.recipient === 'string' ? { recipient: req.recipient } : {}) };
+}
+
+/** The request as a refusal's log line shows it. */
+const logged = (req: TransferRequest) => ({ from: req.from, to: req.to, currency: req.currency, recipient: req.recipient, ...(req.pallet ? { pallet: req.pallet } : {}) });
 
 export function isLocal(req: TransferRequest): boolean {
   return req.from === req.to;
@@ -71,6 +80,7 @@ export class TransferService {
     private readonly pool: ConnectionPool,
     private readonly config: Config,
     private readonly metadata: MetadataService,
+    private readonly routes: RouteCheck,
   ) {}
 
   build(req: TransferRequest & { transact?: TransactPayload }, options: BuildOptions = {}): Promise<string | SignableCall> {
@@ -85,12 +95,14 @@ export class TransferService {
   async #build(req: TransferRequest & { transact?: TransactPayload }, { metadataHash = false }: BuildOptions): Promise<string | SignableCall> {
     checkBeforeDial(req, this.config);
     const build = (): Promise<string> => {
-      if (req.transact !== undefined) return buildTransact(this.pool, this.config, req);
+      if (req.transact !== undefined) {
+        return buildTransact(this.pool, this.config, req, (registry, hex) => this.routes.check(registry, req.from as TSubstrateChain, hex, [{ chain: expectation(req).chain }], logged(req)));
+      }
       return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
         const tx = await configure(newBuilder(req, call), req).build();
-        if (!isLocal(req)) return tx.method.toHex();
         const api = (await call.apiOverrides[req.from]) as ApiPromise;
-        return applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex();
+        const hex = isLocal(req) ? applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex() : tx.method.toHex();
+        return this.routes.check(api.registry, req.from as TSubstrateChain, hex, [expectation(req)], logged(req));
       });
     };
     return metadataHash ? this.metadata.signable(req.from, req.options, build) : build();
@@ -115,7 +127,8 @@ export class TransferService {
           builder = batched as unknown as Builder;
         }
         const tx = await batched!.buildBatch({ mode: sdk.BatchMode[mode] });
-        return tx.method.toHex();
+        const api = (await call.apiOverrides[first.from]) as ApiPromise;
+        return this.routes.check(api.registry, first.from as TSubstrateChain, tx.method.toHex(), transfers.map(expectation), transfers.map(logged));
       });
     return metadataHash ? this.metadata.signable(first.from, options, build) : build();
   }

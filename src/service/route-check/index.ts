@@ -1,0 +1,7 @@
+// The route check: every answer that carries call data is decoded with the origin's metadata and
+// followed hop by hop before it is sent (route-check.ts). The walker (walker.ts) reads which chain
+// executes each part of the message, re-anchors every location to that chain (src/xcm/location.ts)
+// and checks it against the SDK's offline registry (registry-facts.ts): destinations, assets and
+// how they move, fees, beneficiaries. /explain answers the same walk as `route`.
+export { RouteCheck, routeOf, type RouteCheckObserver, type RouteExpectation, type RouteOutcome } from './route-check';
+export type { RouteHop, RouteProblem } from './walker';

@@ -1,0 +1,135 @@
+// What the SDK's offline registry says about chains and assets, asked in absolute terms (a path
+// from the top of the universe, src/xcm/location.ts): which chain a path names, where a chain
+// sits, which asset a path is on a chain, who is its reserve, who may teleport it. Asset lists are
+// parsed once per chain: the route check runs on every answer that carries call data.
+import type { TAssetInfo, TChain, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
+import { sdk } from '../../sdk';
+import { parseLocation, relative, sameLocation, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
+
+/** The XCM network name of each relay chain's consensus. */
+const NETWORKS: Record<string, TRelaychain> = { Polkadot: 'Polkadot', Kusama: 'Kusama', Westend: 'Westend', Paseo: 'Paseo' };
+
+export const isRelay = (chain: TChain): boolean => (sdk.RELAYCHAINS as readonly string[]).includes(chain);
+
+export function ecosystemOf(chain: TChain): string {
+  if (chain === 'Ethereum') return 'Ethereum';
+  return sdk.getRelayChainOf(chain as TSubstrateChain);
+}
+
+const universals = new Map<TChain, Junction[]>();
+
+/** Where `chain` sits in the universe (`[GlobalConsensus(Polkadot), Parachain(1000)]`). */
+export function universalOfChain(chain: TChain): Junction[] {
+  let found = universals.get(chain);
+  if (!found) {
+    const ecosystem = ecosystemOf(chain);
+    found = chain === 'Ethereum' || isRelay(chain) ? universalOf(ecosystem) : universalOf(ecosystem, sdk.getParaId(chain));
+    universals.set(chain, found);
+  }
+  return found;
+}
+
+/** The network a GlobalConsensus junction names (`Polkadot`, `Ethereum`, ...), or null. */
+export function networkOf(junction: Junction | undefined): string | null {
+  if (junction?.type !== 'GlobalConsensus') return null;
+  return variantOf(junction.value)?.[0] ?? null;
+}
+
+/** What an absolute path names: a registry chain (and what lies below it), or why it names none. */
+export type Place = { chain: TChain; rest: Junction[] } | { chain: null; why: string };
+
+export function placeOf(path: Junction[]): Place {
+  const network = networkOf(path[0]);
+  if (network === null) return { chain: null, why: 'it names no consensus system (no GlobalConsensus at the top)' };
+  if (network === 'Ethereum') return { chain: 'Ethereum', rest: path.slice(1) };
+  const relay = NETWORKS[network];
+  if (!relay) return { chain: null, why: `the registry knows no network ${network}` };
+  const [second, ...below] = path.slice(1);
+  if (second?.type !== 'Parachain') return { chain: relay, rest: path.slice(1) };
+  const paraId = Number(second.value);
+  const chain = sdk.getTChain(paraId, relay);
+  if (chain === null) return { chain: null, why: `no chain of ${relay} has para id ${paraId}` };
+  return { chain, rest: below };
+}
+
+/** The path as a parachain of `ecosystem` writes it: the spelling the registry's asset locations use. */
+export function registryView(path: Junction[], ecosystem: string): Loc {
+  const network = ecosystem === 'Ethereum' ? 'Polkadot' : ecosystem;
+  // Para id -1 exists nowhere: the view is a parachain's that is none of the chains named.
+  return relative([...universalOf(network), { type: 'Parachain', value: -1 }], path);
+}
+
+interface KnownAsset {
+  location: Loc;
+  info: TAssetInfo;
+  accepted: boolean;
+}
+
+const assetLists = new Map<TChain, KnownAsset[]>();
+
+function assetsOf(chain: TChain): KnownAsset[] {
+  let list = assetLists.get(chain);
+  if (!list) {
+    list = [];
+    try {
+      const { nativeAssets, otherAssets } = sdk.getAssetsObject(chain);
+      for (const [native, infos] of [[true, nativeAssets], [false, otherAssets]] as const) {
+        for (const info of infos as TAssetInfo[]) {
+          const location = info.location ? parseLocation(info.location) : null;
+          if (location) list.push({ location, info, accepted: native || (info as { isFeeAsset?: boolean }).isFeeAsset === true });
+        }
+      }
+    } catch {
+      // a chain without registry assets: every asset on it is unknown
+    }
+    assetLists.set(chain, list);
+  }
+  return list;
+}
+
+/** The registry's asset at `path` on `chain`, and whether the chain takes it for fees; null when unlisted. */
+export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean } | null {
+  const view = registryView(path, ecosystemOf(chain));
+  const found = assetsOf(chain).find((a) => sameLocation(a.location, view));
+  return found ? { symbol: found.info.symbol, accepted: found.accepted } : null;
+}
+
+/** A short name for an asset path: its symbol on `chain` when listed, else the path. */
+export function assetName(chain: TChain, path: Junction[]): string {
+  return assetOn(chain, path)?.symbol ?? JSON.stringify(toSdkJson(registryView(path, ecosystemOf(chain))));
+}
+
+/** The relay-chain token of a consensus system, which its relay and its asset hub both hold in reserve. */
+const isRelayToken = (path: Junction[]): boolean => path.length === 1 && networkOf(path[0]) !== null && networkOf(path[0]) !== 'Ethereum';
+
+/** The chains that are the asset's reserve, as the registry says from `chain`; null when it cannot tell. */
+export function reservesOf(chain: TChain, path: Junction[]): TChain[] | null {
+  if (chain === 'Ethereum') return null;
+  const ecosystem = ecosystemOf(chain);
+  let reserve: TChain;
+  try {
+    reserve = sdk.getAssetReserveChain(chain as TSubstrateChain, toSdkJson(registryView(path, ecosystem)) as never);
+  } catch {
+    return null;
+  }
+  // Since the asset hub migration the relay token's reserve is the relay chain or its asset hub.
+  if (isRelayToken(path) && networkOf(path[0]) === ecosystem) {
+    const hub = hubOf(ecosystem);
+    return [ecosystem as TChain, ...(hub ? [hub] : [])];
+  }
+  return [reserve];
+}
+
+/** The asset hub of a relay chain's consensus system. */
+export const hubOf = (ecosystem: string): TChain | null => (NETWORKS[ecosystem] ? sdk.getTChain(1000, NETWORKS[ecosystem]) : null);
+
+/** Whether two chains trust each other's teleports: the relay and its system chains (the registry's trusted chains). */
+export function teleportTrusted(a: TChain, b: TChain): boolean {
+  if (a === 'Ethereum' || b === 'Ethereum' || ecosystemOf(a) !== ecosystemOf(b)) return false;
+  return sdk.isTrustedChain(a) && sdk.isTrustedChain(b);
+}
+
+/** Whether `chain` can send a message to another consensus system (its asset hub's bridge, a bridge hub's export). */
+export const bridges = (chain: TChain): boolean => /^(AssetHub|BridgeHub)/.test(chain);
+
+export const isEvm = (chain: TChain): boolean => chain === 'Ethereum' || sdk.isChainEvm(chain);

@@ -1,0 +1,117 @@
+// The check every answer carrying call data passes before it is sent: the call decoded with the
+// origin's metadata (as a wallet decodes it), walked hop by hop (walker.ts), and compared with
+// what the request asked for (the final chain and beneficiary of each transfer). A problem is a
+// RouteCheckError (500, logged at error level with the request); a warning is logged and counted.
+import type { TChain } from '@paraspell/sdk-pjs';
+import type { Call } from '@polkadot/types/interfaces';
+import type { Registry } from '@polkadot/types/types';
+import type { Logger } from 'pino';
+import { RouteCheckError, type ErrorDetail } from '../../errors';
+import { utilCrypto } from '../../sdk';
+import { toSdkJson, type Loc } from '../../xcm/location';
+import { walkCall, type RouteHop, type RouteWalk } from './walker';
+
+/** Where one transfer of the request must end: its chain (null for a custom location) and recipient. */
+export interface RouteExpectation {
+  chain: TChain | null;
+  recipient?: string;
+}
+
+export type RouteOutcome = 'passed' | 'warned' | 'refused';
+
+/** What /metrics counts (the HTTP layer wires it to src/ops/metrics.ts). */
+export interface RouteCheckObserver {
+  checked(outcome: RouteOutcome, origin: string): void;
+}
+
+/** The account bytes an address names (SS58, or hex of 20 or 32 bytes), lower-case hex; null when it is none. */
+function accountHex(address: string): string | null {
+  if (/^0x[0-9a-fA-F]{40}$/.test(address) || /^0x[0-9a-fA-F]{64}$/.test(address)) return address.toLowerCase();
+  try {
+    return `0x${Buffer.from(utilCrypto.decodeAddress(address)).toString('hex')}`;
+  } catch {
+    return null;
+  }
+}
+
+function beneficiaryHex(loc: Loc | null): string | null {
+  const value = loc?.junctions[0]?.value as { id?: unknown; key?: unknown } | undefined;
+  const raw = value?.id ?? value?.key;
+  return typeof raw === 'string' ? raw.toLowerCase() : null;
+}
+
+/** Compares where the walk ends with what the request asked for; problems go on the arrival's hop. */
+function compare(walk: RouteWalk, expected: RouteExpectation[]): void {
+  const last = walk.hops[walk.hops.length - 1];
+  if (!last) return;
+  if (expected.length === 1 && expected[0]!.recipient === undefined) {
+    // A transact: what it deposits (fees left over) is not the point; where its message ends is.
+    const want = expected[0]!.chain;
+    if (want && last.chain !== want) flag(last, 'route', `the message ends on ${last.chain}, but the request asked for ${want}`);
+    return;
+  }
+  if (walk.arrivals.length !== expected.length) {
+    if (walk.hops.every((h) => h.ok)) flag(last, 'route', `the call deposits ${walk.arrivals.length} time(s), but the request asked for ${expected.length} transfer(s)`);
+    return;
+  }
+  expected.forEach((want, i) => {
+    const got = walk.arrivals[i]!;
+    const hop = walk.hops[got.hop]!;
+    if (want.chain !== null && got.chain !== want.chain) flag(hop, 'DepositAsset', `the assets are deposited on ${got.chain}, but the request asked for ${want.chain}`);
+    if (want.recipient === undefined) return;
+    const wanted = accountHex(want.recipient);
+    const given = beneficiaryHex(got.beneficiary);
+    if (wanted !== null && given !== null && wanted !== given) {
+      flag(hop, 'DepositAsset.beneficiary', `the beneficiary ${JSON.stringify(toSdkJson(got.beneficiary!))} is not the recipient the request asked for (${want.recipient})`);
+    }
+  });
+}
+
+function flag(hop: RouteHop, at: string, message: string): void {
+  hop.ok = false;
+  hop.problems.push({ at, message });
+}
+
+/** Reads the hops of call data already decoded (the route /explain answers). */
+export function routeOf(origin: TChain, call: Call): RouteHop[] {
+  return walkCall(origin, call).hops;
+}
+
+export class RouteCheck {
+  private observer: RouteCheckObserver | undefined;
+
+  constructor(private readonly logger: Logger) {}
+
+  observe(observer: RouteCheckObserver): void {
+    this.observer = observer;
+  }
+
+  /**
+   * Checks call data `hex` built for `origin` (decoded with `registry`, the origin's metadata)
+   * and returns it; throws a RouteCheckError naming the first failing hop. `request` is logged
+   * with a refusal; `expected` lists each transfer's final chain and recipient, in call order.
+   */
+  check(registry: Registry, origin: TChain, hex: string, expected: RouteExpectation[] | null, request: unknown): string {
+    const call = registry.createType<Call>('Call', hex);
+    const walk = walkCall(origin, call);
+    if (expected) compare(walk, expected);
+    const failing = walk.hops.findIndex((h) => !h.ok);
+    if (failing === -1) {
+      const warned = walk.hops.some((h) => h.warnings.length > 0);
+      if (warned) this.logger.warn({ origin, route: walk.hops, request }, 'route check: the registry cannot tell every hop');
+      this.observer?.checked(warned ? 'warned' : 'passed', origin);
+      return hex;
+    }
+    const hop = walk.hops[failing]!;
+    const [first] = hop.problems;
+    const details: ErrorDetail[] = walk.hops.flatMap((h, i) => h.problems.map((p) => ({ path: `route.${i}.${p.at}`, message: `${h.chain}: ${p.message}` })));
+    const error = new RouteCheckError(
+      `The call data built from ${origin} would not arrive: at hop ${failing + 1} (${hop.chain}), ${first!.at}: ${first!.message}. It was not answered; this is a fault of the service, please report it.`,
+      details.slice(0, 20),
+      walk.hops,
+    );
+    this.logger.error({ origin, route: walk.hops, request, err: { kind: error.kind, message: error.message } }, 'route check refused call data');
+    this.observer?.checked('refused', origin);
+    throw error;
+  }
+}

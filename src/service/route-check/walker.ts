@@ -1,0 +1,635 @@
+// Follows a decoded call hop by hop: each chain its message reaches, the instructions that chain
+// executes, and what is wrong there. Every location is read as the chain executing it reads it
+// (absolute paths from src/xcm/location.ts). Calls whose program the XCM pallet or xTokens writes
+// (teleports, reserve transfers, type-and-then) are walked as the program the pallet sends, built
+// here the way pallet-xcm builds it; `execute`, `send` and custom programs are walked as written.
+import type { TChain } from '@paraspell/sdk-pjs';
+import type { Call } from '@polkadot/types/interfaces';
+import { sdk } from '../../sdk';
+import { absolute, parseLocation, reanchor, relative, sameJunction, toSdkJson, variantOf, type Junction, type Loc } from '../../xcm/location';
+import {
+  assetName,
+  assetOn,
+  bridges,
+  ecosystemOf,
+  hubOf,
+  isEvm,
+  isRelay,
+  networkOf,
+  placeOf,
+  registryView,
+  reservesOf,
+  teleportTrusted,
+  universalOfChain,
+} from './registry-facts';
+
+export interface RouteProblem {
+  /** Where in the hop: the instruction and its field (`DepositReserveAsset.dest`), or the call's argument. */
+  at: string;
+  message: string;
+}
+
+/** One chain the message reaches, in the order it travels. */
+export interface RouteHop {
+  /** Registry name of the chain executing this part, or `unknown`. */
+  chain: string;
+  /** The instructions it executes, in order (for pallet transfers, those the pallet writes). */
+  instructions: string[];
+  /** False when a problem was found here: the message does not do what it should at this hop. */
+  ok: boolean;
+  problems: RouteProblem[];
+  /** What the registry cannot tell (an unlisted or custom asset): not a refusal. */
+  warnings: RouteProblem[];
+}
+
+/** Where value ends up: a DepositAsset (or a local transfer's target) outside any appendix. */
+export interface Arrival {
+  chain: TChain;
+  beneficiary: Loc | null;
+  hop: number;
+}
+
+export interface RouteWalk {
+  hops: RouteHop[];
+  arrivals: Arrival[];
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One asset in a holding: its absolute path, its amount (null when not given) and whether a fee was taken from it. */
+interface Held {
+  path: Junction[];
+  amount: bigint | null;
+  /** A chain before took its fees from it: less than `amount` reaches here. */
+  reduced: boolean;
+}
+
+interface Hop {
+  chain: TChain;
+  view: RouteHop;
+  holding: Held[];
+  /** A message that arrived from another chain, whose first BuyExecution the barrier makes pay. */
+  paid: 'first' | 'done' | 'local';
+}
+
+function amountOf(value: unknown): bigint | null {
+  try {
+    if (typeof value === 'number' || typeof value === 'bigint') return BigInt(value);
+    if (typeof value === 'string') return BigInt(value.replace(/,/g, ''));
+  } catch {
+    // not a number
+  }
+  return null;
+}
+
+/** `{v4: x}` -> x (versioned XCM values). */
+export function unversioned(value: unknown): unknown {
+  if (isObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && /^v\d+$/i.test(keys[0]!)) return value[keys[0]!];
+  }
+  return value;
+}
+
+const locText = (loc: Loc): string => JSON.stringify(toSdkJson(loc));
+const junctionText = ({ type, value }: Junction): string => `${type}(${typeof value === 'object' ? JSON.stringify(value) : String(value)})`;
+
+/** Holdings and sends move by asset path; the V3 `{concrete}` wrapper is read through. */
+function assetPath(reader: TChain, id: unknown): Junction[] | null {
+  const loc = parseLocation(isObject(id) && 'concrete' in id ? id.concrete : id);
+  return loc ? absolute(universalOfChain(reader), loc) : null;
+}
+
+function readAssets(reader: TChain, value: unknown): Held[] {
+  const list = unversioned(value);
+  if (!Array.isArray(list)) return [];
+  const held: Held[] = [];
+  for (const asset of list) {
+    if (!isObject(asset)) continue;
+    const path = assetPath(reader, asset.id);
+    if (!path) continue;
+    const fun = variantOf(asset.fun);
+    held.push({ path, amount: fun?.[0] === 'Fungible' ? amountOf(fun[1]) : null, reduced: false });
+  }
+  return held;
+}
+
+const samePath = (a: Junction[], b: Junction[]): boolean => a.length === b.length && a.every((j, i) => sameJunction(j, b[i]!));
+
+/** A location written by `writer`, in the spelling `reader` reads (for programs the pallet writes). */
+const seenBy = (loc: Loc, writer: TChain, reader: TChain): unknown => toSdkJson(reanchor(loc, universalOfChain(writer), universalOfChain(reader)) ?? loc);
+const assetJson = (held: Held, reader: TChain): unknown => ({
+  id: toSdkJson(relative(universalOfChain(reader), held.path)),
+  fun: { Fungible: held.amount === null ? '0' : held.amount.toString() },
+});
+const halved = (held: Held): Held => ({ ...held, amount: held.amount === null ? null : held.amount / 2n });
+
+type TransferType = { kind: 'Teleport' } | { kind: 'LocalReserve' } | { kind: 'DestinationReserve' } | { kind: 'RemoteReserve'; reserve: TChain };
+
+/** Walks calls into hops. One instance per walk. */
+class Walker {
+  readonly hops: RouteHop[] = [];
+  readonly arrivals: Arrival[] = [];
+
+  private open(chain: TChain, holding: Held[], arrived = false): Hop {
+    const view: RouteHop = { chain, instructions: [], ok: true, problems: [], warnings: [] };
+    this.hops.push(view);
+    return { chain, view, holding, paid: arrived ? 'first' : 'local' };
+  }
+
+  private problem(hop: Hop, at: string, message: string): void {
+    hop.view.ok = false;
+    hop.view.problems.push({ at, message });
+  }
+
+  private warning(hop: Hop, at: string, message: string): void {
+    if (!hop.view.warnings.some((w) => w.at === at && w.message === message)) hop.view.warnings.push({ at, message });
+  }
+
+  // ---- calls ----------------------------------------------------------------------------
+
+  call(origin: TChain, call: Call): void {
+    const id = `${call.section}.${call.method}`;
+    const args = Object.fromEntries(call.argsEntries.map(([name, value]) => [name, value.toJSON()])) as Json;
+    if (call.section === 'utility' && ['batch', 'batchAll', 'forceBatch'].includes(call.method)) {
+      for (const inner of call.args[0] as unknown as Call[]) this.call(origin, inner);
+    } else if (id === 'proxy.proxy' || id === 'proxy.proxyAnnounced' || id === 'utility.asDerivative') {
+      this.call(origin, call.args[id === 'proxy.proxy' ? 2 : id === 'utility.asDerivative' ? 1 : 3] as unknown as Call);
+    } else if (call.section === 'polkadotXcm' || call.section === 'xcmPallet') {
+      this.xcmPallet(origin, call.method, args);
+    } else if (call.section === 'xTokens') {
+      this.xTokens(origin, call.method, args);
+    } else if (LOCAL_TARGET[id]) {
+      const hop = this.open(origin, []);
+      hop.view.instructions.push(id);
+      this.arrivals.push({ chain: origin, beneficiary: accountLoc(args[LOCAL_TARGET[id]!]), hop: this.hops.length - 1 });
+    } else {
+      const hop = this.open(origin, []);
+      hop.view.instructions.push(id);
+      this.warning(hop, id, `${id} is not a call the route check reads: where it sends value cannot be told`);
+    }
+  }
+
+  private xcmPallet(origin: TChain, method: string, a: Json): void {
+    const start = this.open(origin, []);
+    if (method === 'execute') {
+      this.program(start, unversioned(a.message), '');
+      return;
+    }
+    if (method === 'send') {
+      start.view.instructions.push('send');
+      this.send(start, unversioned(a.dest), 'send.dest', [], null, unversioned(a.message));
+      return;
+    }
+    const dest = parseLocation(unversioned(a.dest));
+    const assets = readAssets(origin, a.assets);
+    if (dest === null) return this.problem(start, `${method}.dest`, `dest ${JSON.stringify(a.dest)} is not a location`);
+    const destPath = absolute(universalOfChain(origin), dest);
+    const target = destPath ? placeOf(destPath) : null;
+    let beneficiaryOrProgram: { beneficiary: unknown } | { program: unknown };
+    let fee: Held | undefined;
+    let type: TransferType | null;
+    if (method === 'transferAssetsUsingTypeAndThen') {
+      const feePath = assetPath(origin, unversioned(a.remote_fees_id));
+      fee = assets.find((x) => feePath !== null && samePath(x.path, feePath));
+      if (!fee) this.problem(start, `${method}.remote_fees_id`, 'remote_fees_id names none of the assets sent');
+      beneficiaryOrProgram = { program: unversioned(a.custom_xcm_on_dest) };
+      type = this.declaredType(start, origin, a.assets_transfer_type);
+    } else {
+      fee = assets[Number(a.fee_asset_item ?? 0)];
+      if (!fee) this.problem(start, `${method}.fee_asset_item`, `fee_asset_item ${String(a.fee_asset_item)} names none of the assets sent`);
+      beneficiaryOrProgram = { beneficiary: unversioned(a.beneficiary) };
+      const destChain = target?.chain && target.rest.length === 0 ? target.chain : null;
+      type = /teleport/i.test(method) ? { kind: 'Teleport' } : this.impliedType(start, origin, destChain, assets, method === 'transferAssets');
+    }
+    if (type === null) return;
+    this.palletTransfer(start, dest, assets, fee ?? assets[0], type, beneficiaryOrProgram);
+  }
+
+  /** The transfer type a type-and-then call names. */
+  private declaredType(hop: Hop, origin: TChain, value: unknown): TransferType | null {
+    const found = variantOf(value);
+    const kind = found?.[0];
+    if (kind === 'Teleport' || kind === 'LocalReserve' || kind === 'DestinationReserve') return { kind } as TransferType;
+    if (kind === 'RemoteReserve') {
+      const loc = parseLocation(unversioned(found![1]));
+      const path = loc ? absolute(universalOfChain(origin), loc) : null;
+      const place = path ? placeOf(path) : null;
+      if (place?.chain && place.rest.length === 0) return { kind, reserve: place.chain };
+      this.problem(hop, 'assets_transfer_type.RemoteReserve', `the remote reserve ${JSON.stringify(found![1])} read on ${origin} is not a chain${place && !place.chain ? `: ${place.why}` : ''}`);
+      return null;
+    }
+    this.problem(hop, 'assets_transfer_type', `${JSON.stringify(value)} is not a transfer type`);
+    return null;
+  }
+
+  /** How the pallet moves assets when the call does not say (transferAssets, reserve transfers, xTokens). */
+  private impliedType(hop: Hop, origin: TChain, dest: TChain | null, assets: Held[], mayTeleport: boolean): TransferType {
+    const first = assets[0];
+    if (!first) return { kind: 'DestinationReserve' };
+    if (mayTeleport && dest !== null && teleportTrusted(origin, dest) && this.teleportable(origin, first.path)) return { kind: 'Teleport' };
+    const reserves = reservesOf(origin, first.path);
+    if (reserves === null) {
+      this.warning(hop, 'assets', `the registry cannot tell the reserve of ${assetName(origin, first.path)}: its route is not checked`);
+      return { kind: 'DestinationReserve' };
+    }
+    if (reserves.includes(origin)) return { kind: 'LocalReserve' };
+    if (dest === null || reserves.includes(dest)) return { kind: 'DestinationReserve' };
+    return { kind: 'RemoteReserve', reserve: reserves[0]! };
+  }
+
+  private teleportable(chain: TChain, path: Junction[]): boolean {
+    const reserves = reservesOf(chain, path);
+    return reserves !== null && reserves.some((r) => teleportTrusted(r, chain) || r === chain);
+  }
+
+  /**
+   * The program pallet-xcm (or xTokens) sends for a transfer, walked from the origin: withdraw,
+   * then teleport, transfer to or withdraw from the reserve; a remote reserve buys execution with
+   * half the fees and deposits to the destination, which buys with the other half.
+   */
+  private palletTransfer(start: Hop, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: { beneficiary: unknown } | { program: unknown }): void {
+    const origin = start.chain;
+    const destPath = absolute(universalOfChain(origin), dest);
+    const destPlace = destPath ? placeOf(destPath) : null;
+    const destChain = destPlace?.chain ?? origin;
+    const onDest = (reader: TChain, feeHeld: Held | undefined): unknown[] => [
+      ...(feeHeld ? [{ BuyExecution: { fees: assetJson(feeHeld, reader), weightLimit: { Unlimited: null } } }] : []),
+      ...('program' in then ? ((Array.isArray(then.program) ? then.program : []) as unknown[]) : [{ DepositAsset: { assets: { Wild: { AllCounted: assets.length } }, beneficiary: then.beneficiary } }]),
+    ];
+    const all = { Wild: { AllCounted: assets.length } };
+    const definite = { Definite: assets.map((x) => assetJson(x, origin)) };
+    const destJson = toSdkJson(dest);
+    let program: unknown[] = [];
+    if (type.kind === 'Teleport') {
+      program = [{ WithdrawAsset: definite.Definite }, { InitiateTeleport: { assets: all, dest: destJson, xcm: onDest(destChain, fee) } }];
+    } else if (type.kind === 'LocalReserve') {
+      program = [{ TransferReserveAsset: { assets: definite.Definite, dest: destJson, xcm: onDest(destChain, fee) } }];
+    } else if (type.kind === 'DestinationReserve') {
+      program = [{ WithdrawAsset: definite.Definite }, { InitiateReserveWithdraw: { assets: all, reserve: destJson, xcm: onDest(destChain, fee) } }];
+    } else if (type.kind === 'RemoteReserve') {
+      const reserve = type.reserve;
+      const reserveLoc = relative(universalOfChain(origin), universalOfChain(reserve));
+      const half = fee ? halved(fee) : undefined;
+      program = [
+        { WithdrawAsset: definite.Definite },
+        {
+          InitiateReserveWithdraw: {
+            assets: all,
+            reserve: toSdkJson(reserveLoc),
+            xcm: [
+              ...(half ? [{ BuyExecution: { fees: assetJson(half, reserve), weightLimit: { Unlimited: null } } }] : []),
+              { DepositReserveAsset: { assets: all, dest: seenBy(dest, origin, reserve), xcm: onDest(destChain, half) } },
+            ],
+          },
+        },
+      ];
+    }
+    this.program(start, program, '');
+  }
+
+  private xTokens(origin: TChain, method: string, a: Json): void {
+    const start = this.open(origin, []);
+    const destLoc = parseLocation(unversioned(a.dest));
+    if (destLoc === null || destLoc.junctions.length === 0) return this.problem(start, `${method}.dest`, `dest ${JSON.stringify(a.dest)} is not a location ending with an account`);
+    const chainLoc: Loc = { parents: destLoc.parents, junctions: destLoc.junctions.slice(0, -1) };
+    const beneficiary = toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) });
+    let assets: Held[];
+    let feeIndex = Number(a.fee_item ?? 0);
+    if (method === 'transfer' || method === 'transferWithFee') {
+      assets = [this.currency(start, a.currency_id, a.amount)].filter((x): x is Held => x !== null);
+    } else if (method === 'transferMulticurrencies') {
+      const list = Array.isArray(a.currencies) ? a.currencies : [];
+      assets = list.map((pair) => (Array.isArray(pair) ? this.currency(start, pair[0], pair[1]) : null)).filter((x): x is Held => x !== null);
+    } else if (method === 'transferMultiasset' || method === 'transferMultiassetWithFee') {
+      assets = readAssets(origin, [unversioned(a.asset)]);
+      feeIndex = 0;
+    } else {
+      assets = readAssets(origin, a.assets);
+    }
+    if (assets.length === 0) return;
+    const destPath = absolute(universalOfChain(origin), chainLoc);
+    const place = destPath ? placeOf(destPath) : null;
+    const type = this.impliedType(start, origin, place?.chain && place.rest.length === 0 ? place.chain : null, assets, false);
+    this.palletTransfer(start, chainLoc, assets, assets[feeIndex] ?? assets[0], type, { beneficiary });
+  }
+
+  /** An xTokens currency id as the registry's asset; a warning when it lists none. */
+  private currency(hop: Hop, id: unknown, amount: unknown): Held | null {
+    const plainId = isObject(id) ? String(variantOf(id)?.[1]) : String(id);
+    let location: unknown;
+    try {
+      location = sdk.findAssetInfo(hop.chain, { id: plainId }, null)?.location;
+    } catch {
+      location = undefined;
+    }
+    const loc = location ? parseLocation(location) : null;
+    const path = loc ? absolute(universalOfChain(hop.chain), loc) : null;
+    if (!path) {
+      this.warning(hop, 'currency_id', `the registry lists no asset with id ${plainId} on ${hop.chain}: its route is not checked`);
+      return null;
+    }
+    return { path, amount: amountOf(amount), reduced: false };
+  }
+
+  // ---- programs ---------------------------------------------------------------------------
+
+  /** Runs `program` on the hop's chain; `prefix` names the instruction holding it (SetAppendix). */
+  private program(hop: Hop, program: unknown, prefix: string): void {
+    if (!Array.isArray(program)) return;
+    for (const instruction of program) {
+      const found = variantOf(instruction);
+      if (!found) continue;
+      const [name, value] = found;
+      const o = isObject(value) ? value : {};
+      const at = (field: string) => `${prefix}${name}${field ? `.${field}` : ''}`;
+      if (!prefix) hop.view.instructions.push(name);
+      switch (name) {
+        case 'WithdrawAsset':
+        case 'ReserveAssetDeposited':
+        case 'ReceiveTeleportedAsset':
+        case 'ClaimAsset': {
+          const assets = readAssets(hop.chain, name === 'ClaimAsset' ? o.assets : value);
+          for (const held of assets) this.known(hop, held.path, at('assets'));
+          hop.holding.push(...assets);
+          break;
+        }
+        case 'BuyExecution':
+        case 'PayFees': {
+          // The executor skips a BuyExecution without a weight limit, except the first of a message
+          // that arrived (the barrier sets its limit): only those, PayFees and limited ones pay.
+          const limited = variantOf(o.weightLimit)?.[0] === 'Limited';
+          const pays = name === 'PayFees' || limited || (hop.paid === 'first' && !prefix);
+          if (name === 'BuyExecution' && hop.paid === 'first') hop.paid = 'done';
+          if (pays) this.fees(hop, readAssets(hop.chain, [name === 'PayFees' ? o.asset : o.fees])[0], at(name === 'PayFees' ? 'asset' : 'fees'));
+          break;
+        }
+        case 'DepositAsset':
+          this.take(hop, o.assets);
+          this.deposit(hop, o.beneficiary, at('beneficiary'), prefix !== '');
+          break;
+        case 'DepositReserveAsset': {
+          const moved = this.take(hop, o.assets);
+          this.mustBeReserve(hop, moved, at('assets'));
+          this.send(hop, o.dest, at('dest'), moved, 'ReserveAssetDeposited', o.xcm);
+          break;
+        }
+        case 'TransferReserveAsset': {
+          const moved = readAssets(hop.chain, o.assets);
+          for (const held of moved) this.known(hop, held.path, at('assets'));
+          this.mustBeReserve(hop, moved, at('assets'));
+          this.send(hop, o.dest, at('dest'), moved, 'ReserveAssetDeposited', o.xcm);
+          break;
+        }
+        case 'InitiateReserveWithdraw': {
+          const moved = this.take(hop, o.assets);
+          this.send(hop, o.reserve, at('reserve'), moved, 'WithdrawAsset', o.xcm, (t) => this.mustBeReserveOf(hop, t, moved, at('reserve')));
+          break;
+        }
+        case 'InitiateTeleport': {
+          const moved = this.take(hop, o.assets);
+          this.send(hop, o.dest, at('dest'), moved, 'ReceiveTeleportedAsset', o.xcm, (t) => this.mayTeleport(hop, t, moved, at('dest')));
+          break;
+        }
+        case 'InitiateTransfer':
+          this.initiateTransfer(hop, o, at);
+          break;
+        case 'ExportMessage': {
+          const network = o.network;
+          const destination = parseLocation(isObject(o.destination) ? { parents: 0, interior: o.destination } : o.destination);
+          const path = destination ? [{ type: 'GlobalConsensus', value: network } as Junction, ...destination.junctions] : null;
+          if (!/^BridgeHub/.test(hop.chain)) this.problem(hop, at(''), `${hop.chain} is no bridge hub: it cannot export a message to another consensus`);
+          if (path) this.arrive(hop, path, at('destination'), [], null, o.xcm);
+          break;
+        }
+        case 'SetAppendix':
+        case 'SetErrorHandler':
+          this.program(hop, value, `${name}.`);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** XCM v5's InitiateTransfer: each asset filter says how it moves; the remote program runs on the destination. */
+  private initiateTransfer(hop: Hop, o: Json, at: (field: string) => string): void {
+    const filters = [...(o.remoteFees ? [o.remoteFees] : []), ...(Array.isArray(o.assets) ? o.assets : [])];
+    const moved: Held[] = [];
+    const arriving: string[] = [];
+    const checks: Array<(target: TChain) => void> = [];
+    for (const filter of filters) {
+      const found = variantOf(filter);
+      if (!found) continue;
+      const [how, inner] = found;
+      const part = this.take(hop, inner);
+      moved.push(...part);
+      if (how === 'Teleport') {
+        arriving.push('ReceiveTeleportedAsset');
+        checks.push((t) => this.mayTeleport(hop, t, part, at('destination')));
+      } else if (how === 'ReserveDeposit') {
+        arriving.push('ReserveAssetDeposited');
+        this.mustBeReserve(hop, part, at('assets'));
+      } else {
+        arriving.push('WithdrawAsset');
+        checks.push((t) => this.mustBeReserveOf(hop, t, part, at('destination')));
+      }
+    }
+    this.send(hop, o.destination, at('destination'), moved, [...new Set(arriving)].join('+') || 'ReserveAssetDeposited', o.remoteXcm, (t) => checks.forEach((c) => c(t)));
+  }
+
+  // ---- hops ---------------------------------------------------------------------------------
+
+  /** Sends on to the chain `dest` names (read on the hop's chain); checks where it goes, then walks the program there. */
+  private send(hop: Hop, dest: unknown, at: string, moved: Held[], arrive: string | null, xcm: unknown, check?: (target: TChain) => void): TChain | null {
+    const loc = parseLocation(unversioned(dest));
+    if (loc === null) {
+      this.problem(hop, at, `${JSON.stringify(dest)} is not a location`);
+      return null;
+    }
+    const path = absolute(universalOfChain(hop.chain), loc);
+    if (path === null) {
+      this.problem(hop, at, `${locText(loc)} climbs above the top of the universe when ${hop.chain} reads it`);
+      return null;
+    }
+    return this.arrive(hop, path, at, moved, arrive, unversioned(xcm), check, loc);
+  }
+
+  private arrive(hop: Hop, path: Junction[], at: string, moved: Held[], arrive: string | null, xcm: unknown, check?: (target: TChain) => void, written?: Loc): TChain | null {
+    const place = placeOf(path);
+    const seen = written ? `${locText(written)}, read on ${hop.chain},` : 'the destination';
+    if (place.chain === null) {
+      this.problem(hop, at, `${seen} names no chain: ${place.why}`);
+      return null;
+    }
+    if (place.rest.length > 0) {
+      const what = place.rest.length === 1 && place.rest[0]!.type === 'Parachain' ? `a child of ${place.chain}, which does not exist` : `something inside ${place.chain}, not a chain`;
+      this.problem(hop, at, `${seen} names ${place.rest.map(junctionText).join(', ')} under ${place.chain}: ${what}`);
+      return null;
+    }
+    const target = place.chain;
+    if (target === hop.chain) {
+      this.problem(hop, at, `${seen} names ${hop.chain} itself`);
+      return null;
+    }
+    if (ecosystemOf(target) !== ecosystemOf(hop.chain) && !bridges(hop.chain)) {
+      this.problem(hop, at, `${target} is in another consensus system (${ecosystemOf(target)}); ${hop.chain} has no bridge to it (only asset hubs and bridge hubs send there)`);
+      return null;
+    }
+    check?.(target);
+    const next = this.open(target, moved.map((m) => ({ ...m })), true);
+    if (arrive) next.view.instructions.push(...arrive.split('+'), 'ClearOrigin');
+    for (const held of next.holding) this.known(next, held.path, arrive ?? 'assets');
+    this.program(next, xcm, '');
+    return target;
+  }
+
+  // ---- rules --------------------------------------------------------------------------------
+
+  private known(hop: Hop, path: Junction[], at: string): void {
+    if (hop.chain === 'Ethereum') return;
+    if (!assetOn(hop.chain, path)) {
+      this.warning(hop, at, `the registry does not list ${locText(registryView(path, ecosystemOf(hop.chain)))} on ${hop.chain} (an unlisted or custom asset): whether ${hop.chain} holds it cannot be told`);
+    }
+  }
+
+  /** Takes from the holding what a filter selects (Definite by asset, Wild as everything or all of an asset). */
+  private take(hop: Hop, filter: unknown): Held[] {
+    const found = variantOf(filter);
+    if (found?.[0] === 'Definite') {
+      const wanted = readAssets(hop.chain, found[1]);
+      const taken = wanted.map((w) => {
+        const held = hop.holding.find((h) => samePath(h.path, w.path));
+        return held ? { ...held, amount: w.amount !== null && held.amount !== null && w.amount < held.amount ? w.amount : held.amount } : w;
+      });
+      hop.holding = hop.holding.filter((h) => !wanted.some((w) => samePath(w.path, h.path)));
+      return taken;
+    }
+    const wild = found?.[0] === 'Wild' ? variantOf(found[1]) : null;
+    if (wild && (wild[0] === 'AllOf' || wild[0] === 'AllOfCounted') && isObject(wild[1])) {
+      const path = assetPath(hop.chain, wild[1].id);
+      const taken = hop.holding.filter((h) => path !== null && samePath(h.path, path));
+      hop.holding = hop.holding.filter((h) => !taken.includes(h));
+      return taken;
+    }
+    const taken = hop.holding;
+    hop.holding = [];
+    return taken;
+  }
+
+  private fees(hop: Hop, fee: Held | undefined, at: string): void {
+    if (!fee) return;
+    const name = assetName(hop.chain, fee.path);
+    // Ethereum runs no XCM: the bridge turns the message into a command there, paid on this side.
+    if (hop.chain === 'Ethereum') return;
+    const listed = assetOn(hop.chain, fee.path);
+    if (listed && !listed.accepted) this.problem(hop, at, `${hop.chain} does not take ${name} for fees`);
+    const held = hop.holding.find((h) => samePath(h.path, fee.path));
+    if (!held) {
+      this.problem(hop, at, `pays fees in ${name}, which the holding on ${hop.chain} does not hold`);
+      return;
+    }
+    if (fee.amount !== null && held.amount !== null) {
+      if (fee.amount > held.amount) this.problem(hop, at, `buys execution with ${fee.amount} of ${name}, but at most ${held.amount} reach ${hop.chain}`);
+      else if (held.reduced && fee.amount >= held.amount) {
+        this.problem(hop, at, `buys execution with all ${held.amount} of ${name} sent, but less reaches ${hop.chain}: a chain before took its fees from it`);
+      }
+    }
+    held.reduced = true;
+  }
+
+  private deposit(hop: Hop, beneficiary: unknown, at: string, inAppendix: boolean): void {
+    const loc = parseLocation(beneficiary);
+    const account = loc && loc.parents === 0 && loc.junctions.length === 1 ? loc.junctions[0]! : null;
+    const kind = account?.type;
+    if (kind !== 'AccountId32' && kind !== 'AccountKey20') {
+      this.problem(hop, at, `the beneficiary ${loc ? locText(loc) : JSON.stringify(beneficiary)} is not an account on ${hop.chain}`);
+    } else if (kind === 'AccountId32' && isEvm(hop.chain)) {
+      this.problem(hop, at, `the beneficiary is a 32-byte account, but accounts on ${hop.chain} are 20-byte (AccountKey20)`);
+    }
+    if (!inAppendix) this.arrivals.push({ chain: hop.chain, beneficiary: account ? loc : null, hop: this.hops.indexOf(hop.view) });
+  }
+
+  private reserveText(hop: Hop, path: Junction[], reserves: TChain[]): string {
+    return `${hop.chain} is not the reserve of ${assetName(hop.chain, path)} (the registry names ${reserves.join(' or ')})`;
+  }
+
+  /** The hop's chain must be the reserve of what it transfers as reserve. */
+  private mustBeReserve(hop: Hop, moved: Held[], at: string): void {
+    for (const held of moved) {
+      const reserves = this.reserves(hop, held.path, at);
+      if (reserves && !reserves.includes(hop.chain)) this.problem(hop, at, this.reserveText(hop, held.path, reserves));
+    }
+  }
+
+  /** Assets withdrawn from a reserve must go to their reserve. */
+  private mustBeReserveOf(hop: Hop, target: TChain, moved: Held[], at: string): void {
+    for (const held of moved) {
+      const reserves = this.reserves(hop, held.path, at);
+      if (reserves && !reserves.includes(target)) this.problem(hop, at, `${target} is not the reserve of ${assetName(hop.chain, held.path)} (the registry names ${reserves.join(' or ')}): withdrawing it there fails`);
+    }
+  }
+
+  private reserves(hop: Hop, path: Junction[], at: string): TChain[] | null {
+    const reserves = reservesOf(hop.chain, path);
+    if (reserves === null) {
+      this.warning(hop, at, `the registry cannot tell the reserve of ${assetName(hop.chain, path)}`);
+      return null;
+    }
+    // An asset of another consensus system is held in reserve on this side by its asset hub (the
+    // bridge's end), and at home by the chain it comes from (for a relay token, the relay or its hub).
+    const network = networkOf(path[0]);
+    if (network === null || network === ecosystemOf(hop.chain) || hop.chain === 'Ethereum') return reserves;
+    const home = placeOf(path.slice(0, network === 'Ethereum' ? 1 : 2));
+    const more = [hubOf(ecosystemOf(hop.chain)), home.chain, home.chain !== null && isRelay(home.chain) ? hubOf(home.chain) : null];
+    return [...new Set([...reserves, ...more.filter((c): c is TChain => c !== null)])];
+  }
+
+  private mayTeleport(hop: Hop, target: TChain, moved: Held[], at: string): void {
+    if (!teleportTrusted(hop.chain, target)) {
+      this.problem(hop, at, `${hop.chain} and ${target} do not trust each other's teleports (only a relay chain and its system chains do)`);
+      return;
+    }
+    for (const held of moved) {
+      if (!this.teleportable(hop.chain, held.path)) this.problem(hop, at, `${assetName(hop.chain, held.path)} cannot be teleported: its reserve is not a chain that ${hop.chain} and ${target} trust`);
+    }
+  }
+}
+
+/** The argument holding a local transfer's target account. */
+const LOCAL_TARGET: Record<string, string> = {
+  'balances.transferKeepAlive': 'dest',
+  'balances.transferAllowDeath': 'dest',
+  'balances.transfer': 'dest',
+  'balances.transferAll': 'dest',
+  'assets.transfer': 'target',
+  'assets.transferKeepAlive': 'target',
+  'foreignAssets.transfer': 'target',
+  'foreignAssets.transferKeepAlive': 'target',
+  'tokens.transfer': 'dest',
+  'tokens.transferKeepAlive': 'dest',
+  'tokens.transferAll': 'dest',
+  'currencies.transfer': 'dest',
+};
+
+/** A local transfer's target (`{id: '0x..'}`, a bare account id, or a 20-byte key) as a beneficiary location. */
+function accountLoc(value: unknown): Loc | null {
+  const raw = isObject(value) ? (value.id ?? value.address20 ?? null) : value;
+  if (typeof raw !== 'string' || !/^0x[0-9a-f]+$/i.test(raw)) return null;
+  const junction: Junction = raw.length === 42 ? { type: 'AccountKey20', value: { network: null, key: raw } } : { type: 'AccountId32', value: { network: null, id: raw } };
+  return { parents: 0, junctions: [junction] };
+}
+
+/** Follows `call`, executed on `origin`, through every chain its message reaches. */
+export function walkCall(origin: TChain, call: Call): RouteWalk {
+  const walker = new Walker();
+  try {
+    walker.call(origin, call);
+  } catch (error) {
+    // Call data the walker cannot follow is not passed as if it could be.
+    const reason = error instanceof Error ? error.message : String(error);
+    walker.hops.push({ chain: origin, instructions: [], ok: false, problems: [{ at: `${call.section}.${call.method}`, message: `the route could not be followed: ${reason}` }], warnings: [] });
+  }
+  return { hops: walker.hops, arrivals: walker.arrivals };
+}
