@@ -114,6 +114,12 @@ describe('type-and-then programs name each hop as the chain that runs it', () =>
     expect(xcm).toEqual([buy({ parents: 2, interior: { x1: [{ globalConsensus: { kusama: null } }] } }, AMOUNT / 2), depositTo(account32)]);
   });
 
+  it('Hydration -> Ethereum WETH over Snowbridge: Asset Hub withdraws to Ethereum, two parents up from it too (unchanged)', async () => {
+    const { dest, xcm } = await program({ from: 'Hydration', to: 'Ethereum', currency: { symbol: 'WETH', amount: '1000000000000000000' }, address: EVM_KEY, senderAddress: ALICE });
+    expect(Object.values(dest as Json)[0]).toEqual(para(1, 1000));
+    expect(xcm[1]).toMatchObject({ initiateReserveWithdraw: { reserve: { parents: 2, interior: { x1: [{ globalConsensus: { ethereum: { chainId: 1 } } }] } } } });
+  });
+
   it('AssetHubKusama -> AssetHubPolkadot DOT over the bridge: the same, the other way', async () => {
     const { xcm } = await program({ from: 'AssetHubKusama', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(AMOUNT) }, address: ALICE, senderAddress: ALICE });
     expect(xcm).toEqual([buy(here(1), AMOUNT / 2), depositTo(account32)]);
