@@ -30,7 +30,10 @@
 // re-anchoring an already re-anchored location is wrong, so they fail once the SDK is fixed.
 //
 // Guarded by: test/http/nested-destinations.test.ts, all of "type-and-then programs name each hop
-// as the chain that runs it".
+// as the chain that runs it" but the Snowbridge one (which it leaves unchanged);
+// test/http/route-matrix.test.ts, the type-and-then routes of "/%s every route among the sandbox
+// chains" (Polkadot -> Hydration and Moonbeam DOT, Hydration -> Polkadot, Moonbeam and
+// BridgeHubPolkadot DOT, both ways over the asset hub bridge).
 import type { TChain } from '@paraspell/sdk-pjs';
 import { absolute, parseLocation, reanchor, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
 import { apiPrototypeOf } from '../api-prototype';
