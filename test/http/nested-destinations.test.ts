@@ -104,6 +104,22 @@ describe('type-and-then programs name each hop as the chain that runs it', () =>
     expect(xcm).toEqual([buy(here(1), AMOUNT / 2), depositTo(account32)]);
   });
 
+  it('AssetHubPolkadot -> AssetHubKusama DOT over the bridge: the far asset hub buys with DOT as it names it (not Polkadot Asset Hub as an asset)', async () => {
+    const { xcm } = await program({ from: 'AssetHubPolkadot', to: 'AssetHubKusama', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(AMOUNT) }, address: ALICE, senderAddress: ALICE });
+    expect(xcm).toEqual([buy({ parents: 2, interior: { x1: [{ globalConsensus: { polkadot: null } }] } }, AMOUNT / 2), depositTo(account32)]);
+  });
+
+  it('AssetHubKusama -> AssetHubPolkadot KSM over the bridge: Polkadot Asset Hub buys with KSM as it names it', async () => {
+    const { xcm } = await program({ from: 'AssetHubKusama', to: 'AssetHubPolkadot', currency: { symbol: { type: 'Native', value: 'KSM' }, amount: String(AMOUNT) }, address: ALICE, senderAddress: ALICE });
+    expect(xcm).toEqual([buy({ parents: 2, interior: { x1: [{ globalConsensus: { kusama: null } }] } }, AMOUNT / 2), depositTo(account32)]);
+  });
+
+  it('Hydration -> Ethereum WETH over Snowbridge: Asset Hub withdraws to Ethereum, two parents up from it too (unchanged)', async () => {
+    const { dest, xcm } = await program({ from: 'Hydration', to: 'Ethereum', currency: { symbol: 'WETH', amount: '1000000000000000000' }, address: EVM_KEY, senderAddress: ALICE });
+    expect(Object.values(dest as Json)[0]).toEqual(para(1, 1000));
+    expect(xcm[1]).toMatchObject({ initiateReserveWithdraw: { reserve: { parents: 2, interior: { x1: [{ globalConsensus: { ethereum: { chainId: 1 } } }] } } } });
+  });
+
   it('AssetHubKusama -> AssetHubPolkadot DOT over the bridge: the same, the other way', async () => {
     const { xcm } = await program({ from: 'AssetHubKusama', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(AMOUNT) }, address: ALICE, senderAddress: ALICE });
     expect(xcm).toEqual([buy(here(1), AMOUNT / 2), depositTo(account32)]);

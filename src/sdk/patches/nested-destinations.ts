@@ -12,10 +12,14 @@
 // there is the amount less the reserve's fees: NotHoldingFees. Here every onward location of the
 // program (`dest` of DepositReserveAsset, InitiateTeleport and TransferReserveAsset, `reserve` of
 // InitiateReserveWithdraw, `destination` of V5 InitiateTransfer), at any depth, is re-anchored from
-// the origin's view to the view of the chain that runs it (src/xcm/location.ts), and a BuyExecution
-// or PayFees of the asset sent, when it is the only asset sent, buys at most half of it (what
-// pallet-xcm's own remote-reserve programs give each hop; what a hop does not spend stays in its
-// holding and is deposited). Where the origin's view equals the runner's (a parachain origin through
+// the origin's view to the view of the chain that runs it (src/xcm/location.ts). When the call
+// sends one asset (the SDK's DOT/KSM routes: it pays every hop), every BuyExecution / PayFees and
+// every Definite asset an onward instruction takes names that asset as the running chain sees it
+// (AssetHubPolkadot -> AssetHubKusama DOT bought on Kusama's asset hub with
+// `{parents: 2, [GlobalConsensus(Polkadot), Parachain(1000)]}`, an asset that does not exist, for
+// DOT `{parents: 2, [GlobalConsensus(Polkadot)]}`; the same the other way for KSM), and buys with at
+// most half of it (what pallet-xcm's own remote-reserve programs give each hop; what a hop does not
+// spend stays in its holding and is deposited). Where the origin's view equals the runner's (a parachain origin through
 // a sibling reserve, Snowbridge's `{parents: 2, Ethereum}` from a parachain) nothing changes. A
 // location that names nothing from the origin (more parents than the origin has) is refused.
 //
@@ -26,9 +30,12 @@
 // re-anchoring an already re-anchored location is wrong, so they fail once the SDK is fixed.
 //
 // Guarded by: test/http/nested-destinations.test.ts, all of "type-and-then programs name each hop
-// as the chain that runs it".
+// as the chain that runs it" but the Snowbridge one (which it leaves unchanged);
+// test/http/route-matrix.test.ts, the type-and-then routes of "/%s every route among the sandbox
+// chains" (Polkadot -> Hydration and Moonbeam DOT, Hydration -> Polkadot, Moonbeam and
+// BridgeHubPolkadot DOT, both ways over the asset hub bridge).
 import type { TChain } from '@paraspell/sdk-pjs';
-import { absolute, parseLocation, reanchor, sameLocation, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
+import { absolute, parseLocation, reanchor, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
 import { apiPrototypeOf } from '../api-prototype';
 import { sdk } from '../load';
 
@@ -106,7 +113,7 @@ class NestedProgram {
       const onward = ONWARD[name];
       if (onward && isObject(body)) this.fixOnward(name, body, onward, runner);
       else if (SAME_CHAIN.has(name)) this.fix(body, runner);
-      else if ((name === 'BuyExecution' || name === 'PayFees') && isObject(body)) this.capFees(body, runner);
+      else if ((name === 'BuyExecution' || name === 'PayFees') && isObject(body)) this.payWithTheAssetSent(body, runner);
     }
   }
 
@@ -119,19 +126,32 @@ class NestedProgram {
       throw new sdk.InvalidParameterError(`The ${name} destination of the transfer's XCM program names no chain: ${JSON.stringify(body[onward.where])} has more parents than its origin`);
     }
     body[onward.where] = written(seen, this.version);
+    this.takeTheAssetSent(body, runner);
     this.fix(body[onward.program], target);
   }
 
-  /** A later hop never holds the whole amount sent: it buys at most half of it. */
-  private capFees(body: Json, runner: Junction[]): void {
+  /**
+   * In a one-asset transfer the asset sent is the only one any hop holds: a purchase names it as
+   * the hop sees it, and buys with at most half of it (a later hop never holds all that was sent).
+   */
+  private payWithTheAssetSent(body: Json, runner: Junction[]): void {
     const fees = body.fees ?? body.asset;
     if (this.sent === null || !isObject(fees)) return;
-    const id = parseLocation(fees.id);
+    const id = reanchor(this.sent.id, this.origin, runner);
     const amount = amountOf(fees);
-    const fromOrigin = id === null ? null : reanchor(id, runner, this.origin);
-    if (fromOrigin === null || amount === null || !sameLocation(fromOrigin, this.sent.id)) return;
+    if (id === null || amount === null) return;
+    fees.id = written(id, this.version);
     const cap = this.sent.amount / 2n;
     if (amount > cap) fees.fun = { Fungible: cap };
+  }
+
+  /** The assets an onward instruction takes from holding, when it names them: the asset sent, as the hop sees it. */
+  private takeTheAssetSent(body: Json, runner: Junction[]): void {
+    const definite = variantOf(body.assets);
+    if (this.sent === null || definite === null || definite[0] !== 'Definite' || !Array.isArray(definite[1])) return;
+    const id = reanchor(this.sent.id, this.origin, runner);
+    if (id === null) return;
+    for (const asset of definite[1]) if (isObject(asset)) asset.id = written(id, this.version);
   }
 }
 
