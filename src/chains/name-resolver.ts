@@ -25,8 +25,10 @@ const timedOut = (hostname: string, ms: number): NodeJS.ErrnoException =>
  */
 export function nameResolver(options: NameResolverOptions): { resolve: Resolve; close(): void } {
   const { timeoutMs } = options;
-  // One try per name server, each within the whole deadline (c-ares doubles a retry's timeout).
-  const resolver = new dns.Resolver({ timeout: timeoutMs, tries: 1 });
+  // c-ares caps a try at 5 s unless told (maxTimeout), and shortens it to what a server's past
+  // answers took (a caching server answering in 1 ms gets about 1 s): a second try then serves a
+  // cold name. The deadline below bounds them all.
+  const resolver = new dns.Resolver({ timeout: timeoutMs, maxTimeout: timeoutMs, tries: 2 });
   if (options.servers && options.servers.length > 0) resolver.setServers([...options.servers]);
   const resolve: Resolve = (hostname) =>
     new Promise<string[]>((settle, reject) => {

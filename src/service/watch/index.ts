@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import { AddressRefusedError, type AddressGuard } from '../../chains/address-guard';
+import { asClient } from '../../chains/clients';
 import { ApiError, TooManyLookupsError } from '../../errors';
 import type { WatchRequest } from '../../schemas/watch';
 import { crossesBridge, type StatusAnswer, type StatusService } from '../status';
@@ -96,10 +97,13 @@ export class WatchService {
     this.#deps = deps;
     this.#observers = observers;
     const { backend, status, logger, config, send } = deps;
+    const follow = follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS });
+    // The work runs outside any request (BullMQ workers, the memory backend's queue and timers):
+    // on behalf of the watch's owner, whose connection and lookup budgets it spends.
     backend.start(
-      follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS }),
+      (watch, progress, signal) => asClient(watch.owner, () => follow(watch, progress, signal)),
       // The backend's attempt number is its own business: the sender signs every try alike.
-      (watch, event) => send(watch, event),
+      (watch, event) => asClient(watch.owner, () => send(watch, event)),
     );
   }
 
