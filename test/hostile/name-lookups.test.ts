@@ -24,7 +24,7 @@ afterAll(() => dns.close());
 const watchBody = (host: string) => ({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: `0x${'ab'.repeat(32)}`, webhook: { url: `https://${host}/hook?token=secret` } });
 
 describe('name lookups of names clients choose', () => {
-  it('8 lookups hung on a silent name server hold no thread-pool thread (crypto and fs still run), a client over DNS_MAX_LOOKUPS_PER_CLIENT is refused (429) and another is not', async () => {
+  it('8 lookups hung on a silent name server hold no thread-pool thread (crypto and fs still run), a client over DNS_MAX_LOOKUPS_PER_CLIENT is refused (429, webhook and apiOverrides hosts alike) and another is not', async () => {
     // The lookups' own deadline is far off: they are all still in flight when the checks run.
     const { app, services, config } = testApp({ TRUST_PROXY: 'loopback', ALLOW_PRIVATE_OVERRIDES: 'false', DNS_SERVERS: dns.address, DNS_TIMEOUT_MS: '600000' });
     let settled = 0;
@@ -56,6 +56,12 @@ describe('name lookups of names clients choose', () => {
     expectErrorBody(refused.body, 429, 'TooManyLookupsError');
     expect(refused.headers['retry-after']).toBe('1');
     expect(refused.body.message).toContain('DNS_MAX_LOOKUPS_PER_CLIENT');
+    // apiOverrides hosts spend the same bound.
+    const override = await request(app)
+      .post('/v5/x-transfer')
+      .set('X-Forwarded-For', '198.51.100.2')
+      .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ', options: { apiOverrides: { Polkadot: 'wss://node.hang.test/polkadot' } } });
+    expectErrorBody(override.body, 429, 'TooManyLookupsError');
     expect(dns.questions.length).toBe(before);
     const other = await request(app).post('/v5/x-transfer/watch').set('X-Forwarded-For', '203.0.113.9').send(watchBody('gone.nx.test'));
     expectErrorBody(other.body, 400, 'ValidationError');
