@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
@@ -70,6 +71,23 @@ const chainEndpoints = z
   })
   .pipe(z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'must be a chain name'), z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(wsUrl, 'must be a URL or a list of URLs').min(1, 'must name an endpoint').max(8))));
 
+/**
+ * Name servers for the names clients choose: comma-separated `ip`, `ip:port` or `[ipv6]:port`;
+ * unset (the default) for the system's (/etc/resolv.conf).
+ */
+const dnsServers = z
+  .string()
+  .transform((v) => v.split(',').map((t) => t.trim()).filter((t) => t !== ''))
+  .refine((servers) => {
+    try {
+      new Resolver().setServers(servers);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be a comma-separated list of name servers: ip, ip:port or [ipv6]:port')
+  .optional();
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3001),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -84,8 +102,14 @@ const envSchema = z.object({
   MAX_CHAINS: z.coerce.number().int().positive().max(1000).default(32),
   // Connections to endpoints clients name (apiOverrides, ?endpoint=), apart from MAX_CHAINS: see README "Fair connections".
   MAX_OVERRIDE_CONNECTIONS: z.coerce.number().int().positive().max(1000).default(8),
-  MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().max(1000).default(4),
+  // Less than half of MAX_OVERRIDE_CONNECTIONS (loadConfig checks): two clients never fill the total.
+  MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: z.coerce.number().int().positive().max(1000).default(3),
   MAX_OVERRIDE_CONNECTIONS_PER_HOST: z.coerce.number().int().positive().max(1000).default(4),
+  // Names clients choose (apiOverrides and webhook hosts), resolved with c-ares, off the thread pool:
+  // see docs/security.md "Name lookups".
+  DNS_TIMEOUT_MS: ms(2_000),
+  DNS_MAX_LOOKUPS_PER_CLIENT: z.coerce.number().int().positive().max(1000).default(4),
+  DNS_SERVERS: dnsServers,
   SHUTDOWN_GRACE_MS: ms(10_000),
   ALLOW_PRIVATE_OVERRIDES: bool.default(false),
   CORS_ORIGIN: z.string().min(1).default('*'),
@@ -150,6 +174,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const { MAX_OVERRIDE_CONNECTIONS: total, MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: perClient } = parsed.data;
+  if (total <= 2 * perClient) {
+    throw new ConfigError(`Invalid configuration: MAX_OVERRIDE_CONNECTIONS (${total}) must be more than twice MAX_OVERRIDE_CONNECTIONS_PER_CLIENT (${perClient}), so that two clients can never lock a third out`);
   }
   return parsed.data;
 }

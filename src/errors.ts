@@ -64,6 +64,17 @@ export class RateLimitExceededError extends ApiError {
   }
 }
 
+/**
+ * A client already has DNS_MAX_LOOKUPS_PER_CLIENT name lookups in flight: refused at once, nothing
+ * was asked. `code` is what a socket error carries when a dial meets it.
+ */
+export class TooManyLookupsError extends ApiError {
+  readonly code = 'ELOOKUPSBUSY';
+  constructor(limit: number) {
+    super(429, 'TooManyLookupsError', `${limit} name lookups (DNS_MAX_LOOKUPS_PER_CLIENT) of this client are in flight; retry once they have ended`, undefined, { 'Retry-After': '1' });
+  }
+}
+
 /** An X-API-Key that is not in the key file (no key at all is fine: anonymous limits apply). */
 export class InvalidApiKeyError extends ApiError {
   constructor() {

@@ -1,10 +1,16 @@
 import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { TooManyLookupsError } from '../errors';
 
 /** Resolves a host name to every address it has (IPv4 and IPv6). Injected in tests: no real DNS. */
 export type Resolve = (hostname: string) => Promise<string[]>;
 
+/**
+ * getaddrinfo (a thread-pool thread per lookup, /etc/hosts and search domains): only for names the
+ * operator chose (CHAIN_ENDPOINTS, ETHEREUM_RPC_URL); names clients choose go through c-ares
+ * (name-resolver.ts).
+ */
 export const systemResolve: Resolve = async (hostname) =>
   (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
@@ -12,6 +18,17 @@ export const systemResolve: Resolve = async (hostname) =>
 export class AddressRefusedError extends Error {
   readonly code = 'EADDRNOTPUBLIC';
 }
+
+/** Bounds the lookups each client has in flight (DNS_MAX_LOOKUPS_PER_CLIENT). */
+export interface LookupBound {
+  maxPerClient: number;
+  /** The client a lookup counts against; undefined for the operator's own work (not bounded). */
+  clientOf(): string | undefined;
+}
+
+// RFC 6761: these names are the loopback addresses, without asking DNS (c-ares would ask).
+const LOOPBACK_ADDRESSES = ['127.0.0.1', '::1'];
+const isLocalhost = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
 
 // Names that never leave the machine or the operator's network, whatever DNS says.
 const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa', '.lan', '.intranet', '.corp'];
@@ -65,9 +82,13 @@ export function refusalOf(ip: string): string | undefined {
  * resolution, and the socket connects to one of the addresses that were checked (see `lookup`).
  */
 export class AddressGuard {
+  /** Lookups in flight per client (absent at 0). */
+  readonly #inFlight = new Map<string, number>();
+
   constructor(
     readonly allowPrivate: boolean,
     private readonly resolve: Resolve = systemResolve,
+    private readonly bound?: LookupBound,
   ) {}
 
   /** Refuses names that are local by definition and IP literals outside public unicast (no DNS). */
@@ -90,10 +111,13 @@ export class AddressGuard {
     this.checkLiteral(hostname);
     const host = normaliseHostname(hostname);
     if (isIP(host)) return [host];
+    // Reached only when private addresses are allowed (checkLiteral refuses local names).
+    if (isLocalhost(host)) return LOOPBACK_ADDRESSES;
     let addresses: string[];
     try {
-      addresses = await this.resolve(host);
+      addresses = await this.#counted(() => this.resolve(host));
     } catch (error) {
+      if (error instanceof TooManyLookupsError) throw error;
       const code = (error as { code?: unknown }).code;
       throw Object.assign(new Error(`${quote(host)} does not resolve${typeof code === 'string' ? ` (${code})` : ''}`), { code: typeof code === 'string' ? code : 'ENOTFOUND' });
     }
@@ -105,6 +129,22 @@ export class AddressGuard {
       }
     }
     return addresses;
+  }
+
+  /** Runs a lookup counted against its client's bound; refused at once past it. */
+  async #counted<T>(lookup: () => Promise<T>): Promise<T> {
+    const client = this.bound?.clientOf();
+    if (client === undefined || !this.bound) return lookup();
+    const count = this.#inFlight.get(client) ?? 0;
+    if (count >= this.bound.maxPerClient) throw new TooManyLookupsError(this.bound.maxPerClient);
+    this.#inFlight.set(client, count + 1);
+    try {
+      return await lookup();
+    } finally {
+      const left = (this.#inFlight.get(client) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(client, left);
+      else this.#inFlight.delete(client);
+    }
   }
 
   /**

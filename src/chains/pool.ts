@@ -3,7 +3,8 @@ import { outsideEngineScopes, type ApiPromise } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
-import { connectFirst, type DialOptions } from './connect';
+import { asSharedWork } from './clients';
+import { connectFirst, type Connection, type DialOptions } from './connect';
 import { distinctEndpoints } from './endpoint';
 import { protectApi } from './protect';
 import { Slots } from './slots';
@@ -20,7 +21,7 @@ export interface PoolOptions {
   maxChains: number;
   /**
    * Bounds on connections to endpoints a client named, which never count against maxChains and
-   * never evict a registry connection or another client's (default DEFAULT_CLIENT_BUDGET).
+   * never evict a registry connection (default DEFAULT_CLIENT_BUDGET).
    */
   clientBudget?: ClientBudget;
   /**
@@ -96,11 +97,12 @@ interface SpentBudget {
  * One ApiPromise per endpoint set, shared by every request. Concurrent acquires during a
  * connect wait on the same attempt; failed attempts are not cached.
  *
- * Two sides: the registry's endpoints (shared by every client, at most maxChains, the least
- * recently used idle one evicted to make room), and endpoints a client named, one set of
- * connections per client, bounded by ClientBudget. A client's connect makes room only by closing
- * its own idle connections; with its budget spent by connections in use or connecting, it is
- * refused (503) and nobody else's connection is touched.
+ * Two sides: the registry's endpoints (the operator's, shared by every client, at most maxChains,
+ * the least recently used idle one evicted to make room), and endpoints a client named, one set of
+ * connections per client, bounded by ClientBudget. A client's connect makes room by closing the
+ * least recently used idle connection that counts against every budget it finds spent, whoever
+ * named it: only connections in use or connecting hold a place against other clients. With none
+ * idle it is refused (503); a connection in use is never touched.
  */
 export class ConnectionPool {
   readonly #options: PoolOptions;
@@ -188,8 +190,10 @@ export class ConnectionPool {
     else this.#makeClientRoom(chain, client, hosts);
     const abort = new AbortController();
     const { connectTimeoutMs, logger } = this.#options;
-    // A shared connection belongs to no request: dial it outside the request's engine scope.
-    const ready = outsideEngineScopes(() => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, this.#dial, logger)).then(
+    // A shared connection belongs to no request: dial it outside the request's engine scope, and
+    // a registry one as nobody's (its name lookups are no client's).
+    const dial = (): Promise<Connection> => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, this.#dial, logger);
+    const ready = outsideEngineScopes(() => (client === undefined ? asSharedWork(dial) : dial())).then(
       ({ api, context }) => {
         this.#options.observer?.connected(chain, api);
         return { api: this.#adopt(entry, api), context };
@@ -263,8 +267,9 @@ export class ConnectionPool {
 
   /**
    * Makes room for a connection `client` named to `hosts`: while a budget it would count against
-   * is spent, evicts the client's own least-recently-used idle connection that counts against
-   * every spent one; refuses at once when there is none.
+   * is spent, evicts the least-recently-used idle connection that counts against every spent one
+   * (the client's own for its own budget, anyone's for the total and a host's); refuses at once
+   * when there is none, every such connection being in use or connecting.
    */
   #makeClientRoom(chain: string, client: string, hosts: readonly string[]): void {
     const { total, perClient, perHost } = this.#budget;
@@ -279,7 +284,7 @@ export class ConnectionPool {
         if (this.#count(onHost) >= perHost) spent.push({ what: `${perHost} connections to ${quote(host, 100)} (MAX_OVERRIDE_CONNECTIONS_PER_HOST)`, counts: onHost });
       }
       if (spent.length === 0) return;
-      const oldest = this.#oldestIdle((entry) => own(entry) && spent.every((budget) => budget.counts(entry)));
+      const oldest = this.#oldestIdle((entry) => spent.every((budget) => budget.counts(entry)));
       if (!oldest) {
         this.#options.logger?.warn({ chain, budget: spent[0].what }, 'client connection budget spent: its connections are in use or connecting');
         throw new ProviderUnavailableError(chain, [], `${spent[0].what} are in use or connecting; try again shortly`, 1);

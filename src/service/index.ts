@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { AddressGuard, type Resolve } from '../chains/address-guard';
 import { setDefaultSocketContext } from '../chains/chain-socket';
-import { namedBy } from '../chains/clients';
+import { lookupClient, namedBy } from '../chains/clients';
+import { nameResolver } from '../chains/name-resolver';
 import { ConnectionPool } from '../chains/pool';
 import { ChainActivity } from '../ops/chain-activity';
 import { patchSdk } from '../sdk';
@@ -58,7 +59,9 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   patchSdk();
   const operatorEndpoints = Object.values(config.CHAIN_ENDPOINTS).flat();
   const chainActivity = new ChainActivity(operatorEndpoints);
-  const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve);
+  // Names clients choose are resolved by c-ares (never a thread-pool thread), a bounded number at once per client.
+  const names = nameResolver({ timeoutMs: config.DNS_TIMEOUT_MS, servers: config.DNS_SERVERS });
+  const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve ?? names.resolve, { maxPerClient: config.DNS_MAX_LOOKUPS_PER_CLIENT, clientOf: lookupClient });
   // Sockets the engines open on their own (outside the pool) obey the same policy.
   const restoreSocketDefaults = setDefaultSocketContext({ guard, maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES });
   const pool = new ConnectionPool({
@@ -70,7 +73,8 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
       perClient: config.MAX_OVERRIDE_CONNECTIONS_PER_CLIENT,
       perHost: config.MAX_OVERRIDE_CONNECTIONS_PER_HOST,
     },
-    namedBy,
+    // The operator's endpoints are the shared registry: one connection per chain, whoever asks.
+    namedBy: (chain, endpoints) => namedBy(chain, endpoints, config.CHAIN_ENDPOINTS),
     guard,
     operatorEndpoints,
     maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES,
@@ -108,6 +112,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
       await watches.close();
       status.close();
       await pool.close();
+      names.close();
       restoreSocketDefaults();
     },
   };

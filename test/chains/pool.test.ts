@@ -293,22 +293,41 @@ describe('ConnectionPool: connections clients name', () => {
     expect(polkadot.connectionsOpened).toBe(2);
   });
 
-  it('a client makes room by closing its own idle connections, never another client\'s: with the total spent it is refused (503 naming MAX_OVERRIDE_CONNECTIONS)', async () => {
+  it('a client makes room by closing the least recently used idle connection, its own or another client\'s; with every one in use it is refused (503 naming MAX_OVERRIDE_CONNECTIONS)', async () => {
     const [polkadot, kusama, assetHubKusama] = await Promise.all([chain('Polkadot'), chain('Kusama'), chain('AssetHubKusama')]);
     const pool = clientPool([], { total: 2, perClient: 2, perHost: 2 });
     (await as('alice', () => pool.acquire('Polkadot', [polkadot.url]))).release();
-    (await as('bob', () => pool.acquire('Kusama', [kusama.url]))).release();
+    const bobsKusama = await as('bob', () => pool.acquire('Kusama', [kusama.url]));
 
-    // Bob's own idle Kusama makes room for his Asset Hub; Alice's idle Polkadot stays.
-    const bobsLease = await as('bob', () => pool.acquire('AssetHubKusama', [assetHubKusama.url]));
-    await until(() => kusama.openConnections === 0, 'Bob\'s idle Kusama to be closed');
-    const refused = await as('bob', () => pool.acquire('Kusama', [kusama.url])).catch((error: unknown) => error);
+    // Alice's idle Polkadot (the only idle one) makes room for Bob's Asset Hub; Bob's Kusama in use stays.
+    const bobsAssetHub = await as('bob', () => pool.acquire('AssetHubKusama', [assetHubKusama.url]));
+    await until(() => polkadot.openConnections === 0, 'Alice\'s idle Polkadot to be closed');
+    expect(kusama.openConnections).toBe(1);
+    // Both in use: nobody's connection is closed for Alice, who is refused.
+    const refused = await as('alice', () => pool.acquire('Polkadot', [polkadot.url])).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ProviderUnavailableError);
     expect(refused).toMatchObject({ status: 503, headers: { 'Retry-After': '1' } });
     expect((refused as Error).message).toContain('(MAX_OVERRIDE_CONNECTIONS)');
-    expect(polkadot.connectionsOpened).toBe(1);
-    expect(polkadot.openConnections).toBe(1);
-    bobsLease.release();
+    expect(kusama.openConnections + assetHubKusama.openConnections).toBe(2);
+    bobsKusama.release();
+    bobsAssetHub.release();
+  });
+
+  it('two clients leaving their budget of idle connections each do not lock a third out: the least recently used idle one makes room', async () => {
+    const polkadot = await chain('Polkadot');
+    const pool = clientPool([], { total: 8, perClient: 4, perHost: 8 });
+    for (const client of ['alice', 'bob']) {
+      for (let i = 1; i <= 4; i++) (await as(client, () => pool.acquire('Polkadot', [`${polkadot.url}/${client}/${i}`]))).release();
+    }
+    expect(polkadot.openConnections).toBe(8);
+    const carols = await as('carol', () => pool.acquire('Polkadot', [`${polkadot.url}/carol`]));
+    expect(await carols.api.rpc.system.chain().then(String)).toBe('Polkadot');
+    expect(polkadot.connectionsOpened).toBe(9);
+    await until(() => polkadot.openConnections === 8, 'one idle connection to be closed');
+    // The one closed is the least recently used: Alice's first (asking for it again dials again).
+    (await as('alice', () => pool.acquire('Polkadot', [`${polkadot.url}/alice/2`]))).release();
+    expect(polkadot.connectionsOpened).toBe(9);
+    carols.release();
   });
 
   it('every path on one host is that host: /1 ... /32 take MAX_OVERRIDE_CONNECTIONS_PER_HOST connections, another host still connects', async () => {

@@ -42,3 +42,28 @@ describe('CHAIN_ENDPOINTS', () => {
     expect(res.body.details[0].path).toBe('body.options.apiOverrides.Polkadot');
   });
 });
+
+describe('CHAIN_ENDPOINTS are the shared registry', () => {
+  it('6 distinct clients are all served over one connection per chain, and a client naming the operator\'s endpoint shares it too', async () => {
+    const [ownRelay, ownAssetHub] = await Promise.all([startTestChain('Polkadot', { partialFee: 1_000_000n }), startTestChain('AssetHubPolkadot', { partialFee: 1_000_000n })]);
+    const operator = testApp({ TRUST_PROXY: 'loopback', CHAIN_ENDPOINTS: JSON.stringify({ Polkadot: ownRelay.url, AssetHubPolkadot: ownAssetHub.url }) });
+    try {
+      for (let i = 1; i <= 6; i++) {
+        const res = await request(operator.app).post('/v5/x-transfer').set('X-Forwarded-For', `203.0.113.${i}`).send(transfer);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+      }
+      // Private overrides allowed (the test default): the same endpoint named is the same connection.
+      const named = await request(operator.app)
+        .post('/v5/x-transfer')
+        .set('X-Forwarded-For', '203.0.113.7')
+        .send({ ...transfer, options: { apiOverrides: { Polkadot: ownRelay.url } } });
+      expect(named.status, JSON.stringify(named.body)).toBe(200);
+      expect(ownRelay.connectionsOpened).toBe(1);
+      expect(ownAssetHub.connectionsOpened).toBeLessThanOrEqual(1);
+      expect(operator.services.pool.size).toBe(ownRelay.openConnections + ownAssetHub.openConnections);
+    } finally {
+      await operator.services.close();
+      await Promise.all([ownRelay.close(), ownAssetHub.close()]);
+    }
+  });
+});

@@ -50,6 +50,22 @@ describe('configuration from the environment', () => {
   });
 });
 
+describe('client-named connections and name lookups', () => {
+  it('MAX_OVERRIDE_CONNECTIONS must be more than twice MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: two clients never fill it', () => {
+    expect(loadConfig({})).toMatchObject({ MAX_OVERRIDE_CONNECTIONS: 8, MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: 3 });
+    expect(() => loadConfig({ MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '4' })).toThrow(/^Invalid configuration: MAX_OVERRIDE_CONNECTIONS \(8\) must be more than twice MAX_OVERRIDE_CONNECTIONS_PER_CLIENT \(4\)/);
+    expect(loadConfig({ MAX_OVERRIDE_CONNECTIONS: '9', MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '4' }).MAX_OVERRIDE_CONNECTIONS_PER_CLIENT).toBe(4);
+  });
+
+  it('DNS: 2 s per lookup, 4 in flight per client, the system\'s name servers unless DNS_SERVERS names some', () => {
+    expect(loadConfig({})).toMatchObject({ DNS_TIMEOUT_MS: 2_000, DNS_MAX_LOOKUPS_PER_CLIENT: 4 });
+    expect(loadConfig({}).DNS_SERVERS).toBeUndefined();
+    expect(loadConfig({ DNS_SERVERS: '10.0.0.53, 127.0.0.1:5353,[::1]:53' }).DNS_SERVERS).toEqual(['10.0.0.53', '127.0.0.1:5353', '[::1]:53']);
+    expect(() => loadConfig({ DNS_SERVERS: 'ns.example.com' })).toThrow(/^Invalid configuration: DNS_SERVERS: /);
+    expect(() => loadConfig({ DNS_MAX_LOOKUPS_PER_CLIENT: '0' })).toThrow(/^Invalid configuration: DNS_MAX_LOOKUPS_PER_CLIENT: /);
+  });
+});
+
 describe('CHAIN_ENDPOINTS', () => {
   it('maps chains to the operator\'s endpoints (one URL or a list), none by default', () => {
     expect(loadConfig({}).CHAIN_ENDPOINTS).toEqual({});

@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import { describe, expect, it } from 'vitest';
+import { startDnsServer } from './dns-server';
 import { takeOfflineViolations } from './offline';
 import { startTestChain } from './test-chain';
 
@@ -21,6 +22,20 @@ describe('the offline guard (test/support/setup.ts)', () => {
     await expect(dns.promises.lookup('example.com')).rejects.toThrow(/DNS lookup of example\.com/);
     await expect(fetch('https://example.com/')).rejects.toThrow(/fetch of example\.com/);
     expect(takeOfflineViolations()).toHaveLength(3);
+  });
+
+  it('lets a resolver whose name servers are all 127.0.0.1 ask them (a test\'s own DNS server), refuses any other resolver', async () => {
+    const server = await startDnsServer(() => ['93.184.215.14']);
+    try {
+      const local = new dns.promises.Resolver();
+      local.setServers([server.address]);
+      expect(await local.resolve4('ok.test')).toEqual(['93.184.215.14']);
+      expect(takeOfflineViolations()).toEqual([]);
+      await expect(new dns.promises.Resolver().resolve4('example.com')).rejects.toThrow(/DNS resolve4 of example\.com/);
+      expect(takeOfflineViolations()).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 
   it('lets loopback through: a test chain on 127.0.0.1 answers', async () => {

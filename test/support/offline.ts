@@ -103,12 +103,16 @@ export function installOfflineGuard(): void {
   const guardName = (what: string) => (hostname: unknown) => {
     if (hostname !== LOOPBACK) throw refuse(`a DNS ${what} of ${String(hostname)}`);
   };
+  // A Resolver whose name servers are all 127.0.0.1 (a test's own DNS server) never leaves the machine.
+  const askedLocally = (resolver: unknown): boolean =>
+    resolver instanceof dns.Resolver || resolver instanceof dns.promises.Resolver ? resolver.getServers().every((server) => server === LOOPBACK || server.startsWith(`${LOOPBACK}:`)) : false;
   const wrap = <T extends object>(target: T, names: string[], promises = false) => {
     for (const name of names) {
       const original = (target as Record<string, unknown>)[name];
       if (typeof original !== 'function') continue;
       const check = guardName(name);
       (target as Record<string, unknown>)[name] = function guarded(this: unknown, hostname: unknown, ...rest: unknown[]) {
+        if (askedLocally(this)) return (original as (...a: unknown[]) => unknown).call(this, hostname, ...rest);
         if (promises) {
           try {
             check(hostname);

@@ -2,7 +2,7 @@ import type { TChain } from '@paraspell/sdk-pjs';
 import { AddressRefusedError, quote, type AddressGuard } from '../../chains/address-guard';
 import { distinctEndpoints } from '../../chains/endpoint';
 import type { Config } from '../../config';
-import { ApiError, badRequest } from '../../errors';
+import { ApiError, TooManyLookupsError, badRequest } from '../../errors';
 import { sdk } from '../../sdk';
 import type { TransferOptions } from '../../schemas/transfer';
 
@@ -29,6 +29,7 @@ export async function checkOverrideHosts(overrides: TransferOptions['apiOverride
       try {
         await guard.addressesOf(u.hostname);
       } catch (error) {
+        if (error instanceof TooManyLookupsError) throw error;
         // A name that does not resolve now may later: the connect reports it (503).
         if (!(error instanceof AddressRefusedError)) continue;
         throw refused(chain, `${quote(url)} is not a public address (${error.message}), which this service does not dial`, 'must point at a public address');

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import { AddressRefusedError, type AddressGuard } from '../../chains/address-guard';
-import { ApiError } from '../../errors';
+import { asClient } from '../../chains/clients';
+import { ApiError, TooManyLookupsError } from '../../errors';
 import type { WatchRequest } from '../../schemas/watch';
 import { crossesBridge, type StatusAnswer, type StatusService } from '../status';
 import type { BackendKind, WatchBackend, WatchCounts } from './backend';
@@ -96,10 +97,13 @@ export class WatchService {
     this.#deps = deps;
     this.#observers = observers;
     const { backend, status, logger, config, send } = deps;
+    const follow = follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS });
+    // The work runs outside any request (BullMQ workers, the memory backend's queue and timers):
+    // on behalf of the watch's owner, whose connection and lookup budgets it spends.
     backend.start(
-      follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS }),
+      (watch, progress, signal) => asClient(watch.owner, () => follow(watch, progress, signal)),
       // The backend's attempt number is its own business: the sender signs every try alike.
-      (watch, event) => send(watch, event),
+      (watch, event) => asClient(watch.owner, () => send(watch, event)),
     );
   }
 
@@ -203,19 +207,21 @@ export class WatchService {
   }
 
   /**
-   * The webhook's host passes the guard overrides pass: names resolved and every address public,
-   * unless the operator allows private ones. The message names the host, never the URL (it may
-   * carry a token). A name that does not resolve now may later: the sender checks at each try.
+   * The webhook's host resolves, and passes the guard overrides pass: every address public, unless
+   * the operator allows private ones. The message names the host, never the URL (it may carry a
+   * token). The sender checks again at each try (names can change their answer).
    */
   async #checkHost(url: string): Promise<void> {
     const { guard } = this.#deps;
     const host = new URL(url).hostname;
     try {
-      if (guard.allowPrivate) guard.checkLiteral(host);
-      else await guard.addressesOf(host);
+      await guard.addressesOf(host);
     } catch (error) {
-      if (!(error instanceof AddressRefusedError)) return;
-      throw new ApiError(400, 'ValidationError', `webhook.url: ${error.message}, which this service does not call`, [{ path: 'body.webhook.url', message: 'must point at a public address' }]);
+      if (error instanceof TooManyLookupsError) throw error;
+      const refused = error instanceof AddressRefusedError;
+      throw new ApiError(400, 'ValidationError', `webhook.url: ${(error as Error).message}, which this service does not call`, [
+        { path: 'body.webhook.url', message: refused ? 'must point at a public address' : 'must name a host that resolves' },
+      ]);
     }
   }
 }
