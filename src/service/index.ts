@@ -46,6 +46,8 @@ export interface Services {
 /** What tests replace: name resolution (tests never resolve real DNS names). */
 export interface ServiceDeps {
   resolve?: Resolve;
+  /** Webhook receivers on this machine (loopback) are allowed: the sandbox, local by nature. */
+  localWebhooks?: boolean;
 }
 
 /** Runs request work on behalf of a client (the HTTP layer names it): whose connection budget it spends. */
@@ -77,7 +79,9 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   });
   let closing = false;
   const status = new StatusService(pool, config);
-  const watches = createWatchService(config, status, guard, logger);
+  // Webhooks pass the same guard, and with `localWebhooks` this machine's receivers too.
+  const webhookGuard = deps.localWebhooks ? new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve, true) : guard;
+  const watches = createWatchService(config, status, webhookGuard, logger);
   const metadata = new MetadataService(pool, config);
   return {
     pool,

@@ -104,6 +104,11 @@ export class WatchService {
   }
 
   /** Where watches live (memory: they end with the process). */
+  /** Whether webhook receivers on this machine (or the operator's network) are called. */
+  get localReceivers(): boolean {
+    return this.#deps.guard.allowPrivate || this.#deps.guard.allowLoopback;
+  }
+
   get kind(): BackendKind {
     return this.#deps.backend.kind;
   }
@@ -215,7 +220,12 @@ export class WatchService {
       else await guard.addressesOf(host);
     } catch (error) {
       if (!(error instanceof AddressRefusedError)) return;
-      throw new ApiError(400, 'ValidationError', `webhook.url: ${error.message}, which this service does not call`, [{ path: 'body.webhook.url', message: 'must point at a public address' }]);
+      throw new ApiError(
+        400,
+        'ValidationError',
+        `webhook.url: ${error.message}, which this service does not call (its operator allows private receivers with ALLOW_PRIVATE_OVERRIDES=true; the sandbox allows those on its own machine)`,
+        [{ path: 'body.webhook.url', message: 'must point at a public address' }],
+      );
     }
   }
 }
