@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     'sandbox chains ready (emulated: see docs/sandbox.md); webhook receivers on this machine are allowed',
   );
   try {
-    running = await start(config, { sandbox: true, docsNote: sandboxDocsNote(`http://${config.HOST}:${config.PORT}`) });
+    running = await start(config, { sandbox: true, docsNote: sandboxDocsNote() });
   } catch (error) {
     lastWords.fatal({ err: error }, 'the service cannot start');
     return void stop(1);

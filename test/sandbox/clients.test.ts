@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from '../../src/sandbox/chain-node';
 import { startSandbox, type Sandbox } from '../../src/sandbox/network';
 import { testApp } from '../helpers/app';
+import { until } from '../helpers/transfer-status';
 
 const load = createRequire(__filename);
 const api14 = load('polkadot-api-14') as typeof import('@polkadot/api');
@@ -121,5 +122,7 @@ describe('polkadot-api 2 on the sandbox', () => {
     } finally {
       client.destroy();
     }
+    // Its follow subscription ends with the socket.
+    await until(() => relay.openSubscriptions === 0, 'the follow subscription to end');
   }, 60_000);
 });

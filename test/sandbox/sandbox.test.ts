@@ -75,7 +75,7 @@ describe('npm run sandbox', { shuffle: false }, () => {
     expect(await res.json()).toMatchObject({ service: 'xcm-gateway', mode: 'sandbox', ready: true, watches: { localReceivers: true } });
     // /docs says it talks to the sandbox, and names the development accounts.
     const docs = await (await fetch(`${url}/docs`)).text();
-    expect(docs).toContain('This page is talking to the sandbox');
+    expect(docs).toContain('this page is talking to the sandbox');
     expect(docs).toContain(`\`//Alice\` | \`${ALICE}\``);
     expect(sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'))?.json).toMatchObject({ localWebhookReceivers: true, msg: expect.stringMatching(/webhook receivers on this machine are allowed/) });
   });
