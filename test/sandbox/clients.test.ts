@@ -4,6 +4,7 @@
 // chainSpec_v1), signing and submitting call data the service built.
 import { createRequire } from 'node:module';
 import request from 'supertest';
+import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from '../../src/sandbox/chain-node';
 import { startSandbox, type Sandbox } from '../../src/sandbox/network';
@@ -13,6 +14,7 @@ import { until } from '../helpers/transfer-status';
 const load = createRequire(__filename);
 const api14 = load('polkadot-api-14') as typeof import('@polkadot/api');
 const api16 = load('@polkadot/api') as typeof import('@polkadot/api');
+const { blake2AsHex } = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 const { Keyring } = load('@polkadot/keyring') as typeof import('@polkadot/keyring');
 
 describe('polkadot.js 14 and 16 on every sandbox chain', () => {
@@ -125,4 +127,77 @@ describe('polkadot-api 2 on the sandbox', () => {
     // Its follow subscription ends with the socket.
     await until(() => relay.openSubscriptions === 0, 'the follow subscription to end');
   }, 60_000);
+});
+
+describe('the new JSON-RPC spec, as a client reads it off the socket', () => {
+  let node: ChainNode;
+  let socket: WebSocket;
+  const inbox: { id?: number; result?: unknown; error?: { code: number }; method?: string; params?: { subscription: string; result: Record<string, unknown> } }[] = [];
+  let nextId = 1;
+  beforeAll(async () => {
+    node = await startChainNode('Polkadot');
+    socket = new WebSocket(node.url);
+    socket.on('message', (data) => inbox.push(JSON.parse(String(data)) as (typeof inbox)[number]));
+    await new Promise((resolve) => socket.once('open', resolve));
+  });
+  afterAll(async () => {
+    socket?.close();
+    await node?.close();
+  });
+
+  const call = async (method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number } }> => {
+    const id = nextId++;
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    await until(() => inbox.some((m) => m.id === id), method);
+    return inbox.find((m) => m.id === id)!;
+  };
+  /** The follow events of `subscription` with `event` (and `operationId`), once there is one. */
+  const events = async (subscription: string, event: string, operationId?: string) => {
+    const of = () => inbox.filter((m) => m.params?.subscription === subscription && m.params.result['event'] === event && (operationId === undefined || m.params.result['operationId'] === operationId)).map((m) => m.params!.result);
+    await until(() => of().length > 0, event);
+    return of();
+  };
+
+  it('follows blocks (initialized, newBlock, bestBlockChanged, finalized) and answers header, body, storage and call operations', async () => {
+    expect(((await call('rpc_methods')).result as { methods: string[] }).methods).toEqual(expect.arrayContaining(['chainHead_v1_follow', 'transaction_v1_broadcast', 'chainSpec_v1_genesisHash']));
+    expect((await call('chainSpec_v1_genesisHash')).result).toBe(node.blockHash(0));
+    const follow = String((await call('chainHead_v1_follow', [true])).result);
+    const [initialized] = await events(follow, 'initialized');
+    expect(initialized).toMatchObject({ finalizedBlockHashes: [node.blockHash(node.head())], finalizedBlockRuntime: { type: 'valid', spec: { specName: 'polkadot', specVersion: node.runtimeVersion.specVersion } } });
+
+    const block = node.produceBlock({ extrinsics: ['0x10deadbeef'] });
+    expect((await events(follow, 'newBlock'))[0]).toMatchObject({ blockHash: block.hash, parentBlockHash: node.blockHash(block.number - 1), newRuntime: null });
+    expect((await events(follow, 'bestBlockChanged'))[0]).toMatchObject({ bestBlockHash: block.hash });
+    expect((await events(follow, 'finalized'))[0]).toMatchObject({ finalizedBlockHashes: [block.hash], prunedBlockHashes: [] });
+
+    const header = String((await call('chainHead_v1_header', [follow, block.hash])).result);
+    expect(blake2AsHex(Buffer.from(header.slice(2), 'hex'), 256)).toBe(block.hash);
+
+    const body = (await call('chainHead_v1_body', [follow, block.hash])).result as { result: string; operationId: string };
+    expect(body.result).toBe('started');
+    expect((await events(follow, 'operationBodyDone', body.operationId))[0]).toMatchObject({ value: ['0x10deadbeef'] });
+
+    const storage = (await call('chainHead_v1_storage', [follow, block.hash, [{ key: '0x3a636f6465', type: 'hash' }, { key: '0x3a636f6465', type: 'value' }, { key: '0x00', type: 'value' }], null])).result as { operationId: string };
+    const [items] = await events(follow, 'operationStorageItems', storage.operationId);
+    expect(items!['items']).toEqual([
+      { key: '0x3a636f6465', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      { key: '0x3a636f6465', value: expect.stringMatching(/^0x[0-9a-f]+$/) },
+    ]);
+    await events(follow, 'operationStorageDone', storage.operationId);
+
+    const versions = (await call('chainHead_v1_call', [follow, block.hash, 'Metadata_metadata_versions', '0x'])).result as { operationId: string };
+    // Vec<u32> [14, 15]
+    expect((await events(follow, 'operationCallDone', versions.operationId))[0]).toMatchObject({ output: '0x080e0000000f000000' });
+    const unknown = (await call('chainHead_v1_call', [follow, block.hash, 'Nothing_here', '0x'])).result as { operationId: string };
+    expect((await events(follow, 'operationError', unknown.operationId))[0]).toMatchObject({ error: expect.stringMatching(/Nothing_here/) });
+
+    expect((await call('chainHead_v1_header', [follow, `0x${'00'.repeat(32)}`])).error).toMatchObject({ code: -32801 });
+    expect((await call('chainHead_v1_unpin', [follow, [block.hash]])).result).toBeNull();
+    expect((await call('transaction_v1_stop', ['no-such-operation'])).error).toMatchObject({ code: -32602 });
+    expect(node.openSubscriptions).toBe(1);
+    expect((await call('chainHead_v1_unfollow', [follow])).result).toBeNull();
+    expect(node.openSubscriptions).toBe(0);
+    // A stale subscription: null, as the spec answers.
+    expect((await call('chainHead_v1_header', [follow, block.hash])).result).toBeNull();
+  });
 });
