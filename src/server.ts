@@ -12,6 +12,8 @@ import { installedSdkVersion, sdkVersionProblem } from './sdk/version';
 export interface StartOptions {
   /** Started by the sandbox over its emulated nodes: /status says so, and so does every log line. */
   sandbox?: boolean;
+  /** Markdown /docs shows first. */
+  docsNote?: string;
 }
 
 /** What every log line of a sandbox carries: it can never be taken for a live service's. */
@@ -29,9 +31,9 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   // Loaded here, not at the top: main() refuses a wrong Node or SDK before anything loads the SDK.
   const [{ createApp }, { createOps }, { createServices }] = await Promise.all([import('./http/app'), import('./ops'), import('./service')]);
   const logger = createLogger(config.LOG_LEVEL, options.sandbox ? SANDBOX_LOG_BINDINGS : undefined);
-  const services = createServices(config, logger);
+  const services = createServices(config, logger, { localWebhooks: options.sandbox === true });
   const ops = createOps(config, logger);
-  const app = createApp({ config, logger, services, ops, sandbox: options.sandbox });
+  const app = createApp({ config, logger, services, ops, sandbox: options.sandbox, docsNote: options.docsNote });
   // Slow clients cannot hold a socket: headers within HEADERS_TIMEOUT_MS, the whole request within
   // HTTP_REQUEST_TIMEOUT_MS (checked every second, not Node's default 30 s), idle keep-alive
   // sockets closed after KEEP_ALIVE_TIMEOUT_MS, at most MAX_REQUESTS_PER_SOCKET per connection,

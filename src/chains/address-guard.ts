@@ -89,12 +89,15 @@ export class AddressGuard {
     readonly allowPrivate: boolean,
     private readonly resolve: Resolve = systemResolve,
     private readonly bound?: LookupBound,
+    /** This machine's addresses (loopback, `localhost`) pass too: the sandbox's webhook receivers. */
+    readonly allowLoopback = false,
   ) {}
 
   /** Refuses names that are local by definition and IP literals outside public unicast (no DNS). */
   checkLiteral(hostname: string): void {
     if (this.allowPrivate) return;
     const host = normaliseHostname(hostname);
+    if (this.allowLoopback && (host === 'localhost' || host.endsWith('.localhost') || this.#loopback(host))) return;
     if (host === '' || host === 'localhost' || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) {
       throw new AddressRefusedError(`${quote(host)} is a local name`);
     }
@@ -124,6 +127,7 @@ export class AddressGuard {
     if (addresses.length === 0) throw Object.assign(new Error(`${quote(host)} has no address`), { code: 'ENOTFOUND' });
     if (!this.allowPrivate) {
       for (const address of addresses) {
+        if (this.#loopback(address)) continue;
         const refusal = refusalOf(address);
         if (refusal) throw new AddressRefusedError(`${quote(host)} resolves to ${address}, a ${refusal}`);
       }
@@ -145,6 +149,11 @@ export class AddressGuard {
       if (left > 0) this.#inFlight.set(client, left);
       else this.#inFlight.delete(client);
     }
+  }
+
+  /** An IP literal of this machine, when those are allowed. */
+  #loopback(host: string): boolean {
+    return this.allowLoopback && isIP(host) !== 0 && ipaddr.process(host).range() === 'loopback';
   }
 
   /**

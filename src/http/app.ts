@@ -29,6 +29,8 @@ export interface AppDeps {
   ops?: Ops;
   /** Serving the sandbox's emulated chains (`npm run sandbox`): /status says `mode: 'sandbox'`. */
   sandbox?: boolean;
+  /** Markdown /docs shows first (the sandbox's: that the page talks to it, and its dev accounts). */
+  docsNote?: string;
 }
 
 /** A POST carries JSON; an empty POST is let through so that schemas name the missing fields. */
@@ -66,7 +68,7 @@ export type AppListener = RequestListener & { readonly routes: readonly RouteEnt
  * Builds the Express app and puts the cached lane in front of it: the listener answers repeated
  * lookups from the response cache and hands every other request to the app.
  */
-export function createApp({ config, logger, services, ops = createOps(config, logger), sandbox = false }: AppDeps): AppListener {
+export function createApp({ config, logger, services, ops = createOps(config, logger), sandbox = false, docsNote }: AppDeps): AppListener {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -96,7 +98,7 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
     const ready = services.ready();
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'shutting down' });
   });
-  docsRoutes(app);
+  docsRoutes(app, docsNote);
   ops.metrics.observe({
     connections: () => services.pool.stats(),
     chainActivity: services.chainActivity,

@@ -23,8 +23,9 @@ import type { Call, ChainProperties as ChainPropertiesCodec } from '@polkadot/ty
 import { BlockProducer, type BlockSpec, type ProducedBlock } from './blocks';
 import { answerEthereumRpc, ETHEREUM_RPC_METHODS, EthereumRpcError } from './ethereum-rpc';
 import { projectRoot } from '../project-root';
-import { metadataV15Of, withSpecVersion } from './metadata-versions';
+import { metadataV14Of, metadataV15Of, withSpecVersion } from './metadata-versions';
 import { withOlderQueues, type QueueEra } from './older-queues';
+import { CODE_KEY, codeStandIn, SPEC_V2_METHODS, SpecV2 } from './rpc-spec-v2';
 
 const load = createRequire(__filename);
 
@@ -535,6 +536,8 @@ class Node {
   private metadataRaw: Buffer;
   /** The v15 projection of v16 metadata (`V15_PROJECTION` chains), made when first asked for. */
   private metadataV15?: Buffer;
+  /** The v14 projection, what `state_getMetadata` answers (made when first asked for). */
+  private metadataV14?: Buffer;
   private runtimeVersion: RuntimeVersionJson;
   readonly runtimeAnswers = new Map<string, RuntimeAnswer>();
   readonly storage = new Map<string, `0x${string}`>();
@@ -547,6 +550,8 @@ class Node {
   readonly finalizing = new Map<string, string>();
   readonly produced: BlockProducer;
   readonly storageReads: { key: string; at?: string }[] = [];
+  /** The new JSON-RPC spec (rpc-spec-v2.ts), answered from the legacy methods. */
+  readonly specV2: SpecV2;
 
   constructor(
     private readonly chain: SandboxChainName,
@@ -558,6 +563,8 @@ class Node {
     this.produced = new BlockProducer(() => registryForChain(chain, data.metadataHex), this.blocks);
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
     this.runtimeVersion = data.runtimeVersion;
+    this.storage.set(CODE_KEY, codeStandIn(this.runtimeVersion));
+    this.specV2 = new SpecV2((method, p) => this.handle(method, p).result, chain);
   }
 
   /** Returns the result, or a subscription (id + first notification). Throws RpcError. */
@@ -627,7 +634,7 @@ class Node {
     const d = this.data;
     switch (method) {
       case 'rpc_methods':
-        return { version: 1, methods: this.chain === 'Moonbeam' ? [...d.rpcMethods, ...ETHEREUM_RPC_METHODS] : d.rpcMethods };
+        return { version: 1, methods: [...d.rpcMethods, ...SPEC_V2_METHODS, ...(this.chain === 'Moonbeam' ? ETHEREUM_RPC_METHODS : [])] };
       case 'system_chain':
         return this.stat.systemChain;
       case 'system_name':
@@ -674,7 +681,8 @@ class Node {
       case 'chain_getRuntimeVersion':
         return this.runtimeVersion;
       case 'state_getMetadata':
-        return `0x${this.metadataRaw.toString('hex')}`;
+        // v14, as a real node answers; later versions through Metadata_metadata_at_version.
+        return `0x${this.metadataAt(14)!.toString('hex')}`;
       case 'state_call':
         return this.stateCall(String(p[0]), typeof p[1] === 'string' ? p[1] : '0x');
       case 'state_getStorage':
@@ -756,28 +764,31 @@ class Node {
   }
 
   private serves(version: number): boolean {
-    return version === this.data.metadataVersion || (version === 15 && V15_PROJECTION.has(this.chain));
+    return version === 14 || version === this.data.metadataVersion || (version === 15 && V15_PROJECTION.has(this.chain));
   }
 
   /** The metadata served as `version`, if it is served. */
   private metadataAt(version: number): Buffer | undefined {
     if (version === this.data.metadataVersion) return this.metadataRaw;
     if (!this.serves(version)) return undefined;
+    if (version === 14) return (this.metadataV14 ??= Buffer.from(metadataV14Of(this.metadataRaw)));
     this.metadataV15 ??= Buffer.from(metadataV15Of(this.metadataRaw));
     return this.metadataV15;
   }
 
   setSpecVersion(specVersion: number): void {
     this.runtimeVersion = { ...this.runtimeVersion, specVersion };
+    this.storage.set(CODE_KEY, codeStandIn(this.runtimeVersion));
     this.metadataRaw = Buffer.from(withSpecVersion(this.metadataRaw, specVersion));
     this.metadataV15 = undefined;
+    this.metadataV14 = undefined;
   }
 
   private stateCall(fn: string, data: string): string {
     switch (fn) {
       case 'Metadata_metadata_versions': {
-        // Vec<u32>: the version of the bytes we hold, and 15 where it is projected from them.
-        const versions = [...new Set([15, this.data.metadataVersion])].filter((v) => this.serves(v));
+        // Vec<u32>: the version of the bytes we hold, and 14 (and 15) where projected from them.
+        const versions = [...new Set([14, 15, this.data.metadataVersion])].filter((v) => this.serves(v));
         return `0x${encodeCompact(versions.length).toString('hex')}${versions.map(hexU32).join('')}`;
       }
       case 'Metadata_metadata_at_version': {
@@ -787,8 +798,10 @@ class Node {
         // Option<OpaqueMetadata>: Some + compact length + bytes
         return `0x01${encodeCompact(metadata.length).toString('hex')}${metadata.toString('hex')}`;
       }
-      case 'Metadata_metadata':
-        return `0x${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
+      case 'Metadata_metadata': {
+        const v14 = this.metadataAt(14)!;
+        return `0x${encodeCompact(v14.length).toString('hex')}${v14.toString('hex')}`;
+      }
       case 'AccountNonceApi_account_nonce':
         return `0x${hexU32(0)}`;
     }
@@ -879,6 +892,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     ws.on('close', () => {
       sockets.delete(ws);
       node.produced.subscriptions.dropOwner(ws);
+      node.specV2.dropOwner(ws);
     });
     ws.on('error', () => undefined);
     if (silent) return;
@@ -925,6 +939,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     produceBlock(spec) {
       const block = node.produced.produce(spec);
       node.included(block, spec?.extrinsics ?? []);
+      node.specV2.newBlock(block.hash);
       return block;
     },
     onSubmit(accept) {
@@ -933,7 +948,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     blockHash: (n) => node.blockHash(n),
     head: () => node.headNumber(),
     get openSubscriptions() {
-      return node.produced.subscriptions.count();
+      return node.produced.subscriptions.count() + node.specV2.follows;
     },
     openSubscriptionsOf: (method) => node.produced.subscriptions.count(method),
     get storageReads() {
@@ -981,6 +996,10 @@ function answer(ws: WebSocket, node: Node, text: string): void {
     const id = req && typeof req === 'object' ? (req.id ?? null) : null;
     if (!req || typeof req !== 'object' || typeof req.method !== 'string') {
       responses.push({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } });
+      continue;
+    }
+    if (SpecV2.serves(req.method)) {
+      responses.push({ jsonrpc: '2.0', id, ...node.specV2.handle(req.method, params(req.params), ws, (message) => send(ws, message)) });
       continue;
     }
     try {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { loadConfig, type Config } from '../config';
 import { createLogger, flushLogger, routeConsoleTo } from '../logger';
 import { runtimeProblem, SANDBOX_LOG_BINDINGS, start, type Running } from '../server';
+import { sandboxDocsNote } from './docs-note';
 import { DEV_ACCOUNTS, MOONBEAM_DEV_ACCOUNTS, startSandbox, type Sandbox } from './network';
 
 /** The sandbox's own settings (the service's are the usual ones: PORT, LOG_LEVEL, ...). */
@@ -67,9 +68,12 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.LOG_LEVEL, SANDBOX_LOG_BINDINGS);
   routeConsoleTo(logger);
-  logger.info({ chains: sandbox.endpoints, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS }, 'sandbox chains ready (emulated: see docs/sandbox.md)');
+  logger.info(
+    { chains: sandbox.endpoints, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS, localWebhookReceivers: true },
+    'sandbox chains ready (emulated: see docs/sandbox.md); webhook receivers on this machine are allowed',
+  );
   try {
-    running = await start(config, { sandbox: true });
+    running = await start(config, { sandbox: true, docsNote: sandboxDocsNote() });
   } catch (error) {
     lastWords.fatal({ err: error }, 'the service cannot start');
     return void stop(1);

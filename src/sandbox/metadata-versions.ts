@@ -112,3 +112,43 @@ export function withSpecVersion(bytes: Uint8Array, specVersion: number): Uint8Ar
   constant.value = bindings.Binary.fromBytes(version).asHex();
   return bindings.metadata.enc(prefixed);
 }
+
+/** Any served metadata (v15 or v16, `meta` magic included) as v15. */
+function asV15(bytes: Uint8Array): V15 {
+  const prefixed = bindings.metadata.dec(new Uint8Array(bytes));
+  if (prefixed.metadata.tag === 'v15') return prefixed.metadata.value;
+  if (prefixed.metadata.tag === 'v16') return asV15(metadataV15Of(bytes));
+  throw new Error(`metadata-versions: cannot project ${prefixed.metadata.tag} metadata`);
+}
+
+/**
+ * The v14 metadata of v15 or v16 metadata: what `state_getMetadata` answers on a real node, and
+ * what clients that predate v16 (polkadot.js 14) read. v14 names the extrinsic by one type, the
+ * `UncheckedExtrinsic` whose parameters are its address, call, signature and extra types; the
+ * registry's own is used when it has one with those parameters, else one is appended.
+ */
+export function metadataV14Of(bytes: Uint8Array): Uint8Array {
+  const v15 = asV15(bytes);
+  const lookup = [...v15.lookup];
+  const { address, call, signature, extra } = v15.extrinsic;
+  const params = [
+    { name: 'Address', type: address },
+    { name: 'Call', type: call },
+    { name: 'Signature', type: signature },
+    { name: 'Extra', type: extra },
+  ];
+  const u8 = typeId(lookup, (t) => t.def.tag === 'primitive' && t.def.value.tag === 'u8', { path: [], params: [], def: { tag: 'primitive', value: { tag: 'u8', value: undefined } }, docs: [] });
+  const unchecked = typeId(
+    lookup,
+    (t) => t.path.at(-1) === 'UncheckedExtrinsic' && t.params.length === 4 && t.params.every((p, i) => p.name === params[i]!.name && p.type === params[i]!.type),
+    { path: ['sp_runtime', 'generic', 'unchecked_extrinsic', 'UncheckedExtrinsic'], params, def: { tag: 'sequence', value: u8 }, docs: [] },
+  );
+  const v14 = {
+    lookup,
+    pallets: v15.pallets.map(({ docs: _docs, ...pallet }) => ({ ...pallet, docs: [] })),
+    extrinsic: { type: unchecked, version: 4, signedExtensions: v15.extrinsic.signedExtensions },
+    type: v15.type,
+    apis: [],
+  };
+  return bindings.metadata.enc({ magicNumber: 0x6174656d, metadata: { tag: 'v14', value: v14 } } as unknown as Prefixed);
+}

@@ -50,6 +50,8 @@ export interface Services {
 /** What tests replace: name resolution (tests never resolve real DNS names). */
 export interface ServiceDeps {
   resolve?: Resolve;
+  /** Webhook receivers on this machine (loopback) are allowed: the sandbox, local by nature. */
+  localWebhooks?: boolean;
 }
 
 /** Runs request work on behalf of a client (the HTTP layer names it): whose connection budget it spends. */
@@ -61,7 +63,8 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   const chainActivity = new ChainActivity(operatorEndpoints);
   // Names clients choose are resolved by c-ares (never a thread-pool thread), a bounded number at once per client.
   const names = nameResolver({ timeoutMs: config.DNS_TIMEOUT_MS, servers: config.DNS_SERVERS });
-  const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve ?? names.resolve, { maxPerClient: config.DNS_MAX_LOOKUPS_PER_CLIENT, clientOf: lookupClient });
+  const lookupBound = { maxPerClient: config.DNS_MAX_LOOKUPS_PER_CLIENT, clientOf: lookupClient };
+  const guard = new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve ?? names.resolve, lookupBound);
   // Sockets the engines open on their own (outside the pool) obey the same policy.
   const restoreSocketDefaults = setDefaultSocketContext({ guard, maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES });
   const pool = new ConnectionPool({
@@ -84,7 +87,9 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   });
   let closing = false;
   const status = new StatusService(pool, config);
-  const watches = createWatchService(config, status, guard, logger);
+  // Webhooks pass the same guard, and with `localWebhooks` this machine's receivers too.
+  const webhookGuard = deps.localWebhooks ? new AddressGuard(config.ALLOW_PRIVATE_OVERRIDES, deps.resolve ?? names.resolve, lookupBound, true) : guard;
+  const watches = createWatchService(config, status, webhookGuard, logger);
   const metadata = new MetadataService(pool, config);
   const routeCheck = new RouteCheck(logger);
   return {

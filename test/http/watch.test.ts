@@ -325,6 +325,16 @@ describe('POST /x-transfer/watch: the webhook URL', () => {
     }
   });
 
+  it('the refusal of a private receiver names the setting that allows it, ALLOW_PRIVATE_OVERRIDES', async () => {
+    const res = await request(app).post('/v5/x-transfer/watch').send(body('http://127.0.0.1:9/hook'));
+    expectErrorBody(res.body, 400, 'ValidationError');
+    expect(res.body.message).toMatch(/ALLOW_PRIVATE_OVERRIDES=true/);
+  });
+
+  it('/status says only public receivers are called', async () => {
+    expect((await request(app).get('/status')).body.watches).toMatchObject({ localReceivers: false });
+  });
+
   it('a secret not in the whsec_ form is a 400 at body.webhook.secret', async () => {
     const res = await request(app)
       .post('/v5/x-transfer/watch')

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
 import { openStream } from '../helpers/transfer-status';
+import { startReceiver } from '../helpers/webhook-receiver';
 import { builtServer, runServer, type ServerProcess } from '../support/built-server';
 import { readmeExamples, runExample } from '../support/readme-examples';
 
@@ -70,7 +71,13 @@ describe('npm run sandbox', { shuffle: false }, () => {
     expect(Object.keys(chains).sort()).toEqual(['AssetHubKusama', 'AssetHubPolkadot', 'BridgeHubPolkadot', 'Hydration', 'Kusama', 'Moonbeam', 'Polkadot']);
     const res = await fetch(`${url}/status`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ service: 'xcm-gateway', mode: 'sandbox', ready: true });
+    // Webhook receivers on this machine are called (the sandbox is local by nature), though ALLOW_PRIVATE_OVERRIDES is off.
+    expect(await res.json()).toMatchObject({ service: 'xcm-gateway', mode: 'sandbox', ready: true, watches: { localReceivers: true } });
+    // /docs says it talks to the sandbox, and names the development accounts.
+    const docs = await (await fetch(`${url}/docs`)).text();
+    expect(docs).toContain('this page is talking to the sandbox');
+    expect(docs).toContain(`\`//Alice\` | \`${ALICE}\``);
+    expect(sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'))?.json).toMatchObject({ localWebhookReceivers: true, msg: expect.stringMatching(/webhook receivers on this machine are allowed/) });
   });
 
   it('answers the README\'s first requests with real results; the call data decodes against Polkadot\'s metadata', async () => {
@@ -141,6 +148,17 @@ describe('npm run sandbox', { shuffle: false }, () => {
         { chain: 'AssetHubPolkadot', role: 'destination', state: 'success', events: ['balances.Minted', 'messageQueue.Processed'] },
       ],
     });
+    // A watch on it, to a receiver on this machine: its events verify with standardwebhooks.
+    const receiver = await startReceiver();
+    try {
+      const watch = await post('/v5/x-transfer/watch', { from: 'Polkadot', to: 'AssetHubPolkadot', txHash, webhook: { url: receiver.url, secret: receiver.secret } });
+      expect(watch.status, JSON.stringify(watch.body)).toBe(201);
+      const events = await receiver.eventsOf((watch.body as { id: string }).id, 1);
+      expect(events.at(-1)?.event).toMatchObject({ type: 'transfer.delivered', data: { status: 'delivered', final: true } });
+      expect(receiver.forged).toBe(0);
+    } finally {
+      await receiver.close();
+    }
     // The same extrinsic again is refused, as a node refuses a used nonce.
     await expect(api.tx(api.createType('Call', built.body as string)).signAndSend(alice, { nonce: 0 })).rejects.toThrow(/1010.*outdated/);
   }, 60_000);

@@ -8,6 +8,8 @@ import net from 'node:net';
 import tls from 'node:tls';
 
 const LOOPBACK = '127.0.0.1';
+/** What a socket may reach: IPv4's loopback, and IPv6's (`localhost` resolves to both). */
+const LOOPBACK_ADDRESSES = new Set([LOOPBACK, '::1']);
 
 const INSTALLED = Symbol.for('xcm-gateway.test.offline');
 
@@ -52,7 +54,7 @@ function checkedLookup(lookup: LookupFunction, host: string): LookupFunction {
     lookup(hostname, options, (error, address, family) => {
       if (!error) {
         const addresses = Array.isArray(address) ? address.map((a) => a.address) : [address];
-        const outside = addresses.find((a) => a !== LOOPBACK);
+        const outside = addresses.find((a) => !LOOPBACK_ADDRESSES.has(a));
         if (outside !== undefined) {
           callback(refuse(`a socket connect to ${host} (${outside})`), address, family);
           return;
@@ -87,7 +89,7 @@ export function installOfflineGuard(): void {
       return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
     }
     const target = targetOf(args);
-    if (target && target.host !== LOOPBACK) throw refuse(`a socket connect to ${target.host}:${String(target.port)}`);
+    if (target && !LOOPBACK_ADDRESSES.has(target.host)) throw refuse(`a socket connect to ${target.host}:${String(target.port)}`);
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof connect;
 

@@ -54,10 +54,13 @@ function docsPage(spec: unknown): string {
 const weakTag = (bytes: string | Buffer): string => `W/"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
 /** The OpenAPI document and a page that renders it, served from local files (no CDN). */
-export function docsRoutes(app: Express): void {
+export function docsRoutes(app: Express, note?: string): void {
   const root = projectRoot();
   const spec = readFileSync(join(root, 'openapi.yaml'));
-  const page = docsPage(parse(spec.toString('utf8')));
+  const document = parse(spec.toString('utf8')) as { info: { description?: string } };
+  // The note opens the page's description (the served openapi.yaml stays as written).
+  if (note) document.info.description = `${note}\n\n${document.info.description ?? ''}`;
+  const page = docsPage(document);
   const pageTag = weakTag(page);
   const favicon = readFileSync(join(root, 'public/docs/favicon.ico'));
   const faviconTag = weakTag(favicon);

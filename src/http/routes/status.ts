@@ -63,7 +63,7 @@ export function statusRoute(app: Express, deps: { config: Config; services: Serv
       redis: REDIS_STATE[ops.counters.state],
       cache: { entries: cache.size, bytes: cache.bytes },
       router: { loaded: isRouterLoaded() },
-      watches: { backend: services.watches.kind, kept: WATCHES_KEPT[services.watches.kind], counts: watchCounts },
+      watches: { backend: services.watches.kind, kept: WATCHES_KEPT[services.watches.kind], localReceivers: services.watches.localReceivers, counts: watchCounts },
     });
   });
 }

@@ -108,6 +108,11 @@ export class WatchService {
   }
 
   /** Where watches live (memory: they end with the process). */
+  /** Whether webhook receivers on this machine (or the operator's network) are called. */
+  get localReceivers(): boolean {
+    return this.#deps.guard.allowPrivate || this.#deps.guard.allowLoopback;
+  }
+
   get kind(): BackendKind {
     return this.#deps.backend.kind;
   }
@@ -219,7 +224,8 @@ export class WatchService {
     } catch (error) {
       if (error instanceof TooManyLookupsError) throw error;
       const refused = error instanceof AddressRefusedError;
-      throw new ApiError(400, 'ValidationError', `webhook.url: ${(error as Error).message}, which this service does not call`, [
+      const why = refused ? ' (its operator allows private receivers with ALLOW_PRIVATE_OVERRIDES=true; the sandbox allows those on its own machine)' : '';
+      throw new ApiError(400, 'ValidationError', `webhook.url: ${(error as Error).message}, which this service does not call${why}`, [
         { path: 'body.webhook.url', message: refused ? 'must point at a public address' : 'must name a host that resolves' },
       ]);
     }

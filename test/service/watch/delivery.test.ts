@@ -295,6 +295,20 @@ describe('WebhookSender', () => {
     expect(tries.every((t) => t.outcome === 'refused')).toBe(true);
   });
 
+  it('with this machine allowed (the sandbox), a receiver on loopback gets the event, by literal or by name; private addresses stay refused', async () => {
+    const r = await receiver();
+    const port = new URL(r.url).port;
+    const { sender: local } = sender({ guard: new AddressGuard(false, () => Promise.resolve(['127.0.0.1']), undefined, true) });
+    for (const host of ['127.0.0.1', 'localhost']) await expect(local.send({ url: `http://${host}:${port}/`, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+    expect(r.received).toHaveLength(2);
+    for (const host of ['10.1.2.3', '[::ffff:192.168.0.1]']) {
+      await expect(local.send({ url: `http://${host}:${port}/`, secret }, event())).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/private/) as string });
+    }
+    const { sender: named } = sender({ guard: new AddressGuard(false, () => Promise.resolve(['10.1.2.3']), undefined, true) });
+    await expect(named.send({ url: `http://hooks.example.com:${port}/`, secret }, event())).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/resolves to 10\.1\.2\.3/) as string });
+    expect(r.received).toHaveLength(2);
+  });
+
   it('never echoes a password, refuses other schemes, and reports a refused connection by host', async () => {
     const { sender: s, tries } = sender();
     const withPassword = await s.send({ url: 'http://user:hunter2@127.0.0.1:9/', secret }, event());

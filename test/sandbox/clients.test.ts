@@ -1,0 +1,203 @@
+// Any client connects to the sandbox's chains, as to real nodes: polkadot.js 14 (which Hydration's
+// transfer libraries pin, and which reads metadata v14 from state_getMetadata) and 16 on every
+// chain, and polkadot-api 2.2 over the new JSON-RPC spec (chainHead_v1, transaction_v1,
+// chainSpec_v1), signing and submitting call data the service built.
+import { createRequire } from 'node:module';
+import request from 'supertest';
+import { WebSocket } from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from '../../src/sandbox/chain-node';
+import { startSandbox, type Sandbox } from '../../src/sandbox/network';
+import { testApp } from '../helpers/app';
+import { until } from '../helpers/transfer-status';
+
+const load = createRequire(__filename);
+const api14 = load('polkadot-api-14') as typeof import('@polkadot/api');
+const api16 = load('@polkadot/api') as typeof import('@polkadot/api');
+const { blake2AsHex } = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+const { Keyring } = load('@polkadot/keyring') as typeof import('@polkadot/keyring');
+
+describe('polkadot.js 14 and 16 on every sandbox chain', () => {
+  const nodes = new Map<SandboxChainName, ChainNode>();
+  beforeAll(async () => {
+    for (const chain of SANDBOX_CHAINS) nodes.set(chain, await startChainNode(chain));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([...nodes.values()].map((n) => n.close()));
+  });
+
+  it.each(SANDBOX_CHAINS)('%s: both start, read the same runtime and extrinsic shape, and encode the same call', async (chain) => {
+    const node = nodes.get(chain)!;
+    const [older, newer] = await Promise.all(
+      [api14, api16].map((lib) => lib.ApiPromise.create({ provider: new lib.WsProvider(node.url), noInitWarn: true, throwOnConnect: true })),
+    );
+    try {
+      for (const api of [older!, newer!]) expect(api.runtimeVersion.specVersion.toNumber()).toBe(node.runtimeVersion.specVersion);
+      expect(older!.registry.signedExtensions).toEqual(newer!.registry.signedExtensions);
+      const remark = (api: typeof older) => api!.tx.system!.remark!('0x1234').method.toHex();
+      expect(remark(older)).toBe(remark(newer));
+    } finally {
+      await Promise.all([older?.disconnect(), newer?.disconnect()]);
+    }
+  }, 60_000);
+
+  it('state_getMetadata answers v14, as a real node does (later versions come through Metadata_metadata_at_version); :code changes with the runtime version', async () => {
+    const node = await startChainNode('Hydration');
+    const provider = new api16.WsProvider(node.url);
+    const api = await api16.ApiPromise.create({ provider, noInitWarn: true });
+    try {
+      const raw = await provider.send<string>('state_getMetadata', []);
+      // `meta`, then the version byte.
+      expect(raw.slice(0, 12)).toBe('0x6d6574610e');
+      expect(api.runtimeMetadata.version).toBe(16);
+      // `:code` is a stand-in (no wasm), whose hash changes with the runtime version.
+      const code = await provider.send<string | null>('state_getStorage', ['0x3a636f6465']);
+      expect(code).toMatch(/^0x[0-9a-f]+$/);
+      node.setSpecVersion(node.runtimeVersion.specVersion + 1);
+      expect(await provider.send<string | null>('state_getStorage', ['0x3a636f6465'])).not.toBe(code);
+    } finally {
+      await api.disconnect();
+      await node.close();
+    }
+  });
+});
+
+// polkadot-api 2 ships as ES modules only: loaded with import(), typed here for what the test uses.
+interface PapiEvent {
+  type: string;
+  value: { type: string };
+}
+interface PapiClient {
+  getChainSpecData(): Promise<{ name: string; genesisHash: string; properties: Record<string, unknown> }>;
+  getUnsafeApi(): { txFromCallData(data: unknown): Promise<{ signAndSubmit(signer: unknown): Promise<{ ok: boolean; events: PapiEvent[]; block: { hash: string; index: number } }> }> };
+  destroy(): void;
+}
+interface Papi {
+  createClient(provider: unknown): PapiClient;
+  Binary: { fromHex(hex: string): unknown };
+}
+const importEsm = <T>(specifier: string): Promise<T> => import(specifier) as Promise<T>;
+
+/** The secret seed of the development phrase ("bottom drive obey ..."), the root of //Alice ... //Ferdie. */
+const DEV_MINI_SECRET = '0xfac7959dbfe72f052e5a0c3c8d6530f202b02fd8f9f5ca3580ec8deb7797479e';
+
+describe('polkadot-api 2 on the sandbox', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ chains: ['Polkadot', 'AssetHubPolkadot'], blockMs: 200, basePort: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it('connects over chainHead_v1, signs the call data /x-transfer built, submits it with transaction_v1 and sees it included', async () => {
+    const ferdie = new Keyring({ type: 'sr25519', ss58Format: 0 }).addFromUri('//Ferdie');
+    const { app, services } = testApp({ CHAIN_ENDPOINTS: JSON.stringify(sandbox.endpoints) });
+    let hex: string;
+    try {
+      const built = await request(app)
+        .post('/v5/x-transfer')
+        .send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ferdie.address });
+      expect(built.status).toBe(200);
+      hex = built.body as string;
+    } finally {
+      await services.close();
+    }
+
+    const { createClient, Binary } = await importEsm<Papi>('polkadot-api-2');
+    const { getWsProvider } = await importEsm<{ getWsProvider(url: string): unknown }>('polkadot-api-2/ws');
+    const { getPolkadotSigner } = await importEsm<{ getPolkadotSigner(publicKey: Uint8Array, type: 'Sr25519', sign: (m: Uint8Array) => Uint8Array): unknown }>('polkadot-api-2/signer');
+    const { sr25519CreateDerive } = await importEsm<{ sr25519CreateDerive(seed: Uint8Array): (path: string) => { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } }>('@polkadot-labs/hdkd');
+    const keyPair = sr25519CreateDerive(Buffer.from(DEV_MINI_SECRET.slice(2), 'hex'))('//Ferdie');
+    expect(Buffer.from(keyPair.publicKey)).toEqual(Buffer.from(ferdie.publicKey));
+    const signer = getPolkadotSigner(keyPair.publicKey, 'Sr25519', (message) => keyPair.sign(message));
+
+    const relay = sandbox.nodes.Polkadot!;
+    const client = createClient(getWsProvider(relay.url));
+    try {
+      const spec = await client.getChainSpecData();
+      expect(spec).toMatchObject({ name: 'Polkadot', genesisHash: relay.blockHash(0), properties: { tokenSymbol: 'DOT' } });
+      const tx = await client.getUnsafeApi().txFromCallData(Binary.fromHex(hex));
+      const result = await tx.signAndSubmit(signer);
+      expect(result.ok).toBe(true);
+      expect(result.events.map((e) => `${e.type}.${e.value.type}`)).toEqual(['XcmPallet.Sent', 'System.ExtrinsicSuccess']);
+    } finally {
+      client.destroy();
+    }
+    // Its follow subscription ends with the socket.
+    await until(() => relay.openSubscriptions === 0, 'the follow subscription to end');
+  }, 60_000);
+});
+
+describe('the new JSON-RPC spec, as a client reads it off the socket', () => {
+  let node: ChainNode;
+  let socket: WebSocket;
+  const inbox: { id?: number; result?: unknown; error?: { code: number }; method?: string; params?: { subscription: string; result: Record<string, unknown> } }[] = [];
+  let nextId = 1;
+  beforeAll(async () => {
+    node = await startChainNode('Polkadot');
+    socket = new WebSocket(node.url);
+    socket.on('message', (data) => inbox.push(JSON.parse(String(data)) as (typeof inbox)[number]));
+    await new Promise((resolve) => socket.once('open', resolve));
+  });
+  afterAll(async () => {
+    socket?.close();
+    await node?.close();
+  });
+
+  const call = async (method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number } }> => {
+    const id = nextId++;
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    await until(() => inbox.some((m) => m.id === id), method);
+    return inbox.find((m) => m.id === id)!;
+  };
+  /** The follow events of `subscription` with `event` (and `operationId`), once there is one. */
+  const events = async (subscription: string, event: string, operationId?: string) => {
+    const of = () => inbox.filter((m) => m.params?.subscription === subscription && m.params.result['event'] === event && (operationId === undefined || m.params.result['operationId'] === operationId)).map((m) => m.params!.result);
+    await until(() => of().length > 0, event);
+    return of();
+  };
+
+  it('follows blocks (initialized, newBlock, bestBlockChanged, finalized) and answers header, body, storage and call operations', async () => {
+    expect(((await call('rpc_methods')).result as { methods: string[] }).methods).toEqual(expect.arrayContaining(['chainHead_v1_follow', 'transaction_v1_broadcast', 'chainSpec_v1_genesisHash']));
+    expect((await call('chainSpec_v1_genesisHash')).result).toBe(node.blockHash(0));
+    const follow = String((await call('chainHead_v1_follow', [true])).result);
+    const [initialized] = await events(follow, 'initialized');
+    expect(initialized).toMatchObject({ finalizedBlockHashes: [node.blockHash(node.head())], finalizedBlockRuntime: { type: 'valid', spec: { specName: 'polkadot', specVersion: node.runtimeVersion.specVersion } } });
+
+    const block = node.produceBlock({ extrinsics: ['0x10deadbeef'] });
+    expect((await events(follow, 'newBlock'))[0]).toMatchObject({ blockHash: block.hash, parentBlockHash: node.blockHash(block.number - 1), newRuntime: null });
+    expect((await events(follow, 'bestBlockChanged'))[0]).toMatchObject({ bestBlockHash: block.hash });
+    expect((await events(follow, 'finalized'))[0]).toMatchObject({ finalizedBlockHashes: [block.hash], prunedBlockHashes: [] });
+
+    const header = String((await call('chainHead_v1_header', [follow, block.hash])).result);
+    expect(blake2AsHex(Buffer.from(header.slice(2), 'hex'), 256)).toBe(block.hash);
+
+    const body = (await call('chainHead_v1_body', [follow, block.hash])).result as { result: string; operationId: string };
+    expect(body.result).toBe('started');
+    expect((await events(follow, 'operationBodyDone', body.operationId))[0]).toMatchObject({ value: ['0x10deadbeef'] });
+
+    const storage = (await call('chainHead_v1_storage', [follow, block.hash, [{ key: '0x3a636f6465', type: 'hash' }, { key: '0x3a636f6465', type: 'value' }, { key: '0x00', type: 'value' }], null])).result as { operationId: string };
+    const [items] = await events(follow, 'operationStorageItems', storage.operationId);
+    expect(items!['items']).toEqual([
+      { key: '0x3a636f6465', hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      { key: '0x3a636f6465', value: expect.stringMatching(/^0x[0-9a-f]+$/) },
+    ]);
+    await events(follow, 'operationStorageDone', storage.operationId);
+
+    const versions = (await call('chainHead_v1_call', [follow, block.hash, 'Metadata_metadata_versions', '0x'])).result as { operationId: string };
+    // Vec<u32> [14, 15]
+    expect((await events(follow, 'operationCallDone', versions.operationId))[0]).toMatchObject({ output: '0x080e0000000f000000' });
+    const unknown = (await call('chainHead_v1_call', [follow, block.hash, 'Nothing_here', '0x'])).result as { operationId: string };
+    expect((await events(follow, 'operationError', unknown.operationId))[0]).toMatchObject({ error: expect.stringMatching(/Nothing_here/) });
+
+    expect((await call('chainHead_v1_header', [follow, `0x${'00'.repeat(32)}`])).error).toMatchObject({ code: -32801 });
+    expect((await call('chainHead_v1_unpin', [follow, [block.hash]])).result).toBeNull();
+    expect((await call('transaction_v1_stop', ['no-such-operation'])).error).toMatchObject({ code: -32602 });
+    expect(node.openSubscriptions).toBe(1);
+    expect((await call('chainHead_v1_unfollow', [follow])).result).toBeNull();
+    expect(node.openSubscriptions).toBe(0);
+    // A stale subscription: null, as the spec answers.
+    expect((await call('chainHead_v1_header', [follow, block.hash])).result).toBeNull();
+  });
+});
