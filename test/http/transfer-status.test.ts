@@ -94,24 +94,14 @@ describe('POST /x-transfer/status: delivered transfers', () => {
     });
   });
 
-  it('DOT Polkadot -> Hydration through the asset hub: the hop forwards the message under the same topic', async () => {
-    const tx = await build('Polkadot', { from: 'Polkadot', to: 'Hydration', currency: { symbol: 'DOT', amount: String(3n * DOT) }, senderAddress: ALICE });
-    const remark = await signAsAlice(chains.Polkadot, '0x0000040100', 10_000);
-    // The transfer is the second extrinsic of its block.
-    const origin = chains.Polkadot.produceBlock({ extrinsics: [remark.hex, tx.hex], events: [extrinsicSuccess(0), sent('XcmPallet', 1, child(1000), tx.topic), extrinsicSuccess(1)] });
-    const hop = chains.AssetHubPolkadot.produceBlock({ events: [xcmpMessageSent('initialization', tx.topic), processed(tx.topic, { Parent: null }, true)] });
-    const dest = chains.Hydration.produceBlock({ events: [processed(tx.topic, { Sibling: 1000 }, true)] });
-    const answer = await statusOf({ from: 'Polkadot', to: 'Hydration', txHash: tx.hash, blockHash: origin.hash });
-    expect(answer).toMatchObject({
-      status: 'delivered',
-      final: true,
-      messageId: tx.topic,
-      legs: [
-        { chain: 'Polkadot', role: 'origin', state: 'success', extrinsicIndex: 1, events: ['xcmPallet.Sent', 'system.ExtrinsicSuccess'] },
-        { chain: 'AssetHubPolkadot', role: 'hop', state: 'success', blockHash: hop.hash, events: ['xcmpQueue.XcmpMessageSent', 'messageQueue.Processed'] },
-        { chain: 'Hydration', role: 'destination', state: 'success', blockHash: dest.hash, events: ['messageQueue.Processed'] },
-      ],
-    });
+  // Until the SDK patch of issue 32 (route-fix) re-anchors the program the SDK appends, the route
+  // check refuses this route; restore this test's former body (commit 2a8ba61) when the patch lands.
+  it('DOT Polkadot -> Hydration through the asset hub: refused by the route check until the SDK patch re-anchors its program', async () => {
+    const res = await request(app)
+      .post('/v5/x-transfer')
+      .send({ from: 'Polkadot', to: 'Hydration', currency: { symbol: 'DOT', amount: String(3n * DOT) }, senderAddress: ALICE, address: ALICE, options });
+    expect(res.status, JSON.stringify(res.body)).toBe(500);
+    expectErrorBody(res.body, 500, 'RouteCheckError');
   });
 
   it('a local transfer is one leg, delivered once its extrinsic succeeded', async () => {
