@@ -78,6 +78,9 @@ function canonical(value: unknown): string {
   return String(value);
 }
 
+/** A string two locations share exactly when `sameLocation` holds: a key for maps of locations. */
+export const locationKey = ({ parents, junctions }: Loc): string => `${parents}/${junctions.map((j) => `${j.type}:${canonical(j.value)}`).join('/')}`;
+
 export const sameJunction = (a: Junction, b: Junction): boolean => a.type === b.type && canonical(a.value) === canonical(b.value);
 
 export const sameLocation = (a: Loc, b: Loc): boolean =>

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
 import { createServices } from '../../src/service';
@@ -183,26 +183,43 @@ describe('the route check names each problem at the hop where the message fails'
 // ---- through the service ----------------------------------------------------------------------
 
 describe('/x-transfer never answers call data that would not arrive', () => {
-  // Until the SDK patch of issue 32 re-anchors the program it appends (route-fix), the SDK builds
-  // Polkadot -> Hydration and Polkadot -> Moonbeam DOT with Hydration/Moonbeam written as the relay
-  // sees them, run on Asset Hub: the route check refuses exactly these.
+  // The SDK 11.14.8 built Polkadot -> Hydration and Polkadot -> Moonbeam DOT with the onward chain
+  // written as the relay sees it, run on Asset Hub; nested-destinations.ts re-anchors it. The check
+  // passes the corrected call, and refuses the SDK's own bytes where a build would answer them.
   for (const family of FAMILIES) {
     for (const [to, address] of [
       ['Hydration', ALICE],
       ['Moonbeam', '0x1501C1413e4178c38567Ada8945A80351F7B8496'],
     ] as const) {
-      it(`${family}: Polkadot -> ${to} DOT is a 500 RouteCheckError naming Asset Hub's DepositReserveAsset, logged with the request and counted`, async () => {
-        const [field, sender] = family === 'v5' ? ['address', 'senderAddress'] : ['recipient', 'sender'];
-        const body = { from: 'Polkadot', to, currency: { symbol: 'DOT', amount: '10000000000' }, [field]: address, [sender]: ALICE, options: { ...options, abstractDecimals: false } };
+      const [field, sender] = family === 'v5' ? ['address', 'senderAddress'] : ['recipient', 'sender'];
+      const body = { from: 'Polkadot', to, currency: { symbol: 'DOT', amount: '10000000000' }, [field]: address, [sender]: ALICE, options: { ...options, abstractDecimals: false } };
+
+      it(`${family}: Polkadot -> ${to} DOT passes, every hop ok`, async () => {
         const res = await request(app).post(`/${family}/x-transfer`).send(body);
-        expect(res.status, JSON.stringify(res.body)).toBe(500);
-        expectErrorBody(res.body, 500, 'RouteCheckError');
-        expect(res.body.message).toMatch(/at hop 2 \(AssetHubPolkadot\), DepositReserveAsset\.dest: .*a child of AssetHubPolkadot/);
-        expect(res.body.details).toContainEqual({ path: 'route.1.DepositReserveAsset.dest', message: expect.stringContaining('AssetHubPolkadot:') });
-        expect((res.body.route as Hop[]).map((h) => [h.chain, h.ok])).toEqual([
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect((await route('Polkadot', res.body as string, family)).map((h) => [h.chain, h.ok])).toEqual([
           ['Polkadot', true],
-          ['AssetHubPolkadot', false],
+          ['AssetHubPolkadot', true],
+          [to, true],
         ]);
+      });
+
+      it(`${family}: Polkadot -> ${to} DOT as the SDK built it is a 500 RouteCheckError naming Asset Hub's DepositReserveAsset, logged with the request and counted`, async () => {
+        const check = services.routeCheck.check.bind(services.routeCheck);
+        const spy = vi.spyOn(services.routeCheck, 'check').mockImplementation((registry, origin, _hex, expected, req) => check(registry, origin, childOfAssetHub(), expected, req));
+        try {
+          const res = await request(app).post(`/${family}/x-transfer`).send(body);
+          expect(res.status, JSON.stringify(res.body)).toBe(500);
+          expectErrorBody(res.body, 500, 'RouteCheckError');
+          expect(res.body.message).toMatch(/at hop 2 \(AssetHubPolkadot\), DepositReserveAsset\.dest: .*a child of AssetHubPolkadot/);
+          expect(res.body.details).toContainEqual({ path: 'route.1.DepositReserveAsset.dest', message: expect.stringContaining('AssetHubPolkadot:') });
+          expect((res.body.route as Hop[]).map((h) => [h.chain, h.ok])).toEqual([
+            ['Polkadot', true],
+            ['AssetHubPolkadot', false],
+          ]);
+        } finally {
+          spy.mockRestore();
+        }
         const logged = lines.find((l) => l.msg === 'route check refused call data' && (l.request as { to?: string } | undefined)?.to === to);
         expect(logged).toMatchObject({ level: 50, origin: 'Polkadot', request: { from: 'Polkadot', to, recipient: address } });
         const metrics = await request(app).get('/metrics');

@@ -4,17 +4,35 @@
 // parsed once per chain: the route check runs on every answer that carries call data.
 import type { TAssetInfo, TChain, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../../sdk';
-import { parseLocation, relative, sameLocation, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
+import { locationKey, parseLocation, relative, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
 
 /** The XCM network name of each relay chain's consensus. */
 const NETWORKS: Record<string, TRelaychain> = { Polkadot: 'Polkadot', Kusama: 'Kusama', Westend: 'Westend', Paseo: 'Paseo' };
 
 export const isRelay = (chain: TChain): boolean => (sdk.RELAYCHAINS as readonly string[]).includes(chain);
 
+// The SDK's getTChain (about 12 ms), getRelayChainOf (1.5 ms) and getAssetReserveChain (2 ms) scan
+// the registry on every call: their answers are kept. Keys can come from call data anyone sends to
+// /explain, so each memo is bounded (emptied when full; the answers are cheap to find again).
+const MEMO_LIMIT = 4_096;
+function memo<K, V>(map: Map<K, V>, key: K, compute: () => V): V {
+  if (map.has(key)) return map.get(key)!;
+  const value = compute();
+  if (map.size >= MEMO_LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+const relays = new Map<TChain, string>();
+const byParaId = new Map<string, TChain | null>();
+const reserveMemo = new Map<string, TChain | null>();
+
 export function ecosystemOf(chain: TChain): string {
   if (chain === 'Ethereum') return 'Ethereum';
-  return sdk.getRelayChainOf(chain as TSubstrateChain);
+  return memo(relays, chain, () => sdk.getRelayChainOf(chain as TSubstrateChain));
 }
+
+/** The registry chain with `paraId` in `relay`'s consensus, or null. */
+const chainWithParaId = (paraId: number, relay: TRelaychain): TChain | null => memo(byParaId, `${relay}:${paraId}`, () => sdk.getTChain(paraId, relay));
 
 const universals = new Map<TChain, Junction[]>();
 
@@ -47,7 +65,7 @@ export function placeOf(path: Junction[]): Place {
   const [second, ...below] = path.slice(1);
   if (second?.type !== 'Parachain') return { chain: relay, rest: path.slice(1) };
   const paraId = Number(second.value);
-  const chain = sdk.getTChain(paraId, relay);
+  const chain = chainWithParaId(paraId, relay);
   if (chain === null) return { chain: null, why: `no chain of ${relay} has para id ${paraId}` };
   return { chain, rest: below };
 }
@@ -60,23 +78,24 @@ export function registryView(path: Junction[], ecosystem: string): Loc {
 }
 
 interface KnownAsset {
-  location: Loc;
   info: TAssetInfo;
   accepted: boolean;
 }
 
-const assetLists = new Map<TChain, KnownAsset[]>();
+/** Each chain's registry assets by location key (the first listed wins, as in the registry's own look-ups). */
+const assetLists = new Map<TChain, Map<string, KnownAsset>>();
 
-function assetsOf(chain: TChain): KnownAsset[] {
+function assetsOf(chain: TChain): Map<string, KnownAsset> {
   let list = assetLists.get(chain);
   if (!list) {
-    list = [];
+    list = new Map();
     try {
       const { nativeAssets, otherAssets } = sdk.getAssetsObject(chain);
       for (const [native, infos] of [[true, nativeAssets], [false, otherAssets]] as const) {
         for (const info of infos as TAssetInfo[]) {
           const location = info.location ? parseLocation(info.location) : null;
-          if (location) list.push({ location, info, accepted: native || (info as { isFeeAsset?: boolean }).isFeeAsset === true });
+          const key = location ? locationKey(location) : null;
+          if (key !== null && !list.has(key)) list.set(key, { info, accepted: native || (info as { isFeeAsset?: boolean }).isFeeAsset === true });
         }
       }
     } catch {
@@ -89,8 +108,7 @@ function assetsOf(chain: TChain): KnownAsset[] {
 
 /** The registry's asset at `path` on `chain`, and whether the chain takes it for fees; null when unlisted. */
 export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean } | null {
-  const view = registryView(path, ecosystemOf(chain));
-  const found = assetsOf(chain).find((a) => sameLocation(a.location, view));
+  const found = assetsOf(chain).get(locationKey(registryView(path, ecosystemOf(chain))));
   return found ? { symbol: found.info.symbol, accepted: found.accepted } : null;
 }
 
@@ -106,12 +124,15 @@ const isRelayToken = (path: Junction[]): boolean => path.length === 1 && network
 export function reservesOf(chain: TChain, path: Junction[]): TChain[] | null {
   if (chain === 'Ethereum') return null;
   const ecosystem = ecosystemOf(chain);
-  let reserve: TChain;
-  try {
-    reserve = sdk.getAssetReserveChain(chain as TSubstrateChain, toSdkJson(registryView(path, ecosystem)) as never);
-  } catch {
-    return null;
-  }
+  const view = toSdkJson(registryView(path, ecosystem));
+  const reserve = memo(reserveMemo, `${chain}:${JSON.stringify(view)}`, () => {
+    try {
+      return sdk.getAssetReserveChain(chain as TSubstrateChain, view as never);
+    } catch {
+      return null;
+    }
+  });
+  if (reserve === null) return null;
   // Since the asset hub migration the relay token's reserve is the relay chain or its asset hub.
   if (isRelayToken(path) && networkOf(path[0]) === ecosystem) {
     const hub = hubOf(ecosystem);
@@ -121,7 +142,7 @@ export function reservesOf(chain: TChain, path: Junction[]): TChain[] | null {
 }
 
 /** The asset hub of a relay chain's consensus system. */
-export const hubOf = (ecosystem: string): TChain | null => (NETWORKS[ecosystem] ? sdk.getTChain(1000, NETWORKS[ecosystem]) : null);
+export const hubOf = (ecosystem: string): TChain | null => (NETWORKS[ecosystem] ? chainWithParaId(1000, NETWORKS[ecosystem]) : null);
 
 /** Whether two chains trust each other's teleports: the relay and its system chains (the registry's trusted chains). */
 export function teleportTrusted(a: TChain, b: TChain): boolean {

@@ -546,7 +546,10 @@ class Walker {
     if (kind !== 'AccountId32' && kind !== 'AccountKey20') {
       this.problem(hop, at, `the beneficiary ${loc ? locText(loc) : JSON.stringify(beneficiary)} is not an account on ${hop.chain}`);
     } else if (kind === 'AccountId32' && isEvm(hop.chain)) {
-      this.problem(hop, at, `the beneficiary is a 32-byte account, but accounts on ${hop.chain} are 20-byte (AccountKey20)`);
+      // An appendix deposits only what is left (the SDK's refund to the sender): a warning there.
+      const message = `the beneficiary is a 32-byte account, but accounts on ${hop.chain} are 20-byte (AccountKey20)`;
+      if (inAppendix) this.warning(hop, at, `${message}: what is left after the transfer stays trapped there`);
+      else this.problem(hop, at, message);
     }
     if (!inAppendix) this.arrivals.push({ chain: hop.chain, beneficiary: account ? loc : null, hop: this.hops.indexOf(hop.view) });
   }
