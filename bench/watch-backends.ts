@@ -26,6 +26,8 @@ const options = (leaseMs: number): BackendOptions => ({
   maxWatches: WATCHES,
   maxWatchesPerClient: WATCHES,
   maxDeliveries: 64,
+  maxDeliveriesPerClient: 64,
+  maxDeliveriesPerHost: 64,
   retainMs: 3_600_000,
   leaseMs,
   retry: { delayMs: () => 50, giveUpAfterMs: 60_000 },

@@ -125,6 +125,8 @@ const envSchema = z.object({
   WATCH_RETRY_FOR_MS: z.coerce.number().int().positive().max(7 * DAY_MS).default(DAY_MS),
   WATCH_DELIVERY_TIMEOUT_MS: ms(10_000),
   WATCH_MAX_DELIVERIES: z.coerce.number().int().positive().max(10_000).default(64),
+  WATCH_MAX_DELIVERIES_PER_CLIENT: z.coerce.number().int().positive().max(10_000).default(16),
+  WATCH_MAX_DELIVERIES_PER_HOST: z.coerce.number().int().positive().max(10_000).default(16),
   WATCH_RETAIN_MS: z.coerce.number().int().positive().max(30 * DAY_MS).default(DAY_MS),
   WATCH_LEASE_MS: ms(30_000),
   MAX_WATCHES: z.coerce.number().int().positive().max(1_000_000).default(20_000),

@@ -25,8 +25,11 @@ export interface WatchCounts {
 
 /** When a failed try is tried again, and when trying stops (the event is then `failed`). */
 export interface RetryPolicy {
-  /** Delay before try `attempt + 1`, after `attempt` (1-based) tries failed; jittered. */
-  delayMs(attempt: number): number;
+  /**
+   * Delay before try `attempt + 1`, after `attempt` (1-based) tries failed; jittered. `slow`: the
+   * last try had no answer in time, and the receiver is tried again at a slower pace.
+   */
+  delayMs(attempt: number, slow?: boolean): number;
   /** Tries stop once this long has passed since the first. */
   giveUpAfterMs: number;
 }
@@ -74,6 +77,10 @@ export interface BackendOptions {
   maxWatchesPerClient: number;
   /** WATCH_MAX_DELIVERIES: tries in flight at once in this process. */
   maxDeliveries: number;
+  /** WATCH_MAX_DELIVERIES_PER_CLIENT: of those, tries for one owner's watches. */
+  maxDeliveriesPerClient: number;
+  /** WATCH_MAX_DELIVERIES_PER_HOST: of those, tries to one receiver host. */
+  maxDeliveriesPerHost: number;
   /** WATCH_RETAIN_MS: how long an ended watch stays readable once its deliveries are settled. */
   retainMs: number;
   /**

@@ -63,6 +63,8 @@ export function createWatchService(config: Config, status: StatusService, guard:
     maxWatches: config.MAX_WATCHES,
     maxWatchesPerClient: config.MAX_WATCHES_PER_CLIENT,
     maxDeliveries: config.WATCH_MAX_DELIVERIES,
+    maxDeliveriesPerClient: config.WATCH_MAX_DELIVERIES_PER_CLIENT,
+    maxDeliveriesPerHost: config.WATCH_MAX_DELIVERIES_PER_HOST,
     retainMs: config.WATCH_RETAIN_MS,
     leaseMs: config.WATCH_LEASE_MS,
     retry: retryPolicyFrom(config),

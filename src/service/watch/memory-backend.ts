@@ -1,9 +1,11 @@
 // The embedded watch backend (no REDIS_URL): everything in this process's memory, so watches end
 // with it. It keeps the promises of WatchBackend the way the Redis backend does: bounds on open
 // watches, compare-and-set progress, one try at a time per watch in seq order, at most
-// `maxDeliveries` tries in flight, ended watches readable for `retainMs` once their events settle.
+// `maxDeliveries` tries in flight shared fairly (fair-slots.ts), ended watches readable for
+// `retainMs` once their events settle.
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts, WatchView } from './backend';
+import { FairSlots, hostOf } from './fair-slots';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
 import { afterTry, failedTry, waiting } from './tries';
 
@@ -35,9 +37,10 @@ export class MemoryBackend implements WatchBackend {
   readonly #owners = new Map<string, number>();
   #open = 0;
   #queued = 0;
-  /** Watches whose head waits for a delivery slot, in the order they asked. */
-  #ready: Entry[] = [];
-  #inFlight = 0;
+  /** The delivery slots: a watch's head waits here for its turn. */
+  readonly #slots: FairSlots;
+  /** Aborts the waits for a slot when closing. */
+  readonly #closing = new AbortController();
   /** Follows and tries running, so that close() returns once they have stopped. */
   readonly #running = new Set<Promise<void>>();
   #work?: { follow: FollowWork; deliver: DeliverWork };
@@ -46,6 +49,7 @@ export class MemoryBackend implements WatchBackend {
   constructor(options: BackendOptions, logger: Logger) {
     this.#options = options;
     this.#logger = logger;
+    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
@@ -99,12 +103,12 @@ export class MemoryBackend implements WatchBackend {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort(new Error('closing'));
     for (const entry of this.#entries.values()) {
       entry.follower?.abort(new Error('closing'));
       clearTimeout(entry.timer);
       clearTimeout(entry.retryTimer);
     }
-    this.#ready = [];
     await Promise.allSettled([...this.#running]);
   }
 
@@ -124,7 +128,7 @@ export class MemoryBackend implements WatchBackend {
     clearTimeout(entry.retryTimer);
     for (const delivery of entry.deliveries.slice(entry.head)) delivery.state = 'cancelled';
     this.#queued -= entry.events.length - entry.head;
-    // A watch queued for a slot is skipped when its turn comes (see #drain).
+    // A watch queued for a slot gives it back when its turn comes (see #queue).
   }
 
   #append(entry: Entry, events: readonly WatchEvent[]): void {
@@ -155,38 +159,39 @@ export class MemoryBackend implements WatchBackend {
   #pump(entry: Entry): void {
     if (!this.#work || this.#closed || entry.gone || entry.busy || entry.head >= entry.events.length) return;
     entry.busy = true;
-    this.#ready.push(entry);
-    this.#drain();
+    this.#queue(entry);
   }
 
-  #drain(): void {
-    while (this.#inFlight < this.#options.maxDeliveries && this.#ready.length > 0 && !this.#closed) {
-      const entry = this.#ready.shift();
-      if (entry && !entry.gone) this.#try(entry);
-    }
+  /** Waits for the head's turn at a slot, then tries it. */
+  #queue(entry: Entry): void {
+    this.#slots.acquire({ owner: entry.watch.owner, host: hostOf(entry.watch.webhook.url) }, this.#closing.signal).then(
+      (release) => {
+        if (entry.gone || this.#closed) release();
+        else this.#try(entry, release);
+      },
+      // Closing: the wait is dropped with the process's watches.
+      () => undefined,
+    );
   }
 
-  #try(entry: Entry): void {
+  #try(entry: Entry, release: () => void): void {
     const work = this.#work;
     const event = entry.events[entry.head];
     const delivery = entry.deliveries[entry.head];
-    if (!work || !event || !delivery) return;
-    this.#inFlight += 1;
+    if (!work || !event || !delivery) return release();
     const startedAt = Date.now();
     entry.firstAt ??= startedAt;
     const run = work
       .deliver(entry.watch, event, delivery.attempts + 1)
       .catch(failedTry)
       .then((result) => {
-        this.#inFlight -= 1;
         if (entry.gone || this.#closed) return;
         const next = afterTry(delivery, result, this.#options.retry, entry.firstAt ?? startedAt, startedAt);
         entry.deliveries[entry.head] = next;
         if (next.state === 'retrying') {
           entry.retryTimer = setTimeout(() => {
             entry.retryTimer = undefined;
-            this.#ready.push(entry);
-            this.#drain();
+            this.#queue(entry);
           }, (next.nextAt ?? startedAt) - Date.now()).unref();
         } else {
           entry.head += 1;
@@ -198,8 +203,8 @@ export class MemoryBackend implements WatchBackend {
         }
       })
       .finally(() => {
+        release();
         this.#running.delete(run);
-        this.#drain();
       });
     this.#running.add(run);
   }

@@ -67,5 +67,5 @@ export interface WatchProgress {
   events: number;
 }
 
-/** The outcome of one try to deliver an event. */
-export type DeliveryResult = { ok: true; code: number } | { ok: false; code?: number; error: string };
+/** The outcome of one try to deliver an event; `slow`: no answer within the deadline (retried at a slower pace). */
+export type DeliveryResult = { ok: true; code: number } | { ok: false; code?: number; error: string; slow?: true };

@@ -16,6 +16,8 @@ export const defaultOptions = (over: Partial<BackendOptions> = {}): BackendOptio
   maxWatches: 50,
   maxWatchesPerClient: 10,
   maxDeliveries: 8,
+  maxDeliveriesPerClient: 8,
+  maxDeliveriesPerHost: 8,
   retainMs: 60_000,
   leaseMs: 1_000,
   retry: fastRetry(),
@@ -281,6 +283,45 @@ export function backendContract(name: string, make: MakeBackend): void {
       await eventually('the watch forgotten', async () => (await b.get(w.id)) === undefined);
       expect(r.delivered()).toEqual([`${w.id}.0`]);
       expect(await b.counts()).toEqual({ open: 0, ended: 0, queued: 0 });
+    });
+
+    it('shares delivery slots between owners: with other owners\' receivers hanging, a new owner\'s first try goes at once', async () => {
+      // Two owners' receivers never answer (until the end of the test); a third owner comes later.
+      let release = (): void => undefined;
+      const hold = new Promise<void>((resolve) => (release = resolve));
+      const running = new Map<string, number>();
+      const most = new Map<string, number>();
+      const started: string[] = [];
+      const deliver: DeliverWork = async (watch) => {
+        started.push(watch.owner);
+        running.set(watch.owner, (running.get(watch.owner) ?? 0) + 1);
+        most.set(watch.owner, Math.max(most.get(watch.owner) ?? 0, running.get(watch.owner) ?? 0));
+        try {
+          if (watch.owner !== 'ip:late') await hold;
+          return { ok: true, code: 200 };
+        } finally {
+          running.set(watch.owner, (running.get(watch.owner) ?? 0) - 1);
+        }
+      };
+      const b = await backend({ maxDeliveries: 6, maxDeliveriesPerClient: 2, maxDeliveriesPerHost: 6 });
+      try {
+        for (const owner of ['ip:a', 'ip:b']) {
+          for (let i = 0; i < 5; i++) {
+            const w = { ...watchOf(owner), webhook: { ...watchOf().webhook, url: `http://hung-${owner.slice(3)}-${i}.example/hook` } };
+            await b.add(w, progressOf(1), [eventOf(w, 0)]);
+          }
+        }
+        b.start(idle, deliver);
+        await eventually('the hung owners at their cap', () => running.get('ip:a') === 2 && running.get('ip:b') === 2);
+        const late = watchOf('ip:late');
+        await b.add(late, progressOf(1), [eventOf(late, 0)]);
+        // Every try of the first two owners still hangs: the late owner's went out on a slot they could not take.
+        await eventually('the late owner delivered', async () => (await b.get(late.id))?.deliveries[0]?.state === 'delivered');
+        expect(started.filter((o) => o !== 'ip:late')).toHaveLength(4);
+        expect([most.get('ip:a'), most.get('ip:b')]).toEqual([2, 2]);
+      } finally {
+        release();
+      }
     });
 
     it('keeps at most maxDeliveries tries in flight, and close() stops followers', async () => {
