@@ -29,6 +29,8 @@ const options = (leaseMs: number): BackendOptions => ({
   maxDeliveriesPerClient: 64,
   maxDeliveriesPerHost: 64,
   retainMs: 3_600_000,
+  retainPerClient: WATCHES,
+  retainBytesPerClient: 1024 ** 3,
   leaseMs,
   retry: { delayMs: () => 50, giveUpAfterMs: 60_000 },
 });

@@ -48,7 +48,8 @@ export interface WatchBackend {
   readonly kind: BackendKind;
   /**
    * Stores a new watch with its first progress and events (made at once when the transfer has
-   * already moved), atomically against the bounds: refused with the bound's name when full.
+   * already moved), atomically against the bounds: refused with the bound's name when full. A watch
+   * counts against them while it is followed or owes a delivery, one already final included.
    */
   add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'>;
   /** The watch, its progress and deliveries; undefined when unknown, removed or past retention. */
@@ -71,9 +72,9 @@ export interface WatchBackend {
 
 /** What both backends are given (from the WATCH_* and MAX_WATCHES* settings). */
 export interface BackendOptions {
-  /** MAX_WATCHES: open (still followed) watches in all. */
+  /** MAX_WATCHES: watches followed or owing deliveries, in all. */
   maxWatches: number;
-  /** MAX_WATCHES_PER_CLIENT: open watches per owner. */
+  /** MAX_WATCHES_PER_CLIENT: the same, per owner. */
   maxWatchesPerClient: number;
   /** WATCH_MAX_DELIVERIES: tries in flight at once in this process. */
   maxDeliveries: number;
@@ -83,6 +84,10 @@ export interface BackendOptions {
   maxDeliveriesPerHost: number;
   /** WATCH_RETAIN_MS: how long an ended watch stays readable once its deliveries are settled. */
   retainMs: number;
+  /** WATCH_RETAIN_PER_CLIENT: of those, records kept per owner (the oldest are forgotten first). */
+  retainPerClient: number;
+  /** WATCH_RETAIN_BYTES_PER_CLIENT: the bytes of those records per owner (their JSON). */
+  retainBytesPerClient: number;
   /**
    * WATCH_LEASE_MS: with Redis, how long a silent process keeps its watches; in both backends, how
    * long a follow work that returned or threw without ending its watch waits before it runs again.

@@ -16,6 +16,7 @@ import { MemoryBackend } from './memory-backend';
 import { RedisBackend } from './redis-backend';
 import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
 import { retryPolicyFrom } from './retry';
+import { sealerFrom } from './sealing';
 import { newSecret } from './signing';
 
 export type { BackendKind, WatchCounts } from './backend';
@@ -66,10 +67,12 @@ export function createWatchService(config: Config, status: StatusService, guard:
     maxDeliveriesPerClient: config.WATCH_MAX_DELIVERIES_PER_CLIENT,
     maxDeliveriesPerHost: config.WATCH_MAX_DELIVERIES_PER_HOST,
     retainMs: config.WATCH_RETAIN_MS,
+    retainPerClient: config.WATCH_RETAIN_PER_CLIENT,
+    retainBytesPerClient: config.WATCH_RETAIN_BYTES_PER_CLIENT,
     leaseMs: config.WATCH_LEASE_MS,
     retry: retryPolicyFrom(config),
   };
-  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger) : new MemoryBackend(options, logger);
+  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger, undefined, sealerFrom(config)) : new MemoryBackend(options, logger);
   return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
 }
 

@@ -69,3 +69,9 @@ export interface WatchProgress {
 
 /** The outcome of one try to deliver an event; `slow`: no answer within the deadline (retried at a slower pace). */
 export type DeliveryResult = { ok: true; code: number } | { ok: false; code?: number; error: string; slow?: true };
+
+/** Progress as kept once following has ended: what resumes following is no longer needed. */
+export function endedProgress(progress: WatchProgress): WatchProgress {
+  const { resume: _resume, ...kept } = progress;
+  return kept;
+}

@@ -18,6 +18,7 @@ import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts
 import { FairSlots, hostOf } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 import { WatchStore, type DeliveryTurn } from './redis-store';
+import { sealerFrom, type Sealer } from './sealing';
 import { afterTry, failedTry, waiting } from './tries';
 
 interface FollowJob {
@@ -75,7 +76,8 @@ export class RedisBackend implements WatchBackend {
   /** Aborts the waits for a delivery slot when closing (their jobs go back to the queue). */
   readonly #stop = new AbortController();
 
-  constructor(redisUrl: string, options: BackendOptions, logger: Logger, prefix = 'xcmgw:watch:') {
+  /** `sealer`: seals webhook secrets and URLs in Redis (none: stored in clear). */
+  constructor(redisUrl: string, options: BackendOptions, logger: Logger, prefix = 'xcmgw:watch:', sealer: Sealer = sealerFrom({})) {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
@@ -88,7 +90,7 @@ export class RedisBackend implements WatchBackend {
     // lost meanwhile would be an unhandled rejection. This client subscribes at each `ready` instead.
     this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy, autoResubscribe: false });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
-    this.#store = new WatchStore(this.#redis, prefix);
+    this.#store = new WatchStore(this.#redis, prefix, { retainMs: options.retainMs, retainPerClient: options.retainPerClient, retainBytesPerClient: options.retainBytesPerClient, sealer });
     const queue = { connection: this.#redis, prefix: `${prefix}bull` };
     this.#follows = new Queue<FollowJob>('follow', queue);
     this.#deliveries = new Queue<DeliverJob>('deliver', queue);
@@ -130,7 +132,7 @@ export class RedisBackend implements WatchBackend {
   }
 
   async advance(id: string, progress: WatchProgress, events: WatchEvent[]): Promise<boolean> {
-    const head = await this.#store.advance(id, progress, events, events.map(waiting), this.#options.retainMs);
+    const head = await this.#store.advance(id, progress, events, events.map(waiting));
     if (head === -1) return false;
     if (head >= 0) await this.#queueDelivery(id, head);
     return true;
@@ -282,7 +284,7 @@ export class RedisBackend implements WatchBackend {
     const startedAt = Date.now();
     const result = await work(turn.watch, turn.event, turn.delivery.attempts + 1).catch(failedTry);
     const next = afterTry(turn.delivery, result, this.#options.retry, job.timestamp, startedAt);
-    const after = await this.#store.record(id, seq, next, next.state !== 'retrying', this.#options.retainMs);
+    const after = await this.#store.record(id, seq, next, next.state !== 'retrying');
     if (after === -1) return;
     if (next.state === 'retrying') {
       await job.moveToDelayed(next.nextAt ?? startedAt, token);
