@@ -48,11 +48,15 @@ export const bytesOf = (size: string): number => {
 
 /** A 256-bit key, as 64 hex digits or the base64 of 32 bytes (`openssl rand -base64 32`). */
 export const encryptionKeyBytes = (key: string): Buffer => (/^[0-9a-f]{64}$/i.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64'));
-const encryptionKey = z
-  .string()
-  .trim()
-  .refine((k) => /^[0-9a-f]{64}$/i.test(k) || (/^[A-Za-z0-9+/]{43}=$/.test(k) && encryptionKeyBytes(k).length === 32), 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)')
-  .optional();
+/** Empty is unset (compose passes `${WATCH_ENCRYPTION_KEY_PREVIOUS:-}` as ''). */
+const encryptionKey = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z
+    .string()
+    .trim()
+    .refine((k) => /^[0-9a-f]{64}$/i.test(k) || (/^[A-Za-z0-9+/]{43}=$/.test(k) && encryptionKeyBytes(k).length === 32), 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)')
+    .optional(),
+);
 
 const wsUrl = z
   .string()
