@@ -69,7 +69,7 @@ export class FairSlots {
 
   /** Resolves with the function that gives the slot back (call it once); a waiter whose signal aborts is rejected with its reason. */
   acquire(key: SlotKey, signal?: AbortSignal): Promise<() => void> {
-    signal?.throwIfAborted();
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: (release) => {
