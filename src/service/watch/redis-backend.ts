@@ -199,6 +199,7 @@ export class RedisBackend implements WatchBackend {
    * without its job. Queueing again is harmless (a job id that exists is not added twice).
    */
   async #requeue(): Promise<void> {
+    await this.#store.adoptFollowed();
     const { open, pending } = await this.#store.live();
     for (let i = 0; i < open.length; i += 500) {
       await this.#follows.addBulk(open.slice(i, i + 500).map((id) => ({ name: 'follow', data: { id }, opts: { ...this.#jobOptions, jobId: id } })));

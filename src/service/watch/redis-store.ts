@@ -271,6 +271,15 @@ export class WatchStore {
     return { open, ended, queued: Number(queued ?? 0) };
   }
 
+  /**
+   * Every followed watch is held (counted against the bounds). Records written before `held`
+   * existed counted only followed watches, in `owners`: adding them to `held` keeps the bounds
+   * right across the upgrade (a no-op otherwise).
+   */
+  async adoptFollowed(): Promise<void> {
+    await this.#redis.sunionstore(`${this.prefix}held`, `${this.prefix}held`, `${this.prefix}open`);
+  }
+
   /** Ids of the watches still followed, and of ended ones with events pending: what start() re-queues. */
   async live(): Promise<{ open: string[]; pending: string[] }> {
     const [open, pending] = await this.#exec<[string[], string[]]>(

@@ -102,6 +102,40 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
     }
   });
 
+  it('counts the followed watches a previous version stored (before `held`), and frees their place when they end', async () => {
+    if (!redis) throw new Error('no redis');
+    const prefix = `xcmgw:watch:legacy${randomBytes(4).toString('hex')}:`;
+    const legacy = watchOf('ip:old');
+    const client = new Redis(redis.url);
+    try {
+      // What the earlier scripts wrote for one followed watch: `open` and `owners`, no `held`.
+      await client
+        .multi()
+        .hset(`${prefix}w:${legacy.id}`, 'watch', JSON.stringify(legacy), 'progress', JSON.stringify(progressOf(0)), 'owner', 'ip:old', 'n', 0, 'head', 0, 'ended', '')
+        .sadd(`${prefix}open`, legacy.id)
+        .hincrby(`${prefix}owners`, 'ip:old', 1)
+        .exec();
+    } finally {
+      client.disconnect();
+    }
+    const b = new RedisBackend(redis.url, defaultOptions({ maxWatches: 2, maxWatchesPerClient: 1 }), pino({ level: 'silent' }), prefix);
+    try {
+      const followed = new Set<string>();
+      b.start(
+        async (w, _p, signal) => (followed.add(w.id), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))),
+        async () => ({ ok: true, code: 200 }),
+      );
+      // Followed again once start() has looked at what Redis holds.
+      await eventually('the old watch followed', () => followed.has(legacy.id));
+      expect(await b.add(watchOf('ip:new'), progressOf(0), [])).toBe('added');
+      expect(await b.add(watchOf('ip:third'), progressOf(0), [])).toBe('MAX_WATCHES');
+      expect(await b.advance(legacy.id, progressOf(0, { ended: 'timeout' }), [])).toBe(true);
+      expect(await b.add(watchOf('ip:old'), progressOf(0), [])).toBe('added');
+    } finally {
+      await b.close();
+    }
+  });
+
   it('hands its watches back when it closes, and another replica follows them at once, from their progress', async () => {
     if (!redis) throw new Error('no redis');
     const url = redis.url;
