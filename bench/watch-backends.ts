@@ -6,6 +6,7 @@
 // Run: npx tsc -p tsconfig.json && node_modules/.bin/node --expose-gc dist/bench/watch-backends.js
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { Redis } from 'ioredis';
 import { projectRoot } from '../src/project-root';
@@ -26,7 +27,11 @@ const options = (leaseMs: number): BackendOptions => ({
   maxWatches: WATCHES,
   maxWatchesPerClient: WATCHES,
   maxDeliveries: 64,
+  maxDeliveriesPerClient: 64,
+  maxDeliveriesPerHost: 64,
   retainMs: 3_600_000,
+  retainPerClient: WATCHES,
+  retainBytesPerClient: 1024 ** 3,
   leaseMs,
   retry: { delayMs: () => 50, giveUpAfterMs: 60_000 },
 });
@@ -101,6 +106,47 @@ async function measure(name: string, backend: WatchBackend, redisUrl?: string): 
   );
 }
 
+/**
+ * Ended records (issue 33): one client makes 3,000 watches already final when made (an unknown
+ * block hash: one `transfer.not-found` webhook each, delivered at once), under the default bounds
+ * on ended records (WATCH_RETAIN_PER_CLIENT 500, WATCH_RETAIN_BYTES_PER_CLIENT 2 MiB): how many are
+ * kept, and the memory each costs.
+ */
+async function retained(name: string, make: (options: BackendOptions) => WatchBackend, redisUrl?: string): Promise<void> {
+  const MADE = 3_000;
+  const backend = make({ ...options(30_000), maxWatchesPerClient: 100, retainPerClient: 500, retainBytesPerClient: 2 * 1024 ** 2 });
+  backend.start(async () => undefined, async () => ({ ok: true, code: 200 }));
+  const status = { status: 'not-found', final: true, legs: [{ chain: 'Polkadot', role: 'origin', state: 'not-found', events: [] }] } as unknown as WatchProgress['status'];
+  await sleep(500);
+  gc();
+  const [heap0, redis0] = [process.memoryUsage().heapUsed, await redisMemory(redisUrl)];
+  for (let i = 0; i < MADE; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, j) => {
+        const w = { ...watchOf(i + j), owner: 'ip:10.1.1.1', request: { ...watchOf(0).request, txHash: `0x${randomBytes(32).toString('hex')}` as const, blockHash: `0x${randomBytes(32).toString('hex')}` as const } };
+        const body = JSON.stringify({ type: 'transfer.not-found', timestamp: new Date().toISOString(), data: status });
+        const added = await backend.add(w, { status, events: 1, ended: 'final' }, [{ id: `${w.id}.0`, seq: 0, type: 'transfer.not-found', body }]);
+        if (added !== 'added') throw new Error(added);
+      }),
+    );
+    await untilAsync(async () => (await backend.counts()).queued === 0);
+  }
+  gc();
+  await sleep(300);
+  gc();
+  const kept = (await backend.counts()).ended;
+  const per = (before: number, after: number) => `${((after - before) / kept / 1024).toFixed(1)} KiB`;
+  console.log(
+    `${name}: ${MADE} watches final when made, by one client: ${kept} records kept; heap ${per(heap0, process.memoryUsage().heapUsed)}` +
+      `${redisUrl ? `, Redis ${per(redis0, await redisMemory(redisUrl))}` : ''} per kept record`,
+  );
+  await backend.close();
+}
+
+async function untilAsync(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await sleep(5);
+}
+
 /** A replica (test/fixtures/watch-replica.cjs) follows 100 watches and is killed; how long until this process follows them. */
 async function takeover(redisUrl: string, leaseMs: number): Promise<void> {
   const build = dirname(dirname(await builtServer()));
@@ -133,9 +179,17 @@ async function takeover(redisUrl: string, leaseMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Node.js ${process.version}`);
+  await retained('memory', (o) => new MemoryBackend(o, logger));
+  if (process.env.BENCH_PART === 'retained') {
+    const redis = await redisForTest();
+    await retained('redis', (o) => new RedisBackend(redis.url, o, logger, 'xcmgw:watch:retained:'), redis.url);
+    await redis.stop();
+    return;
+  }
   await measure('memory', new MemoryBackend(options(30_000), logger));
   const redis = await redisForTest();
   try {
+    await retained('redis', (o) => new RedisBackend(redis.url, o, logger, 'xcmgw:watch:retained:'), redis.url);
     await measure('redis', new RedisBackend(redis.url, options(30_000), logger), redis.url);
     for (const lease of [1_000, 3_000]) await takeover(redis.url, lease);
   } finally {

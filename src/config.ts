@@ -47,6 +47,18 @@ export const bytesOf = (size: string): number => {
   return Number(digits) * (UNITS[unit.toLowerCase()] ?? 1);
 };
 
+/** A 256-bit key, as 64 hex digits or the base64 of 32 bytes (`openssl rand -base64 32`). */
+export const encryptionKeyBytes = (key: string): Buffer => (/^[0-9a-f]{64}$/i.test(key) ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64'));
+/** Empty is unset (compose passes `${WATCH_ENCRYPTION_KEY_PREVIOUS:-}` as ''). */
+const encryptionKey = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  z
+    .string()
+    .trim()
+    .refine((k) => /^[0-9a-f]{64}$/i.test(k) || (/^[A-Za-z0-9+/]{43}=$/.test(k) && encryptionKeyBytes(k).length === 32), 'must be 32 bytes: 64 hex digits or base64 (openssl rand -base64 32)')
+    .optional(),
+);
+
 const wsUrl = z
   .string()
   .url()
@@ -149,8 +161,20 @@ const envSchema = z.object({
   WATCH_RETRY_FOR_MS: z.coerce.number().int().positive().max(7 * DAY_MS).default(DAY_MS),
   WATCH_DELIVERY_TIMEOUT_MS: ms(10_000),
   WATCH_MAX_DELIVERIES: z.coerce.number().int().positive().max(10_000).default(64),
+  WATCH_MAX_DELIVERIES_PER_CLIENT: z.coerce.number().int().positive().max(10_000).default(16),
+  WATCH_MAX_DELIVERIES_PER_HOST: z.coerce.number().int().positive().max(10_000).default(16),
   WATCH_RETAIN_MS: z.coerce.number().int().positive().max(30 * DAY_MS).default(DAY_MS),
   WATCH_LEASE_MS: ms(30_000),
+  WATCH_RETAIN_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(500),
+  WATCH_RETAIN_BYTES_PER_CLIENT: z
+    .string()
+    .regex(/^\d+(b|kb|mb|gb)?$/i, 'must be a size such as 2mb')
+    .default('2mb')
+    .transform(bytesOf)
+    .refine((n) => n >= 1024, 'must be at least 1kb'),
+  // Sealing webhook secrets and URLs in Redis (AES-256-GCM); the previous key still opens records during a rotation.
+  WATCH_ENCRYPTION_KEY: encryptionKey,
+  WATCH_ENCRYPTION_KEY_PREVIOUS: encryptionKey,
   MAX_WATCHES: z.coerce.number().int().positive().max(1_000_000).default(20_000),
   MAX_WATCHES_PER_CLIENT: z.coerce.number().int().positive().max(1_000_000).default(100),
   // Work one request may make nodes cause (a status lookback, a metadata read, an events decode):

@@ -3,6 +3,7 @@
 // verifies the Standard Webhooks signature; retries to a receiver that was down; the timeout; only
 // the watch's client sees or ends it; the webhook URL guard; the bounds; one head subscription per
 // chain however many watches follow it.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -378,6 +379,42 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
     // Ending one makes room.
     expect((await request(bounded.app).delete(`/v5/x-transfer/watch/${mine.id}`).set('x-api-key', 'alpha-key')).status).toBe(204);
     await watch(bounded.app, watchBody(body), 'v5', 'gamma-key');
+  });
+
+  it('a watch already final when made counts against MAX_WATCHES_PER_CLIENT until its webhook is delivered (both families)', async () => {
+    const owed = await startReceiver();
+    owed.down = true;
+    const app = testApp({ IDLE_TIMEOUT_MS: '200', MAX_WATCHES_PER_CLIENT: '2', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100' });
+    try {
+      // Any block hash with a random txHash: final (not-found) at once, one webhook owed.
+      const final = () => ({
+        from: 'Polkadot',
+        to: 'AssetHubPolkadot',
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        blockHash: `0x${randomBytes(32).toString('hex')}`,
+        options: { development: true, apiOverrides: overrides },
+        webhook: { url: owed.url, secret: owed.secret },
+      });
+      const made = [];
+      for (const family of FAMILIES) {
+        const watched = await watch(app.app, final(), family);
+        expect(watched.status).toMatchObject({ status: 'not-found', final: true });
+        made.push(watched);
+      }
+      for (const family of FAMILIES) {
+        const third = await request(app.app).post(`/${family}/x-transfer/watch`).send(final());
+        expectErrorBody(third.body, 429, 'TooManyWatchesError');
+      }
+      // Delivered: they no longer count, and stay readable.
+      owed.down = false;
+      for (const { id } of made) await owed.eventsOf(id, 1);
+      for (const { id } of made) await shownWhen(app.app, `/v5/x-transfer/watch/${id}`, (b) => b.deliveries?.[0]?.state === 'delivered');
+      await watch(app.app, final(), 'v2');
+      expect((await request(app.app).get(`/v5/x-transfer/watch/${made[0]!.id}`)).body).toMatchObject({ state: 'final', deliveries: [{ state: 'delivered' }] });
+    } finally {
+      await app.services.close();
+      await owed.close();
+    }
   });
 
   it('/status says where watches are kept and how many', async () => {

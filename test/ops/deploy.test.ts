@@ -47,6 +47,11 @@ describe('deploy/kubernetes', () => {
     for (const name of [...Object.keys(data), ...direct]) expect(CONFIG_VARIABLES, name).toContain(name);
     expect(() => loadConfig(data)).not.toThrow();
     expect(container.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }]);
+    // The watch key from a Secret made outside the manifests; the previous one only during a rotation.
+    expect(container.env).toEqual([
+      { name: 'WATCH_ENCRYPTION_KEY', valueFrom: { secretKeyRef: { name: 'xcm-gateway-watch-key', key: 'WATCH_ENCRYPTION_KEY' } } },
+      { name: 'WATCH_ENCRYPTION_KEY_PREVIOUS', valueFrom: { secretKeyRef: { name: 'xcm-gateway-watch-key', key: 'WATCH_ENCRYPTION_KEY_PREVIOUS', optional: true } } },
+    ]);
   });
 
   it('probes point at real routes on the port the service listens on', () => {
@@ -91,7 +96,11 @@ describe('docker-compose.yml', () => {
   it('runs two replicas sharing Redis behind a load balancer, with known variables', () => {
     expect(compose.services.gateway.deploy.replicas).toBe(2);
     for (const name of Object.keys(compose.services.gateway.environment)) expect(CONFIG_VARIABLES, name).toContain(name);
-    expect(() => loadConfig(compose.services.gateway.environment)).not.toThrow();
+    // The watch key comes from the shell (compose refuses to start without it), never from the file.
+    const { WATCH_ENCRYPTION_KEY: key, WATCH_ENCRYPTION_KEY_PREVIOUS: previous, ...environment } = compose.services.gateway.environment;
+    expect(key).toMatch(/^\$\{WATCH_ENCRYPTION_KEY:\?/);
+    expect(previous).toBe('${WATCH_ENCRYPTION_KEY_PREVIOUS:-}');
+    expect(() => loadConfig({ ...environment, WATCH_ENCRYPTION_KEY: 'a'.repeat(64), WATCH_ENCRYPTION_KEY_PREVIOUS: '' })).not.toThrow();
     expect(compose.services.gateway.environment.REDIS_URL).toBe('redis://redis:6379');
     expect(compose.services.redis.image).toMatch(/^redis:/);
     const nginx = readFileSync(join(root, compose.services.lb.volumes[0].split(':')[0]), 'utf8');

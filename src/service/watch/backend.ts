@@ -25,8 +25,11 @@ export interface WatchCounts {
 
 /** When a failed try is tried again, and when trying stops (the event is then `failed`). */
 export interface RetryPolicy {
-  /** Delay before try `attempt + 1`, after `attempt` (1-based) tries failed; jittered. */
-  delayMs(attempt: number): number;
+  /**
+   * Delay before try `attempt + 1`, after `attempt` (1-based) tries failed; jittered. `slow`: the
+   * last try had no answer in time, and the receiver is tried again at a slower pace.
+   */
+  delayMs(attempt: number, slow?: boolean): number;
   /** Tries stop once this long has passed since the first. */
   giveUpAfterMs: number;
 }
@@ -45,7 +48,8 @@ export interface WatchBackend {
   readonly kind: BackendKind;
   /**
    * Stores a new watch with its first progress and events (made at once when the transfer has
-   * already moved), atomically against the bounds: refused with the bound's name when full.
+   * already moved), atomically against the bounds: refused with the bound's name when full. A watch
+   * counts against them while it is followed or owes a delivery, one already final included.
    */
   add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'>;
   /** The watch, its progress and deliveries; undefined when unknown, removed or past retention. */
@@ -68,14 +72,22 @@ export interface WatchBackend {
 
 /** What both backends are given (from the WATCH_* and MAX_WATCHES* settings). */
 export interface BackendOptions {
-  /** MAX_WATCHES: open (still followed) watches in all. */
+  /** MAX_WATCHES: watches followed or owing deliveries, in all. */
   maxWatches: number;
-  /** MAX_WATCHES_PER_CLIENT: open watches per owner. */
+  /** MAX_WATCHES_PER_CLIENT: the same, per owner. */
   maxWatchesPerClient: number;
   /** WATCH_MAX_DELIVERIES: tries in flight at once in this process. */
   maxDeliveries: number;
+  /** WATCH_MAX_DELIVERIES_PER_CLIENT: of those, tries for one owner's watches. */
+  maxDeliveriesPerClient: number;
+  /** WATCH_MAX_DELIVERIES_PER_HOST: of those, tries to one receiver host. */
+  maxDeliveriesPerHost: number;
   /** WATCH_RETAIN_MS: how long an ended watch stays readable once its deliveries are settled. */
   retainMs: number;
+  /** WATCH_RETAIN_PER_CLIENT: of those, records kept per owner (the oldest are forgotten first). */
+  retainPerClient: number;
+  /** WATCH_RETAIN_BYTES_PER_CLIENT: the bytes of those records per owner (their JSON). */
+  retainBytesPerClient: number;
   /**
    * WATCH_LEASE_MS: with Redis, how long a silent process keeps its watches; in both backends, how
    * long a follow work that returned or threw without ending its watch waits before it runs again.

@@ -157,7 +157,7 @@ export class WebhookSender {
         resolve({ attempt, answerBytes });
       };
       const timer = setTimeout(() => {
-        finish(decided ?? { result: { ok: false, error: `no answer from ${url.host} within ${timeoutMs} ms` }, outcome: 'timeout' });
+        finish(decided ?? { result: { ok: false, error: `no answer from ${url.host} within ${timeoutMs} ms`, slow: true }, outcome: 'timeout' });
       }, timeoutMs);
       try {
         // `agent: false`: a socket of its own, closed after the answer; nothing pooled per receiver.

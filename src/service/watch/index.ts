@@ -17,6 +17,7 @@ import { MemoryBackend } from './memory-backend';
 import { RedisBackend } from './redis-backend';
 import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
 import { retryPolicyFrom } from './retry';
+import { sealerFrom } from './sealing';
 import { newSecret } from './signing';
 
 export type { BackendKind, WatchCounts } from './backend';
@@ -64,11 +65,15 @@ export function createWatchService(config: Config, status: StatusService, guard:
     maxWatches: config.MAX_WATCHES,
     maxWatchesPerClient: config.MAX_WATCHES_PER_CLIENT,
     maxDeliveries: config.WATCH_MAX_DELIVERIES,
+    maxDeliveriesPerClient: config.WATCH_MAX_DELIVERIES_PER_CLIENT,
+    maxDeliveriesPerHost: config.WATCH_MAX_DELIVERIES_PER_HOST,
     retainMs: config.WATCH_RETAIN_MS,
+    retainPerClient: config.WATCH_RETAIN_PER_CLIENT,
+    retainBytesPerClient: config.WATCH_RETAIN_BYTES_PER_CLIENT,
     leaseMs: config.WATCH_LEASE_MS,
     retry: retryPolicyFrom(config),
   };
-  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger) : new MemoryBackend(options, logger);
+  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger, undefined, sealerFrom(config)) : new MemoryBackend(options, logger);
   return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
 }
 
@@ -129,7 +134,7 @@ export class WatchService {
   /**
    * Makes a watch for `owner` (the client key): the webhook's host checked, the status read now as
    * `POST /x-transfer/status` reads it, then stored within MAX_WATCHES (503) and
-   * MAX_WATCHES_PER_CLIENT (429).
+   * MAX_WATCHES_PER_CLIENT (429), which count every watch followed or owing webhooks.
    */
   async create(request: WatchRequest, owner: string): Promise<CreatedWatch> {
     const { status, backend, config } = this.#deps;
@@ -157,10 +162,10 @@ export class WatchService {
     const events = firstEvents(watch, answer, settledAt);
     const added = await this.#store(() => backend.add(watch, { ...progress, events: events.length, ...(answer.final ? { ended: 'final' } : {}) }, events));
     if (added === 'MAX_WATCHES') {
-      throw new ApiError(503, 'TooManyWatchesError', `${config.MAX_WATCHES} watches (MAX_WATCHES) are open on this service; retry later`, undefined, { 'Retry-After': '60' });
+      throw new ApiError(503, 'TooManyWatchesError', `${config.MAX_WATCHES} watches (MAX_WATCHES) are followed or owe webhooks on this service; retry later`, undefined, { 'Retry-After': '60' });
     }
     if (added === 'MAX_WATCHES_PER_CLIENT') {
-      throw new ApiError(429, 'TooManyWatchesError', `You have ${config.MAX_WATCHES_PER_CLIENT} open watches (MAX_WATCHES_PER_CLIENT); end one (DELETE) or wait for one to end`);
+      throw new ApiError(429, 'TooManyWatchesError', `You have ${config.MAX_WATCHES_PER_CLIENT} watches followed or owing webhooks (MAX_WATCHES_PER_CLIENT); end one (DELETE) or wait for one to end and its webhooks to be delivered`);
     }
     return { id: watch.id, secret: watch.webhook.secret, status: answer };
   }

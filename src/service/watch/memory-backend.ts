@@ -1,10 +1,12 @@
 // The embedded watch backend (no REDIS_URL): everything in this process's memory, so watches end
-// with it. It keeps the promises of WatchBackend the way the Redis backend does: bounds on open
-// watches, compare-and-set progress, one try at a time per watch in seq order, at most
-// `maxDeliveries` tries in flight, ended watches readable for `retainMs` once their events settle.
+// with it. It keeps the promises of WatchBackend the way the Redis backend does: bounds on watches
+// followed or owing deliveries, compare-and-set progress, one try at a time per watch in seq order, at most
+// `maxDeliveries` tries in flight shared fairly (fair-slots.ts), ended watches readable for
+// `retainMs` once their events settle, within bounds per owner.
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts, WatchView } from './backend';
-import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
+import { FairSlots, hostOf } from './fair-slots';
+import { endedProgress, type Delivery, type Watch, type WatchEvent, type WatchProgress } from './model';
 import { afterTry, failedTry, waiting } from './tries';
 
 interface Entry {
@@ -14,6 +16,10 @@ interface Entry {
   deliveries: Delivery[];
   /** Index of the first event not settled: the only one tried. */
   head: number;
+  /** Counted against the bounds: followed, or owing deliveries. */
+  held: boolean;
+  /** Once ended and settled: the record's bytes (its JSON), counted against its owner's retention bounds. */
+  size?: number;
   /** When the head's first try started. */
   firstAt?: number;
   /** The head is queued for a slot, being tried, or waiting for its next try. */
@@ -31,13 +37,18 @@ export class MemoryBackend implements WatchBackend {
   readonly #options: BackendOptions;
   readonly #logger: Logger;
   readonly #entries = new Map<string, Entry>();
-  /** Open watches per owner (absent at 0). */
+  /** Watches held (followed or owing deliveries) per owner (absent at 0). */
   readonly #owners = new Map<string, number>();
+  #held = 0;
+  /** Watches followed. */
   #open = 0;
+  /** Each owner's ended, settled records, oldest first, and their bytes. */
+  readonly #retained = new Map<string, { entries: Set<Entry>; bytes: number }>();
   #queued = 0;
-  /** Watches whose head waits for a delivery slot, in the order they asked. */
-  #ready: Entry[] = [];
-  #inFlight = 0;
+  /** The delivery slots: a watch's head waits here for its turn. */
+  readonly #slots: FairSlots;
+  /** Aborts the waits for a slot when closing. */
+  readonly #closing = new AbortController();
   /** Follows and tries running, so that close() returns once they have stopped. */
   readonly #running = new Set<Promise<void>>();
   #work?: { follow: FollowWork; deliver: DeliverWork };
@@ -46,15 +57,17 @@ export class MemoryBackend implements WatchBackend {
   constructor(options: BackendOptions, logger: Logger) {
     this.#options = options;
     this.#logger = logger;
+    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
     if (this.#entries.has(watch.id)) throw new Error(`watch ${watch.id} exists`);
-    if (this.#open >= this.#options.maxWatches) return 'MAX_WATCHES';
+    if (this.#held >= this.#options.maxWatches) return 'MAX_WATCHES';
     if ((this.#owners.get(watch.owner) ?? 0) >= this.#options.maxWatchesPerClient) return 'MAX_WATCHES_PER_CLIENT';
-    const entry: Entry = { watch, progress, events: [], deliveries: [], head: 0, busy: false, gone: false };
+    const entry: Entry = { watch, progress: progress.ended ? endedProgress(progress) : progress, events: [], deliveries: [], head: 0, held: false, busy: false, gone: false };
     this.#entries.set(watch.id, entry);
-    if (!progress.ended) this.#opened(watch.owner, 1);
+    if (!progress.ended) this.#open += 1;
+    if (!progress.ended || events.length > 0) this.#hold(entry, true);
     this.#append(entry, events);
     if (!progress.ended) this.#follow(entry);
     this.#retainIfDone(entry);
@@ -77,8 +90,8 @@ export class MemoryBackend implements WatchBackend {
   async advance(id: string, progress: WatchProgress, events: WatchEvent[]): Promise<boolean> {
     const entry = this.#entries.get(id);
     if (!entry || entry.progress.ended || entry.progress.events !== progress.events - events.length) return false;
-    entry.progress = progress;
-    if (progress.ended) this.#opened(entry.watch.owner, -1);
+    entry.progress = progress.ended ? endedProgress(progress) : progress;
+    if (progress.ended) this.#open -= 1;
     this.#append(entry, events);
     this.#retainIfDone(entry);
     return true;
@@ -99,32 +112,42 @@ export class MemoryBackend implements WatchBackend {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort(new Error('closing'));
     for (const entry of this.#entries.values()) {
       entry.follower?.abort(new Error('closing'));
       clearTimeout(entry.timer);
       clearTimeout(entry.retryTimer);
     }
-    this.#ready = [];
     await Promise.allSettled([...this.#running]);
   }
 
-  #opened(owner: string, by: 1 | -1): void {
-    this.#open += by;
-    const count = (this.#owners.get(owner) ?? 0) + by;
-    if (count > 0) this.#owners.set(owner, count);
-    else this.#owners.delete(owner);
+  /** Counts the watch against the bounds, or stops counting it. */
+  #hold(entry: Entry, held: boolean): void {
+    if (entry.held === held) return;
+    entry.held = held;
+    const by = held ? 1 : -1;
+    this.#held += by;
+    const count = (this.#owners.get(entry.watch.owner) ?? 0) + by;
+    if (count > 0) this.#owners.set(entry.watch.owner, count);
+    else this.#owners.delete(entry.watch.owner);
   }
 
   #drop(entry: Entry): void {
     entry.gone = true;
     this.#entries.delete(entry.watch.id);
-    if (!entry.progress.ended) this.#opened(entry.watch.owner, -1);
+    if (!entry.progress.ended) this.#open -= 1;
+    this.#hold(entry, false);
+    const retained = this.#retained.get(entry.watch.owner);
+    if (entry.size !== undefined && retained?.entries.delete(entry)) {
+      retained.bytes -= entry.size;
+      if (retained.entries.size === 0) this.#retained.delete(entry.watch.owner);
+    }
     entry.follower?.abort(new Error('watch removed'));
     clearTimeout(entry.timer);
     clearTimeout(entry.retryTimer);
-    for (const delivery of entry.deliveries.slice(entry.head)) delivery.state = 'cancelled';
+    if (entry.size === undefined) for (const delivery of entry.deliveries.slice(entry.head)) delivery.state = 'cancelled';
     this.#queued -= entry.events.length - entry.head;
-    // A watch queued for a slot is skipped when its turn comes (see #drain).
+    // A watch queued for a slot gives it back when its turn comes (see #queue).
   }
 
   #append(entry: Entry, events: readonly WatchEvent[]): void {
@@ -155,38 +178,39 @@ export class MemoryBackend implements WatchBackend {
   #pump(entry: Entry): void {
     if (!this.#work || this.#closed || entry.gone || entry.busy || entry.head >= entry.events.length) return;
     entry.busy = true;
-    this.#ready.push(entry);
-    this.#drain();
+    this.#queue(entry);
   }
 
-  #drain(): void {
-    while (this.#inFlight < this.#options.maxDeliveries && this.#ready.length > 0 && !this.#closed) {
-      const entry = this.#ready.shift();
-      if (entry && !entry.gone) this.#try(entry);
-    }
+  /** Waits for the head's turn at a slot, then tries it. */
+  #queue(entry: Entry): void {
+    this.#slots.acquire({ owner: entry.watch.owner, host: hostOf(entry.watch.webhook.url) }, this.#closing.signal).then(
+      (release) => {
+        if (entry.gone || this.#closed) release();
+        else this.#try(entry, release);
+      },
+      // Closing: the wait is dropped with the process's watches.
+      () => undefined,
+    );
   }
 
-  #try(entry: Entry): void {
+  #try(entry: Entry, release: () => void): void {
     const work = this.#work;
     const event = entry.events[entry.head];
     const delivery = entry.deliveries[entry.head];
-    if (!work || !event || !delivery) return;
-    this.#inFlight += 1;
+    if (!work || !event || !delivery) return release();
     const startedAt = Date.now();
     entry.firstAt ??= startedAt;
     const run = work
       .deliver(entry.watch, event, delivery.attempts + 1)
       .catch(failedTry)
       .then((result) => {
-        this.#inFlight -= 1;
         if (entry.gone || this.#closed) return;
         const next = afterTry(delivery, result, this.#options.retry, entry.firstAt ?? startedAt, startedAt);
         entry.deliveries[entry.head] = next;
         if (next.state === 'retrying') {
           entry.retryTimer = setTimeout(() => {
             entry.retryTimer = undefined;
-            this.#ready.push(entry);
-            this.#drain();
+            this.#queue(entry);
           }, (next.nextAt ?? startedAt) - Date.now()).unref();
         } else {
           entry.head += 1;
@@ -198,16 +222,34 @@ export class MemoryBackend implements WatchBackend {
         }
       })
       .finally(() => {
+        release();
         this.#running.delete(run);
-        this.#drain();
       });
     this.#running.add(run);
   }
 
-  /** An ended watch whose events are all settled is forgotten `retainMs` later. */
+  /**
+   * An ended watch whose events are all settled stops counting against the bounds, and is forgotten
+   * `retainMs` later, or sooner when its owner's retained records pass their bounds (oldest first).
+   */
   #retainIfDone(entry: Entry): void {
-    if (!entry.progress.ended || entry.head < entry.events.length || entry.gone || this.#closed) return;
+    if (!entry.progress.ended || entry.head < entry.events.length || entry.gone || this.#closed || entry.size !== undefined) return;
+    this.#hold(entry, false);
+    // Settled: the bodies are sent (GET shows the deliveries, not the bodies).
+    entry.events = [];
+    entry.head = 0;
+    entry.size = Buffer.byteLength(JSON.stringify({ watch: entry.watch, progress: entry.progress, deliveries: entry.deliveries }));
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => this.#drop(entry), this.#options.retainMs).unref();
+    let retained = this.#retained.get(entry.watch.owner);
+    if (!retained) this.#retained.set(entry.watch.owner, (retained = { entries: new Set(), bytes: 0 }));
+    retained.entries.add(entry);
+    retained.bytes += entry.size;
+    const { retainPerClient, retainBytesPerClient } = this.#options;
+    while (retained.entries.size > retainPerClient || retained.bytes > retainBytesPerClient) {
+      const [oldest] = retained.entries;
+      if (!oldest) break;
+      this.#drop(oldest);
+    }
   }
 }

@@ -67,5 +67,11 @@ export interface WatchProgress {
   events: number;
 }
 
-/** The outcome of one try to deliver an event. */
-export type DeliveryResult = { ok: true; code: number } | { ok: false; code?: number; error: string };
+/** The outcome of one try to deliver an event; `slow`: no answer within the deadline (retried at a slower pace). */
+export type DeliveryResult = { ok: true; code: number } | { ok: false; code?: number; error: string; slow?: true };
+
+/** Progress as kept once following has ended: what resumes following is no longer needed. */
+export function endedProgress(progress: WatchProgress): WatchProgress {
+  const { resume: _resume, ...kept } = progress;
+  return kept;
+}

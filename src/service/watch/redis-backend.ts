@@ -6,14 +6,19 @@
 //   carries on from the recorded progress.
 // - `deliver`: one job per event when it becomes its watch's head (job id = event id). A refused try
 //   moves the job to delayed until the next try; once the event is settled, the job queues the next.
+//   The worker takes every job that is due (at most one per watch) and each waits in this process for
+//   its turn at a delivery slot (fair-slots.ts): taking them first come first served would let one
+//   owner's hung receivers hold every slot while another's jobs wait in the queue behind them.
 // The records decide, not the jobs: a job that finds its event settled or its watch gone does
 // nothing, so a job run twice (after a stall) never makes a second, different delivery.
 import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts, WatchView } from './backend';
+import { FairSlots, hostOf } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
-import { WatchStore } from './redis-store';
+import { WatchStore, type DeliveryTurn } from './redis-store';
+import { sealerFrom, type Sealer } from './sealing';
 import { afterTry, failedTry, waiting } from './tries';
 
 interface FollowJob {
@@ -67,11 +72,16 @@ export class RedisBackend implements WatchBackend {
   readonly #jobOptions: JobsOptions;
   #workers?: { follow: Worker<FollowJob>; deliver: Worker<DeliverJob> };
   #closing = false;
+  readonly #slots: FairSlots;
+  /** Aborts the waits for a delivery slot when closing (their jobs go back to the queue). */
+  readonly #stop = new AbortController();
 
-  constructor(redisUrl: string, options: BackendOptions, logger: Logger, prefix = 'xcmgw:watch:') {
+  /** `sealer`: seals webhook secrets and URLs in Redis (none: stored in clear). */
+  constructor(redisUrl: string, options: BackendOptions, logger: Logger, prefix = 'xcmgw:watch:', sealer: Sealer = sealerFrom({})) {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
+    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
     const retryStrategy = (attempt: number) => this.#reconnect(attempt);
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
     // BullMQ's workers duplicate this one for their blocking connections: the strategy goes along.
@@ -80,7 +90,7 @@ export class RedisBackend implements WatchBackend {
     // lost meanwhile would be an unhandled rejection. This client subscribes at each `ready` instead.
     this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy, autoResubscribe: false });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
-    this.#store = new WatchStore(this.#redis, prefix);
+    this.#store = new WatchStore(this.#redis, prefix, { retainMs: options.retainMs, retainPerClient: options.retainPerClient, retainBytesPerClient: options.retainBytesPerClient, sealer });
     const queue = { connection: this.#redis, prefix: `${prefix}bull` };
     this.#follows = new Queue<FollowJob>('follow', queue);
     this.#deliveries = new Queue<DeliverJob>('deliver', queue);
@@ -122,7 +132,7 @@ export class RedisBackend implements WatchBackend {
   }
 
   async advance(id: string, progress: WatchProgress, events: WatchEvent[]): Promise<boolean> {
-    const head = await this.#store.advance(id, progress, events, events.map(waiting), this.#options.retainMs);
+    const head = await this.#store.advance(id, progress, events, events.map(waiting));
     if (head === -1) return false;
     if (head >= 0) await this.#queueDelivery(id, head);
     return true;
@@ -141,7 +151,8 @@ export class RedisBackend implements WatchBackend {
     const common = { connection: this.#bull, prefix: this.#store.prefix + 'bull', lockDuration: lease, stalledInterval: Math.max(1, Math.round(lease / 3)), maxStalledCount: 1_000_000 };
     const workers = {
       follow: new Worker<FollowJob>('follow', (job, token, signal) => this.#follow(follow, job, token, signal), { ...common, concurrency: this.#options.maxWatches }),
-      deliver: new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), { ...common, concurrency: this.#options.maxDeliveries }),
+      // Jobs wait for a slot in this process: as many as there can be watches, one job each.
+      deliver: new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), { ...common, concurrency: this.#options.maxWatches }),
     };
     // Errors come one per job and per reconnect (a lost lock is told below, once per renewal).
     for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
@@ -157,6 +168,7 @@ export class RedisBackend implements WatchBackend {
 
   async close(): Promise<void> {
     this.#closing = true;
+    this.#stop.abort(new Error(CLOSING));
     const clients = [this.#redis, this.#bull, this.#subscriber];
     // Redis away: nothing can be handed back (a lease later the jobs' locks lapse and another
     // replica takes them, as after a crash), and the queues' commands would wait for it: the
@@ -187,6 +199,7 @@ export class RedisBackend implements WatchBackend {
    * without its job. Queueing again is harmless (a job id that exists is not added twice).
    */
   async #requeue(): Promise<void> {
+    await this.#store.adoptFollowed();
     const { open, pending } = await this.#store.live();
     for (let i = 0; i < open.length; i += 500) {
       await this.#follows.addBulk(open.slice(i, i + 500).map((id) => ({ name: 'follow', data: { id }, opts: { ...this.#jobOptions, jobId: id } })));
@@ -233,17 +246,46 @@ export class RedisBackend implements WatchBackend {
 
   async #deliver(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined): Promise<void> {
     const { id, seq } = job.data;
+    let turn = await this.#turn(id, seq);
+    if (!turn) return;
+    const key = { owner: turn.watch.owner, host: hostOf(turn.watch.webhook.url) };
+    let release = this.#slots.tryAcquire(key);
+    const waited = !release;
+    if (!release) {
+      release = await this.#slots.acquire(key, this.#stop.signal).catch(() => undefined);
+      if (!release) {
+        // Closing: handed back for another replica (or this one, restarted).
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+    }
+    try {
+      // The watch may have been removed, or its event recorded elsewhere, while this job waited.
+      if (waited) turn = await this.#turn(id, seq);
+      if (turn) await this.#try(work, job, token, turn);
+    } finally {
+      release();
+    }
+  }
+
+  /** Where the job's watch stands, when its event is still the head to try (a settled head's next event is queued). */
+  async #turn(id: string, seq: number): Promise<DeliveryTurn | undefined> {
     const turn = await this.#store.turn(id, seq);
-    if (!turn || turn.head < seq) return;
+    if (!turn || turn.head < seq) return undefined;
     if (turn.head > seq) {
       // Settled by a run that stopped before queueing the next event.
       if (turn.head < turn.events) await this.#queueDelivery(id, turn.head);
-      return;
+      return undefined;
     }
+    return turn;
+  }
+
+  async #try(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined, turn: DeliveryTurn): Promise<void> {
+    const { id, seq } = job.data;
     const startedAt = Date.now();
     const result = await work(turn.watch, turn.event, turn.delivery.attempts + 1).catch(failedTry);
     const next = afterTry(turn.delivery, result, this.#options.retry, job.timestamp, startedAt);
-    const after = await this.#store.record(id, seq, next, next.state !== 'retrying', this.#options.retainMs);
+    const after = await this.#store.record(id, seq, next, next.state !== 'retrying');
     if (after === -1) return;
     if (next.state === 'retrying') {
       await job.moveToDelayed(next.nextAt ?? startedAt, token);

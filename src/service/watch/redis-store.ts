@@ -3,103 +3,147 @@
 // see half a change. BullMQ carries the work (redis-backend.ts); these keys are what is true.
 //
 // Keys, under one prefix (`xcmgw:watch:` by default):
-//   w:<id>              hash: watch, progress (JSON), owner, n (events made), head (first event not
-//                       settled), ended ('' while followed, else how it ended)
-//   w:<id>:events       list: the events' JSON, by seq (fixed once made: every try sends the same body)
+//   w:<id>              hash: watch (JSON, sealed when a key is set), progress (JSON), owner, n (events
+//                       made), head (first event not settled), ended ('' while followed, else how it
+//                       ended), bytes (once retained: the record's size, for the owner's bound)
+//   w:<id>:events       list: the events' JSON, by seq (fixed once made: every try sends the same
+//                       body); dropped once every event is settled
 //   w:<id>:deliveries   list: each event's Delivery JSON, by seq
-//   open                set: ids of watches still followed (MAX_WATCHES)
-//   owners              hash: owner -> open watches (MAX_WATCHES_PER_CLIENT)
+//   open                set: ids of watches still followed
+//   held                set: ids of watches that count against the bounds (followed, or owing deliveries)
+//   owners              hash: owner -> watches held (MAX_WATCHES_PER_CLIENT)
 //   ended               sorted set: ended watches -> when they are forgotten (+inf while events are pending)
 //   queued              counter: events not settled
-// An ended watch whose events are all settled has its keys PEXPIREd after the retention.
+//   retained:<owner>    sorted set: the owner's ended, settled records -> when they were retained
+//   retainedBytes:<owner>  hash: their sizes, and '#total' (the per-client bounds on retained records)
+// An ended watch whose events are all settled has its keys PEXPIREd after the retention, or is
+// forgotten sooner when its owner's retained records pass WATCH_RETAIN_PER_CLIENT or
+// WATCH_RETAIN_BYTES_PER_CLIENT (oldest first). The per-owner keys are named inside the scripts:
+// the backend needs a single Redis, not Cluster (docs/watches.md).
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
+import { endedProgress } from './model';
+import type { Sealer } from './sealing';
 
-/** Retention, as both scripts that can end a watch's work apply it. */
-const RETAIN = `
-local function retain(id, now, retainMs, pending)
+// Every script gets KEYS w:<id>, events, deliveries, open, owners, ended, queued, held, and ARGV
+// prefix, now, retainMs, retainPerClient, retainBytesPerClient, id, then its own from ARGV[7].
+const COMMON = `
+local prefix, now, retainMs, retainCount, retainBytes, id = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+-- Stops counting the watch against the bounds (it is neither followed nor owes a delivery).
+local function release(owner)
+  if redis.call('SREM', KEYS[8], id) == 1 and redis.call('HINCRBY', KEYS[5], owner, -1) <= 0 then redis.call('HDEL', KEYS[5], owner) end
+end
+local function hold(owner)
+  redis.call('SADD', KEYS[8], id)
+  redis.call('HINCRBY', KEYS[5], owner, 1)
+end
+-- Deletes a record of owner's, and its place among the owner's retained records.
+local function forget(owner, other)
+  local index, sizes = prefix .. 'retained:' .. owner, prefix .. 'retainedBytes:' .. owner
+  local size = redis.call('HGET', sizes, other)
+  if size then
+    redis.call('HDEL', sizes, other)
+    redis.call('HINCRBY', sizes, '#total', -tonumber(size))
+    redis.call('ZREM', index, other)
+  end
+  redis.call('ZREM', KEYS[6], other)
+  local w = prefix .. 'w:' .. other
+  redis.call('DEL', w, w .. ':events', w .. ':deliveries')
+end
+-- An ended watch: kept while events are pending; once settled, retained within the owner's bounds.
+local function retain(owner, pending)
   if pending then
     redis.call('ZADD', KEYS[6], '+inf', id)
     return
   end
+  release(owner)
   redis.call('ZADD', KEYS[6], now + retainMs, id)
-  for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], retainMs) end
-end
-local function close(id, owner)
-  redis.call('SREM', KEYS[4], id)
-  if redis.call('HINCRBY', KEYS[5], owner, -1) <= 0 then redis.call('HDEL', KEYS[5], owner) end
+  redis.call('DEL', KEYS[2])
+  redis.call('PEXPIRE', KEYS[1], retainMs)
+  redis.call('PEXPIRE', KEYS[3], retainMs)
+  local index, sizes = prefix .. 'retained:' .. owner, prefix .. 'retainedBytes:' .. owner
+  -- Records whose retention passed have expired: their entries go.
+  for _, old in ipairs(redis.call('ZRANGEBYSCORE', index, '-inf', now - retainMs)) do forget(owner, old) end
+  local size = redis.call('HSTRLEN', KEYS[1], 'watch') + redis.call('HSTRLEN', KEYS[1], 'progress')
+  for _, d in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do size = size + #d end
+  redis.call('ZADD', index, now, id)
+  redis.call('HSET', sizes, id, size)
+  local total = redis.call('HINCRBY', sizes, '#total', size)
+  while redis.call('ZCARD', index) > retainCount or total > retainBytes do
+    local oldest = redis.call('ZRANGE', index, 0, 0)[1]
+    if not oldest then break end
+    forget(owner, oldest)
+    total = tonumber(redis.call('HGET', sizes, '#total') or '0')
+  end
+  redis.call('PEXPIRE', index, retainMs)
+  redis.call('PEXPIRE', sizes, retainMs)
 end
 `;
 
-// KEYS: w:<id>, events, deliveries, open, owners, ended, queued (the same order for every script).
-const ADD = `${RETAIN}
-local id, owner, ended = ARGV[1], ARGV[2], ARGV[5]
-local n, now, retainMs = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+// ARGV: owner, watch, progress, ended, maxWatches, maxWatchesPerClient, n, then n events and n deliveries.
+const ADD = `${COMMON}
+local owner, ended, n = ARGV[7], ARGV[10], tonumber(ARGV[13])
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('watch ' .. id .. ' exists') end
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
-if redis.call('SCARD', KEYS[4]) >= tonumber(ARGV[6]) then return 'MAX_WATCHES' end
-if tonumber(redis.call('HGET', KEYS[5], owner) or '0') >= tonumber(ARGV[7]) then return 'MAX_WATCHES_PER_CLIENT' end
-redis.call('HSET', KEYS[1], 'watch', ARGV[3], 'progress', ARGV[4], 'owner', owner, 'n', n, 'head', 0, 'ended', ended)
+if redis.call('SCARD', KEYS[8]) >= tonumber(ARGV[11]) then return 'MAX_WATCHES' end
+if tonumber(redis.call('HGET', KEYS[5], owner) or '0') >= tonumber(ARGV[12]) then return 'MAX_WATCHES_PER_CLIENT' end
+redis.call('HSET', KEYS[1], 'watch', ARGV[8], 'progress', ARGV[9], 'owner', owner, 'n', n, 'head', 0, 'ended', ended)
+if n > 0 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 14, 13 + n))
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 14 + n, 13 + 2 * n))
+  redis.call('INCRBY', KEYS[7], n)
+end
+if ended == '' or n > 0 then hold(owner) end
+if ended == '' then redis.call('SADD', KEYS[4], id) else retain(owner, n > 0) end
+return 'added'
+`;
+
+// ARGV: events expected, progress, ended, n, then n events and n deliveries.
+// Returns -1 when refused, else the seq of an event that has just become the head (to queue), or -2.
+const ADVANCE = `${COMMON}
+local ended, n = ARGV[9], tonumber(ARGV[10])
+local h = redis.call('HMGET', KEYS[1], 'n', 'ended', 'owner', 'head')
+if not h[1] or h[2] ~= '' or tonumber(h[1]) ~= tonumber(ARGV[7]) then return -1 end
+local before, head = tonumber(h[1]), tonumber(h[4])
+redis.call('HSET', KEYS[1], 'progress', ARGV[8], 'n', before + n, 'ended', ended)
 if n > 0 then
   redis.call('RPUSH', KEYS[2], unpack(ARGV, 11, 10 + n))
   redis.call('RPUSH', KEYS[3], unpack(ARGV, 11 + n, 10 + 2 * n))
   redis.call('INCRBY', KEYS[7], n)
 end
-if ended == '' then
-  redis.call('SADD', KEYS[4], id)
-  redis.call('HINCRBY', KEYS[5], owner, 1)
-else
-  retain(id, now, retainMs, n > 0)
-end
-return 'added'
-`;
-
-// Returns -1 when refused, else the seq of an event that has just become the head (to queue), or -2.
-const ADVANCE = `${RETAIN}
-local id, ended = ARGV[1], ARGV[4]
-local n, now, retainMs = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local h = redis.call('HMGET', KEYS[1], 'n', 'ended', 'owner', 'head')
-if not h[1] or h[2] ~= '' or tonumber(h[1]) ~= tonumber(ARGV[2]) then return -1 end
-local before, head = tonumber(h[1]), tonumber(h[4])
-redis.call('HSET', KEYS[1], 'progress', ARGV[3], 'n', before + n, 'ended', ended)
-if n > 0 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 8, 7 + n))
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 8 + n, 7 + 2 * n))
-  redis.call('INCRBY', KEYS[7], n)
-end
 if ended ~= '' then
-  close(id, h[3])
-  retain(id, now, retainMs, head < before + n)
+  redis.call('SREM', KEYS[4], id)
+  retain(h[3], head < before + n)
 end
 if n > 0 and head == before then return head end
 return -2
 `;
 
-// A try's outcome for event ARGV[2]; returns -1 when the watch is gone or the event is no longer the
-// head (another process recorded it), else the seq of the next event to queue, or -2.
-const RECORD = `${RETAIN}
-local id, seq, now, retainMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[5]), tonumber(ARGV[6])
-local h = redis.call('HMGET', KEYS[1], 'head', 'n', 'ended')
+// ARGV: seq, delivery, settled ('1' or '0'). A try's outcome for event seq; returns -1 when the watch
+// is gone or the event is no longer the head (another process recorded it), else the seq of the next
+// event to queue, or -2.
+const RECORD = `${COMMON}
+local seq = tonumber(ARGV[7])
+local h = redis.call('HMGET', KEYS[1], 'head', 'n', 'ended', 'owner')
 if not h[1] or tonumber(h[1]) ~= seq then return -1 end
-redis.call('LSET', KEYS[3], seq, ARGV[3])
-if ARGV[4] ~= '1' then return -2 end
+redis.call('LSET', KEYS[3], seq, ARGV[8])
+if ARGV[9] ~= '1' then return -2 end
 redis.call('HSET', KEYS[1], 'head', seq + 1)
 redis.call('DECR', KEYS[7])
 if seq + 1 < tonumber(h[2]) then return seq + 1 end
-if h[3] ~= '' then retain(id, now, retainMs, false) end
+if h[3] ~= '' then retain(h[4], false) end
 return -2
 `;
 
 // Returns -1 when unknown, else the head's seq (its job is the one to take off the queue).
-const REMOVE = `${RETAIN}
-local id = ARGV[1]
+const REMOVE = `${COMMON}
 local h = redis.call('HMGET', KEYS[1], 'head', 'n', 'ended', 'owner')
 if not h[1] then return -1 end
-if h[3] == '' then close(id, h[4]) end
-redis.call('ZREM', KEYS[6], id)
+redis.call('SREM', KEYS[4], id)
+release(h[4])
 redis.call('DECRBY', KEYS[7], tonumber(h[2]) - tonumber(h[1]))
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+forget(h[4], id)
 return tonumber(h[1])
 `;
 
@@ -122,13 +166,23 @@ export interface DeliveryTurn {
   events: number;
 }
 
+/** What the store is given: the retention of ended records, its per-owner bounds, and the sealer of watch records. */
+export interface StoreOptions {
+  retainMs: number;
+  retainPerClient: number;
+  retainBytesPerClient: number;
+  sealer: Sealer;
+}
+
 export class WatchStore {
   readonly prefix: string;
   readonly #redis: Redis;
+  readonly #options: StoreOptions;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: Redis, prefix: string, options: StoreOptions) {
     this.#redis = redis;
     this.prefix = prefix;
+    this.#options = options;
   }
 
   /** The channel a removal is announced on, so the process following the watch stops at once. */
@@ -138,40 +192,51 @@ export class WatchStore {
 
   #keys(id: string): string[] {
     const w = `${this.prefix}w:${id}`;
-    return [w, `${w}:events`, `${w}:deliveries`, `${this.prefix}open`, `${this.prefix}owners`, `${this.prefix}ended`, `${this.prefix}queued`];
+    return [w, `${w}:events`, `${w}:deliveries`, ...['open', 'owners', 'ended', 'queued', 'held'].map((k) => this.prefix + k)];
   }
 
   /** EVALSHA, loading the script once per Redis (after a restart or SCRIPT FLUSH too). */
   async #run(which: keyof typeof SCRIPTS, id: string, args: (string | number)[]): Promise<unknown> {
     const { lua, sha } = SCRIPTS[which];
     const keys = this.#keys(id);
+    const { retainMs, retainPerClient, retainBytesPerClient } = this.#options;
+    const argv = [this.prefix, Date.now(), retainMs, retainPerClient, retainBytesPerClient, id, ...args];
     try {
-      return await this.#redis.evalsha(sha, keys.length, ...keys, ...args);
+      return await this.#redis.evalsha(sha, keys.length, ...keys, ...argv);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return await this.#redis.eval(lua, keys.length, ...keys, ...args);
+      return await this.#redis.eval(lua, keys.length, ...keys, ...argv);
     }
   }
 
-  async add(watch: Watch, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[], bounds: { maxWatches: number; maxWatchesPerClient: number; retainMs: number }): Promise<string> {
-    const args = [watch.id, watch.owner, JSON.stringify(watch), JSON.stringify(progress), progress.ended ?? '', bounds.maxWatches, bounds.maxWatchesPerClient, events.length, Date.now(), bounds.retainMs];
+  #progress(progress: WatchProgress): string {
+    return JSON.stringify(progress.ended ? endedProgress(progress) : progress);
+  }
+
+  #watch(stored: string, id: string): Watch {
+    return JSON.parse(this.#options.sealer.open(stored, id)) as Watch;
+  }
+
+  async add(watch: Watch, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[], bounds: { maxWatches: number; maxWatchesPerClient: number }): Promise<string> {
+    const sealed = this.#options.sealer.seal(JSON.stringify(watch), watch.id);
+    const args = [watch.owner, sealed, this.#progress(progress), progress.ended ?? '', bounds.maxWatches, bounds.maxWatchesPerClient, events.length];
     return String(await this.#run('add', watch.id, [...args, ...events.map((e) => JSON.stringify(e)), ...deliveries.map((d) => JSON.stringify(d))]));
   }
 
   /** -1: refused; else the seq that became the head (queue it), or -2. */
-  async advance(id: string, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[], retainMs: number): Promise<number> {
-    const args = [id, progress.events - events.length, JSON.stringify(progress), progress.ended ?? '', events.length, Date.now(), retainMs];
+  async advance(id: string, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[]): Promise<number> {
+    const args = [progress.events - events.length, this.#progress(progress), progress.ended ?? '', events.length];
     return Number(await this.#run('advance', id, [...args, ...events.map((e) => JSON.stringify(e)), ...deliveries.map((d) => JSON.stringify(d))]));
   }
 
   /** -1: stale (gone, or recorded elsewhere); else the next seq to queue, or -2. */
-  async record(id: string, seq: number, delivery: Delivery, settled: boolean, retainMs: number): Promise<number> {
-    return Number(await this.#run('record', id, [id, seq, JSON.stringify(delivery), settled ? '1' : '0', Date.now(), retainMs]));
+  async record(id: string, seq: number, delivery: Delivery, settled: boolean): Promise<number> {
+    return Number(await this.#run('record', id, [seq, JSON.stringify(delivery), settled ? '1' : '0']));
   }
 
   /** -1: unknown; else the head's seq. */
   async remove(id: string): Promise<number> {
-    return Number(await this.#run('remove', id, [id]));
+    return Number(await this.#run('remove', id, []));
   }
 
   async view(id: string): Promise<{ watch: Watch; progress: WatchProgress; deliveries: Delivery[] } | undefined> {
@@ -179,14 +244,14 @@ export class WatchStore {
     const [hash, list] = await this.#exec<[(string | null)[], string[]]>(this.#redis.multi().hmget(w, 'watch', 'progress').lrange(deliveries, 0, -1));
     const [watch, progress] = hash;
     if (!watch || !progress) return undefined;
-    return { watch: JSON.parse(watch) as Watch, progress: JSON.parse(progress) as WatchProgress, deliveries: list.map((d) => JSON.parse(d) as Delivery) };
+    return { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress, deliveries: list.map((d) => JSON.parse(d) as Delivery) };
   }
 
   /** The watch and its progress, unless gone or ended. */
   async following(id: string): Promise<{ watch: Watch; progress: WatchProgress } | undefined> {
     const [watch, progress, ended] = await this.#redis.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended');
     if (!watch || !progress || ended !== '') return undefined;
-    return { watch: JSON.parse(watch) as Watch, progress: JSON.parse(progress) as WatchProgress };
+    return { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress };
   }
 
   async turn(id: string, seq: number): Promise<DeliveryTurn | undefined> {
@@ -196,7 +261,7 @@ export class WatchStore {
     );
     const [watch, head, n] = hash;
     if (!watch || head == null || n == null || !event || !delivery) return undefined;
-    return { watch: JSON.parse(watch) as Watch, event: JSON.parse(event) as WatchEvent, delivery: JSON.parse(delivery) as Delivery, head: Number(head), events: Number(n) };
+    return { watch: this.#watch(watch, id), event: JSON.parse(event) as WatchEvent, delivery: JSON.parse(delivery) as Delivery, head: Number(head), events: Number(n) };
   }
 
   async counts(): Promise<{ open: number; ended: number; queued: number }> {
@@ -204,6 +269,15 @@ export class WatchStore {
       this.#redis.multi().scard(`${this.prefix}open`).zcount(`${this.prefix}ended`, `(${Date.now()}`, '+inf').get(`${this.prefix}queued`),
     );
     return { open, ended, queued: Number(queued ?? 0) };
+  }
+
+  /**
+   * Every followed watch is held (counted against the bounds). Records written before `held`
+   * existed counted only followed watches, in `owners`: adding them to `held` keeps the bounds
+   * right across the upgrade (a no-op otherwise).
+   */
+  async adoptFollowed(): Promise<void> {
+    await this.#redis.sunionstore(`${this.prefix}held`, `${this.prefix}held`, `${this.prefix}open`);
   }
 
   /** Ids of the watches still followed, and of ended ones with events pending: what start() re-queues. */

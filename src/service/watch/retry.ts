@@ -10,6 +10,9 @@ export interface RetrySettings {
   forMs: number;
 }
 
+/** A try left unanswered until its deadline is retried as if it had failed this many more times (4x the wait). */
+export const SLOW_STEPS = 2;
+
 /**
  * Exponential backoff with "equal jitter": the step doubles from `firstMs` up to `maxMs`, and each
  * wait is drawn between half the step and the whole of it. The jitter spreads the retries of the
@@ -35,8 +38,12 @@ export class ExponentialRetry implements RetryPolicy {
     return Math.min(maxMs, firstMs * 2 ** Math.min(Math.max(attempt, 1) - 1, 52));
   }
 
-  delayMs(attempt: number): number {
-    const step = this.stepMs(attempt);
+  /**
+   * `slow`: the try had no answer in time. Such a receiver held a delivery slot for the whole
+   * deadline; its next try waits the step of SLOW_STEPS more failures, so that it holds fewer.
+   */
+  delayMs(attempt: number, slow = false): number {
+    const step = this.stepMs(slow ? attempt + SLOW_STEPS : attempt);
     return Math.round(step / 2 + (this.random() * step) / 2);
   }
 }

@@ -1,5 +1,6 @@
 // What one delivery try does to an event's record, the same in every backend: a 2xx settles it; any
-// other answer schedules the next try from the RetryPolicy, unless that try would come after the
+// other answer schedules the next try from the RetryPolicy (slower after a try the receiver left
+// unanswered: it held a slot for the whole deadline), unless that try would come after the
 // policy gives up, in which case the event is failed now rather than after a pointless wait.
 import type { RetryPolicy } from './backend';
 import type { Delivery, DeliveryResult } from './model';
@@ -11,7 +12,7 @@ export function afterTry(delivery: Delivery, result: DeliveryResult, policy: Ret
   if (result.code !== undefined) tried.lastCode = result.code;
   if (result.ok) return { ...tried, state: 'delivered' };
   tried.lastError = result.error;
-  const nextAt = now + Math.max(0, policy.delayMs(attempts));
+  const nextAt = now + Math.max(0, policy.delayMs(attempts, result.slow === true));
   if (nextAt > firstAt + policy.giveUpAfterMs) return { ...tried, state: 'failed' };
   return { ...tried, state: 'retrying', nextAt };
 }

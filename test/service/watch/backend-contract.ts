@@ -16,7 +16,11 @@ export const defaultOptions = (over: Partial<BackendOptions> = {}): BackendOptio
   maxWatches: 50,
   maxWatchesPerClient: 10,
   maxDeliveries: 8,
+  maxDeliveriesPerClient: 8,
+  maxDeliveriesPerHost: 8,
   retainMs: 60_000,
+  retainPerClient: 100,
+  retainBytesPerClient: 1024 * 1024,
   leaseMs: 1_000,
   retry: fastRetry(),
   ...over,
@@ -102,7 +106,7 @@ export function backendContract(name: string, make: MakeBackend): void {
       await Promise.all(made.splice(0).map((b) => b.close()));
     });
 
-    it('refuses a watch past MAX_WATCHES_PER_CLIENT or MAX_WATCHES; ended and removed watches free their place', async () => {
+    it('refuses a watch past MAX_WATCHES_PER_CLIENT or MAX_WATCHES; ended (owing nothing) and removed watches free their place', async () => {
       const b = await backend({ maxWatches: 3, maxWatchesPerClient: 2 });
       const [a1, a2, a3] = [watchOf('ip:a'), watchOf('ip:a'), watchOf('ip:a')];
       expect(await b.add(a1, progressOf(0), [])).toBe('added');
@@ -113,11 +117,59 @@ export function backendContract(name: string, make: MakeBackend): void {
       expect(await b.counts()).toEqual({ open: 3, ended: 0, queued: 0 });
 
       expect(await b.remove(a1.id)).toBe(true);
-      expect(await b.advance(a2.id, progressOf(1, { ended: 'final' }), [eventOf(a2, 0)])).toBe(true);
+      expect(await b.advance(a2.id, progressOf(0, { ended: 'final' }), [])).toBe(true);
       expect((await b.counts()).open).toBe(1);
       expect(await b.add(a3, progressOf(0), [])).toBe('added');
       expect(await b.add(watchOf('ip:a'), progressOf(0), [])).toBe('added');
       expect(await b.add(watchOf('ip:c'), progressOf(0), [])).toBe('MAX_WATCHES');
+    });
+
+    it('counts a watch owing deliveries against both bounds until they settle, one already final when made included', async () => {
+      const b = await backend({ maxWatches: 3, maxWatchesPerClient: 2 });
+      // Final when made: one event owed, nothing to follow.
+      const final = (owner: string) => {
+        const w = watchOf(owner);
+        return b.add(w, progressOf(1, { ended: 'final' }), [eventOf(w, 0, 'transfer.delivered')]);
+      };
+      expect(await final('ip:a')).toBe('added');
+      expect(await final('ip:a')).toBe('added');
+      expect(await final('ip:a')).toBe('MAX_WATCHES_PER_CLIENT');
+      expect(await final('ip:b')).toBe('added');
+      expect(await final('ip:c')).toBe('MAX_WATCHES');
+      expect(await b.counts()).toEqual({ open: 0, ended: 3, queued: 3 });
+      // Delivered: they no longer count, and stay readable.
+      const r = receiver();
+      b.start(idle, r.deliver);
+      await eventually('every event delivered', async () => (await b.counts()).queued === 0);
+      expect(await final('ip:a')).toBe('added');
+      expect(await final('ip:c')).toBe('added');
+      expect((await b.counts()).ended).toBe(5);
+    });
+
+    it('keeps an owner\'s ended records within retainPerClient and retainBytesPerClient, forgetting the oldest first', async () => {
+      const r = receiver();
+      const ended = async (b: WatchBackend, owner: string, url = 'http://127.0.0.1:1/hook') => {
+        const w = { ...watchOf(owner), webhook: { ...watchOf().webhook, url } };
+        expect(await b.add(w, progressOf(1, { ended: 'final' }), [eventOf(w, 0)])).toBe('added');
+        await eventually('the event delivered', async () => (await b.get(w.id))?.deliveries[0]?.state === 'delivered');
+        return w.id;
+      };
+      const byCount = await backend({ retainPerClient: 3 });
+      byCount.start(idle, r.deliver);
+      const a: string[] = [];
+      for (let i = 0; i < 5; i++) a.push(await ended(byCount, 'ip:a'));
+      const other = await ended(byCount, 'ip:b');
+      const kept = async (b: WatchBackend, ids: string[]) => Promise.all(ids.map(async (id) => (await b.get(id)) !== undefined));
+      expect(await kept(byCount, [...a, other])).toEqual([false, false, true, true, true, true]);
+      expect((await byCount.counts()).ended).toBe(4);
+
+      // Records of about 2.5 KB (a long URL) within 6,000 bytes: two are kept.
+      const bySize = await backend({ retainBytesPerClient: 6_000 });
+      bySize.start(idle, r.deliver);
+      const long = `http://127.0.0.1:1/hook?pad=${'x'.repeat(2_000)}`;
+      const big: string[] = [];
+      for (let i = 0; i < 4; i++) big.push(await ended(bySize, 'ip:a', long));
+      expect(await kept(bySize, big)).toEqual([false, false, true, true]);
     });
 
     it('keeps a watch as given and forgets it once removed', async () => {
@@ -281,6 +333,45 @@ export function backendContract(name: string, make: MakeBackend): void {
       await eventually('the watch forgotten', async () => (await b.get(w.id)) === undefined);
       expect(r.delivered()).toEqual([`${w.id}.0`]);
       expect(await b.counts()).toEqual({ open: 0, ended: 0, queued: 0 });
+    });
+
+    it('shares delivery slots between owners: with other owners\' receivers hanging, a new owner\'s first try goes at once', async () => {
+      // Two owners' receivers never answer (until the end of the test); a third owner comes later.
+      let release = (): void => undefined;
+      const hold = new Promise<void>((resolve) => (release = resolve));
+      const running = new Map<string, number>();
+      const most = new Map<string, number>();
+      const started: string[] = [];
+      const deliver: DeliverWork = async (watch) => {
+        started.push(watch.owner);
+        running.set(watch.owner, (running.get(watch.owner) ?? 0) + 1);
+        most.set(watch.owner, Math.max(most.get(watch.owner) ?? 0, running.get(watch.owner) ?? 0));
+        try {
+          if (watch.owner !== 'ip:late') await hold;
+          return { ok: true, code: 200 };
+        } finally {
+          running.set(watch.owner, (running.get(watch.owner) ?? 0) - 1);
+        }
+      };
+      const b = await backend({ maxDeliveries: 6, maxDeliveriesPerClient: 2, maxDeliveriesPerHost: 6 });
+      try {
+        for (const owner of ['ip:a', 'ip:b']) {
+          for (let i = 0; i < 5; i++) {
+            const w = { ...watchOf(owner), webhook: { ...watchOf().webhook, url: `http://hung-${owner.slice(3)}-${i}.example/hook` } };
+            await b.add(w, progressOf(1), [eventOf(w, 0)]);
+          }
+        }
+        b.start(idle, deliver);
+        await eventually('the hung owners at their cap', () => running.get('ip:a') === 2 && running.get('ip:b') === 2);
+        const late = watchOf('ip:late');
+        await b.add(late, progressOf(1), [eventOf(late, 0)]);
+        // Every try of the first two owners still hangs: the late owner's went out on a slot they could not take.
+        await eventually('the late owner delivered', async () => (await b.get(late.id))?.deliveries[0]?.state === 'delivered');
+        expect(started.filter((o) => o !== 'ip:late')).toHaveLength(4);
+        expect([most.get('ip:a'), most.get('ip:b')]).toEqual([2, 2]);
+      } finally {
+        release();
+      }
     });
 
     it('keeps at most maxDeliveries tries in flight, and close() stops followers', async () => {

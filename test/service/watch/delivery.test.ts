@@ -10,6 +10,7 @@ import { MAX_ANSWER_BYTES, WebhookSender, type DeliveryTry, type SenderOptions }
 import type { WatchEvent } from '../../../src/service/watch/model';
 import { ExponentialRetry, retryPolicyFrom } from '../../../src/service/watch/retry';
 import { newSecret } from '../../../src/service/watch/signing';
+import { afterTry } from '../../../src/service/watch/tries';
 
 // Receivers are servers on loopback in this process; each test says how its receiver behaves.
 
@@ -189,7 +190,7 @@ describe('WebhookSender', () => {
     const hung = s.send({ url: hang.url, secret }, event());
     const next = s.send({ url: good.url, secret }, event());
     expect([s.inFlight, s.waiting]).toEqual([1, 1]);
-    await expect(hung).resolves.toEqual({ ok: false, error: expect.stringMatching(/^no answer from 127\.0\.0\.1:\d+ within 300 ms$/) as string });
+    await expect(hung).resolves.toEqual({ ok: false, error: expect.stringMatching(/^no answer from 127\.0\.0\.1:\d+ within 300 ms$/) as string, slow: true });
     await hang.allClosed();
     await expect(next).resolves.toEqual({ ok: true, code: 200 });
     expect(tries.map((t) => t.outcome)).toEqual(['timeout', 'delivered']);
@@ -371,6 +372,17 @@ describe('retry policy', () => {
     expect(Math.min(...waits)).toBeGreaterThanOrEqual(10_000);
     expect(Math.max(...waits)).toBeLessThanOrEqual(20_000);
     expect(new Set(waits).size).toBeGreaterThan(50);
+  });
+
+  it('waits four times longer after a try the receiver left unanswered', () => {
+    const low = new ExponentialRetry(settings, () => 0);
+    expect([1, 2, 3].map((a) => low.delayMs(a, true))).toEqual([10_000, 20_000, 40_000]);
+    expect(low.delayMs(20, true)).toBe(1_800_000);
+    // Recorded on the event: a timed-out try's next try comes later than a refused one's.
+    const delivery = { eventId: 'w.0', type: 'transfer.delivered', state: 'waiting' as const, attempts: 0 };
+    const refusedTry = afterTry(delivery, { ok: false, code: 503, error: 'answered 503' }, low, 0, 0);
+    const hungTry = afterTry(delivery, { ok: false, error: 'no answer', slow: true }, low, 0, 0);
+    expect([refusedTry.nextAt, hungTry.nextAt]).toEqual([2_500, 10_000]);
   });
 
   it('is built from the config', () => {

@@ -2,13 +2,40 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FollowWork } from '../../../src/service/watch/backend';
 import { RedisBackend } from '../../../src/service/watch/redis-backend';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { sealerFrom } from '../../../src/service/watch/sealing';
+import { newSecret } from '../../../src/service/watch/signing';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisForTest, startRedis, stopRedis } from '../../support/redis-server';
 import { startRelay } from '../../support/relay';
 import { requiredProgram } from '../../support/required-program';
-import { backendContract, defaultOptions, eventually, progressOf, watchOf } from './backend-contract';
+import { backendContract, defaultOptions, eventOf, eventually, progressOf, watchOf } from './backend-contract';
+
+/** Every value Redis holds under `prefix` (records and BullMQ's jobs), as text. */
+async function rawUnder(url: string, prefix: string): Promise<string> {
+  const client = new Redis(url);
+  try {
+    const keys = await client.keys(`${prefix}*`);
+    const values = await Promise.all(
+      keys.map(async (key) => {
+        const type = await client.type(key);
+        if (type === 'string') return client.get(key);
+        if (type === 'hash') return client.hgetall(key);
+        if (type === 'list') return client.lrange(key, 0, -1);
+        if (type === 'set') return client.smembers(key);
+        if (type === 'zset') return client.zrange(key, '0', '-1');
+        if (type === 'stream') return client.xrange(key, '-', '+');
+        return `${type}?`;
+      }),
+    );
+    return JSON.stringify([keys, values]);
+  } finally {
+    client.disconnect();
+  }
+}
 
 const hasRedis = requiredProgram('redis-server', 'redis-server', 'test/service/watch/redis-backend.test.ts');
 
@@ -25,6 +52,88 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
   backendContract('redis', async (options, storage) => {
     if (!redis) throw new Error('no redis');
     return new RedisBackend(redis.url, options, pino({ level: 'silent' }), `xcmgw:watch:${storage}:`);
+  });
+
+  it('with WATCH_ENCRYPTION_KEY, Redis holds no webhook secret or URL in clear; after a rotation, records sealed with the previous key still read and deliver', async () => {
+    if (!redis) throw new Error('no redis');
+    const url = redis.url;
+    const [oldKey, newKey] = [randomBytes(32).toString('base64'), randomBytes(32).toString('hex')];
+    const prefix = `xcmgw:watch:sealed${randomBytes(4).toString('hex')}:`;
+    const backendWith = (keys: { WATCH_ENCRYPTION_KEY?: string; WATCH_ENCRYPTION_KEY_PREVIOUS?: string }) =>
+      new RedisBackend(url, defaultOptions(), pino({ level: 'silent' }), prefix, sealerFrom(keys));
+    const secretOf = (token: string) => ({ url: `https://hooks-${token}.example.com/xcm?token=${token}`, secret: newSecret() });
+    const clear = (webhook: { url: string; secret: string }) => [webhook.url, webhook.secret, webhook.secret.slice('whsec_'.length), new URL(webhook.url).hostname, new URL(webhook.url).search];
+
+    const unsealed = backendWith({});
+    const before = { ...watchOf(), webhook: secretOf(randomBytes(8).toString('hex')) };
+    const sealedOld = { ...watchOf(), webhook: secretOf(randomBytes(8).toString('hex')) };
+    const sealedNew = { ...watchOf(), webhook: secretOf(randomBytes(8).toString('hex')) };
+    const first = backendWith({ WATCH_ENCRYPTION_KEY: oldKey });
+    const rotated = backendWith({ WATCH_ENCRYPTION_KEY: newKey, WATCH_ENCRYPTION_KEY_PREVIOUS: oldKey });
+    try {
+      // Without a key the record holds them in clear (what the docs say), which this test would see.
+      expect(await unsealed.add(before, progressOf(1), [eventOf(before, 0)])).toBe('added');
+      const raw = await rawUnder(url, prefix);
+      for (const text of clear(before.webhook)) expect(raw).toContain(text);
+      await unsealed.remove(before.id);
+
+      expect(await first.add(sealedOld, progressOf(1), [eventOf(sealedOld, 0)])).toBe('added');
+      expect(await rotated.add(sealedNew, progressOf(1), [eventOf(sealedNew, 0)])).toBe('added');
+      const sealedRaw = await rawUnder(url, prefix);
+      for (const text of [...clear(sealedOld.webhook), ...clear(sealedNew.webhook)]) expect(sealedRaw).not.toContain(text);
+      expect(sealedRaw).toContain('sealed:v1:');
+
+      // The rotated process reads both; the old one cannot read what the new key sealed.
+      expect((await rotated.get(sealedOld.id))?.watch).toEqual(sealedOld);
+      expect((await rotated.get(sealedNew.id))?.watch).toEqual(sealedNew);
+      await expect(first.get(sealedNew.id)).rejects.toThrow(/key this process does not hold/);
+      await first.close();
+
+      // And delivers both, to the URL and with the secret as given.
+      const sent = new Map<string, { url: string; secret: string }>();
+      rotated.start(
+        async () => undefined,
+        async (watch) => (sent.set(watch.id, watch.webhook), { ok: true, code: 200 }),
+      );
+      await eventually('both delivered', () => sent.size === 2);
+      expect(sent).toEqual(new Map([[sealedOld.id, sealedOld.webhook], [sealedNew.id, sealedNew.webhook]]));
+    } finally {
+      await Promise.all([unsealed.close(), first.close(), rotated.close()]);
+    }
+  });
+
+  it('counts the followed watches a previous version stored (before `held`), and frees their place when they end', async () => {
+    if (!redis) throw new Error('no redis');
+    const prefix = `xcmgw:watch:legacy${randomBytes(4).toString('hex')}:`;
+    const legacy = watchOf('ip:old');
+    const client = new Redis(redis.url);
+    try {
+      // What the earlier scripts wrote for one followed watch: `open` and `owners`, no `held`.
+      await client
+        .multi()
+        .hset(`${prefix}w:${legacy.id}`, 'watch', JSON.stringify(legacy), 'progress', JSON.stringify(progressOf(0)), 'owner', 'ip:old', 'n', 0, 'head', 0, 'ended', '')
+        .sadd(`${prefix}open`, legacy.id)
+        .hincrby(`${prefix}owners`, 'ip:old', 1)
+        .exec();
+    } finally {
+      client.disconnect();
+    }
+    const b = new RedisBackend(redis.url, defaultOptions({ maxWatches: 2, maxWatchesPerClient: 1 }), pino({ level: 'silent' }), prefix);
+    try {
+      const followed = new Set<string>();
+      b.start(
+        async (w, _p, signal) => (followed.add(w.id), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))),
+        async () => ({ ok: true, code: 200 }),
+      );
+      // Followed again once start() has looked at what Redis holds.
+      await eventually('the old watch followed', () => followed.has(legacy.id));
+      expect(await b.add(watchOf('ip:new'), progressOf(0), [])).toBe('added');
+      expect(await b.add(watchOf('ip:third'), progressOf(0), [])).toBe('MAX_WATCHES');
+      expect(await b.advance(legacy.id, progressOf(0, { ended: 'timeout' }), [])).toBe(true);
+      expect(await b.add(watchOf('ip:old'), progressOf(0), [])).toBe('added');
+    } finally {
+      await b.close();
+    }
   });
 
   it('hands its watches back when it closes, and another replica follows them at once, from their progress', async () => {

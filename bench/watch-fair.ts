@@ -1,0 +1,175 @@
+// Fair delivery (issue 33): 180 watches of three clients point at receivers that accept the
+// connection and never answer, each try holding a delivery slot for WATCH_DELIVERY_TIMEOUT_MS (10 s)
+// and retried; meanwhile another client makes a watch every BENCH_GAP_MS and the bench times its
+// first webhook, from the POST sent to the webhook's arrival (p50, p99, max). Two cases: every hung
+// watch at one receiver host, and each at a host of its own (127.0.1.x: the per-host cap cannot
+// help, the per-client cap must). Each watch is final when made (an unknown block hash), so its one
+// webhook is owed at once. BENCH_REDIS=1 runs the Redis backend too, on a redis-server it starts.
+//   npm run bench:watch-fair
+import { once } from 'node:events';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { redisForTest } from '../test/support/redis-server';
+import { startTestChain } from '../test/support/test-chain';
+import { startService } from './harness';
+
+const HUNG = 180;
+const ATTACKERS = 3;
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 150);
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 200);
+/** The measured client's watches come from this many addresses in turn. */
+const CLIENTS = 10;
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const step = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+const hex32 = () => `0x${randomBytes(32).toString('hex')}`;
+
+/** Accepts connections on every loopback address and never answers; counts them. */
+async function hungReceiver() {
+  const sockets = new Set<net.Socket>();
+  let connections = 0;
+  const server = net.createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.resume();
+  });
+  server.listen(0, '0.0.0.0');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    open: () => sockets.size,
+    connections: () => connections,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Answers 204 at once and records when each webhook id first arrived. */
+async function quickReceiver() {
+  const arrived = new Map<string, number>();
+  const waiters = new Map<string, () => void>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      if (!arrived.has(id)) arrived.set(id, performance.now());
+      waiters.get(id)?.();
+      res.writeHead(204).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    /** When the webhook `id` arrives (performance.now()), or NaN after `ms`. */
+    arrival: (id: string, ms: number) =>
+      arrived.has(id)
+        ? Promise.resolve(arrived.get(id)!)
+        : new Promise<number>((resolve) => {
+            const timer = setTimeout(() => resolve(NaN), ms);
+            waiters.set(id, () => (clearTimeout(timer), resolve(arrived.get(id)!)));
+          }),
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+async function run(name: string, env: Record<string, string>, spread: boolean): Promise<void> {
+  const [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
+  const hung = await hungReceiver();
+  const quick = await quickReceiver();
+  // X-Forwarded-For from loopback counts: each attacker and the client are addresses of their own
+  // (13 in all, each with its own connection to the test chains: issue 33's item 2).
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn', MAX_OVERRIDE_CONNECTIONS: '64', MAX_OVERRIDE_CONNECTIONS_PER_HOST: '64', ...env });
+  const options = { development: true, apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } };
+  const make = async (client: string, url: string): Promise<{ status: number; id?: string }> => {
+    const res = await fetch(`${service.url}/v5/x-transfer/watch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      body: JSON.stringify({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: hex32(), blockHash: hex32(), options, webhook: { url, secret: SECRET } }),
+    });
+    const body = (await res.json()) as { id?: string };
+    if (res.status !== 201) step(`${client}: ${res.status} ${JSON.stringify(body)}`);
+    return { status: res.status, id: body.id };
+  };
+  try {
+    step(`${name}: ${HUNG} hung watches from ${ATTACKERS} clients, ${spread ? 'one receiver host each' : 'one receiver host'}`);
+    let made = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, async (_, lane) => {
+        for (let i = lane; i < HUNG; i += 12) {
+          // Not 127.0.0.1, the client's receiver: hosts are told apart by name.
+          const host = spread ? `127.0.1.${1 + (i % 250)}` : '127.0.0.2';
+          const { status } = await make(`10.9.0.${1 + (i % ATTACKERS)}`, `http://${host}:${hung.port}/hook/${i}`);
+          if (status === 201) made++;
+        }
+      }),
+    );
+    await sleep(1_000);
+    step(`${made} made; hung connections open: ${hung.open()}`);
+    // Each client address dials the test chains on its first request (its own connection): made
+    // once before the samples, so that they time the delivery, not that first dial.
+    for (let c = 0; c < CLIENTS; c++) await make(`10.8.0.${1 + c}`, quick.url);
+    const fromPost: number[] = [];
+    const fromAnswer: number[] = [];
+    let lost = 0;
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const sent = performance.now();
+      const { status, id } = await make(`10.8.0.${1 + (i % CLIENTS)}`, quick.url);
+      const answered = performance.now();
+      if (status !== 201 || !id) throw new Error(`the client's watch answered ${status}`);
+      pending.push(
+        quick.arrival(`${id}.0`, 60_000).then((at) => {
+          if (Number.isNaN(at)) lost++;
+          else {
+            fromPost.push(at - sent);
+            fromAnswer.push(at - answered);
+          }
+        }),
+      );
+      await sleep(GAP_MS);
+    }
+    await Promise.all(pending);
+    const hungOpen = hung.open();
+    fromPost.sort((a, b) => a - b);
+    fromAnswer.sort((a, b) => a - b);
+    const f = (x: number) => `${x.toFixed(0)} ms`;
+    console.log(
+      `| ${name}, ${spread ? `${HUNG} hung hosts` : '1 hung host'} | ${SAMPLES - lost} of ${SAMPLES} | ${f(percentile(fromPost, 0.5))} | ${f(percentile(fromPost, 0.99))} | ${f(fromPost.at(-1) ?? NaN)} | ${f(percentile(fromAnswer, 0.99))} | ${hung.connections()} (${hungOpen} open at the end) |`,
+    );
+  } finally {
+    await service.stop();
+    await Promise.all([hung.close(), quick.close(), polkadot.close(), assetHub.close()]);
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`| backend, case | client webhooks arrived | from POST: p50 | p99 | max | from 201: p99 | hung tries (connections) |`);
+  console.log('|---|---|---|---|---|---|---|');
+  for (const spread of [false, true]) await run('memory', {}, spread);
+  if (process.env.BENCH_REDIS !== '1') return;
+  for (const spread of [false, true]) {
+    // A Redis of its own per case: the watches of the one before are not carried over.
+    const redis = await redisForTest();
+    try {
+      await run('redis', { REDIS_URL: redis.url }, spread);
+    } finally {
+      await redis.stop();
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,168 @@
+// The delivery slots of one process (WATCH_MAX_DELIVERIES), shared fairly: no owner and no receiver
+// host holds more than its cap, and a freed slot goes to the waiting owner served least recently
+// (round robin, a newcomer first), each owner's receiver hosts in turn too. First come, first served
+// let receivers that never answer hold every slot, and another client's first webhook waited behind
+// all of their tries.
+
+/** Whom a try is for: its watch's owner and its receiver's host. */
+export interface SlotKey {
+  owner: string;
+  host: string;
+}
+
+export interface SlotLimits {
+  /** WATCH_MAX_DELIVERIES: tries in flight at once. */
+  total: number;
+  /** WATCH_MAX_DELIVERIES_PER_CLIENT: tries of one owner in flight at once. */
+  perOwner: number;
+  /** WATCH_MAX_DELIVERIES_PER_HOST: tries to one receiver host in flight at once. */
+  perHost: number;
+}
+
+interface Waiter {
+  grant: (release: () => void) => void;
+}
+
+const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+};
+
+export class FairSlots {
+  readonly #limits: SlotLimits;
+  #running = 0;
+  readonly #byOwner = new Map<string, number>();
+  readonly #byHost = new Map<string, number>();
+  /** Owners with tries waiting, each with its hosts in turn order (a Map keeps insertion order), each host's tries first come first served. */
+  readonly #waiting = new Map<string, Map<string, Waiter[]>>();
+  /** When each owner with tries running or waiting was last given a slot (a rising count). */
+  readonly #served = new Map<string, number>();
+  #tick = 0;
+
+  constructor(limits: SlotLimits) {
+    this.#limits = { total: limits.total, perOwner: Math.min(limits.perOwner, limits.total), perHost: Math.min(limits.perHost, limits.total) };
+  }
+
+  /** Tries holding a slot. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Tries waiting for one. */
+  get waiting(): number {
+    let n = 0;
+    for (const hosts of this.#waiting.values()) for (const queue of hosts.values()) n += queue.length;
+    return n;
+  }
+
+  /**
+   * A slot now if the key is under its caps and one is free, else undefined. It jumps no one: slots
+   * are handed out whenever one frees, so whoever still waits is at a cap (or none is free).
+   */
+  tryAcquire(key: SlotKey): (() => void) | undefined {
+    const { total, perOwner, perHost } = this.#limits;
+    if (this.#running >= total || (this.#byOwner.get(key.owner) ?? 0) >= perOwner || (this.#byHost.get(key.host) ?? 0) >= perHost) return undefined;
+    this.#served.set(key.owner, this.#tick++);
+    return this.#take(key);
+  }
+
+  /** Resolves with the function that gives the slot back (call it once); a waiter whose signal aborts is rejected with its reason. */
+  acquire(key: SlotKey, signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        grant: (release) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(release);
+        },
+      };
+      const onAbort = (): void => {
+        const queue = this.#waiting.get(key.owner)?.get(key.host);
+        const at = queue?.indexOf(waiter) ?? -1;
+        if (queue && at >= 0) {
+          queue.splice(at, 1);
+          this.#prune(key);
+        }
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let hosts = this.#waiting.get(key.owner);
+      if (!hosts) this.#waiting.set(key.owner, (hosts = new Map()));
+      let queue = hosts.get(key.host);
+      if (!queue) hosts.set(key.host, (queue = []));
+      queue.push(waiter);
+      this.#grant();
+    });
+  }
+
+  /** Gives free slots to waiters: owners in turn, skipping an owner or a host at its cap. */
+  #grant(): void {
+    while (this.#running < this.#limits.total) {
+      const next = this.#next();
+      if (!next) return;
+      next.waiter.grant(this.#take(next.key));
+    }
+  }
+
+  #take(key: SlotKey): () => void {
+    this.#running += 1;
+    bump(this.#byOwner, key.owner, 1);
+    bump(this.#byHost, key.host, 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#running -= 1;
+      bump(this.#byOwner, key.owner, -1);
+      bump(this.#byHost, key.host, -1);
+      if (!this.#byOwner.has(key.owner) && !this.#waiting.has(key.owner)) this.#served.delete(key.owner);
+      this.#grant();
+    };
+  }
+
+  /**
+   * The next waiter: of the owners under their cap with a host under its cap, the one served least
+   * recently (a new owner first); of its hosts, the first in turn. It leaves its queue, and its host
+   * goes to the back of the owner's turn.
+   */
+  #next(): { key: SlotKey; waiter: Waiter } | undefined {
+    const { perOwner, perHost } = this.#limits;
+    let best: { owner: string; host: string; queue: Waiter[]; served: number } | undefined;
+    for (const [owner, hosts] of this.#waiting) {
+      if ((this.#byOwner.get(owner) ?? 0) >= perOwner) continue;
+      const served = this.#served.get(owner) ?? -1;
+      if (best && best.served <= served) continue;
+      for (const [host, queue] of hosts) {
+        if ((this.#byHost.get(host) ?? 0) >= perHost || queue.length === 0) continue;
+        best = { owner, host, queue, served };
+        break;
+      }
+    }
+    if (!best) return undefined;
+    const { owner, host, queue } = best;
+    const waiter = queue.shift()!;
+    const hosts = this.#waiting.get(owner)!;
+    hosts.delete(host);
+    if (queue.length > 0) hosts.set(host, queue);
+    if (hosts.size === 0) this.#waiting.delete(owner);
+    this.#served.set(owner, this.#tick++);
+    return { key: { owner, host }, waiter };
+  }
+
+  #prune(key: SlotKey): void {
+    const hosts = this.#waiting.get(key.owner);
+    if (hosts?.get(key.host)?.length === 0) hosts.delete(key.host);
+    if (hosts?.size === 0) this.#waiting.delete(key.owner);
+    if (!this.#byOwner.has(key.owner) && !this.#waiting.has(key.owner)) this.#served.delete(key.owner);
+  }
+}
+
+/** The host a webhook URL names (the cap's key); a URL that does not parse is its own key (the sender refuses it). */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,80 @@
+// The delivery slots (src/service/watch/fair-slots.ts) both watch backends share their tries out by:
+// caps per owner and per receiver host, and a freed slot to the owner served least recently.
+import { describe, expect, it } from 'vitest';
+import { FairSlots, hostOf, type SlotKey } from '../../../src/service/watch/fair-slots';
+
+/** Asks for a slot for each key in order; `granted` lists the keys (as `owner/host`) in the order they got one. */
+function asker(slots: FairSlots) {
+  const granted: string[] = [];
+  const releases = new Map<string, Array<() => void>>();
+  const ask = (key: SlotKey, signal?: AbortSignal) =>
+    slots.acquire(key, signal).then((release) => {
+      const name = `${key.owner}/${key.host}`;
+      granted.push(name);
+      releases.set(name, [...(releases.get(name) ?? []), release]);
+    });
+  /** Gives back the oldest slot held under `name`. */
+  const free = (name: string) => {
+    const release = releases.get(name)?.shift();
+    if (!release) throw new Error(`${name} holds no slot`);
+    release();
+  };
+  return { ask, free, granted };
+}
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('fair delivery slots', () => {
+  it('gives a freed slot to an owner that waited less recently served, not to the first that asked', async () => {
+    const slots = new FairSlots({ total: 1, perOwner: 1, perHost: 1 });
+    const { ask, free, granted } = asker(slots);
+    for (let i = 0; i < 4; i++) void ask({ owner: 'a', host: `a${i}` });
+    void ask({ owner: 'b', host: 'b0' });
+    void ask({ owner: 'c', host: 'c0' });
+    await flush();
+    expect(granted).toEqual(['a/a0']);
+    for (const name of ['a/a0', 'b/b0', 'c/c0', 'a/a1', 'a/a2']) {
+      free(name);
+      await flush();
+    }
+    expect(granted).toEqual(['a/a0', 'b/b0', 'c/c0', 'a/a1', 'a/a2', 'a/a3']);
+  });
+
+  it('keeps slots free for others past an owner\'s cap and a host\'s cap', async () => {
+    const slots = new FairSlots({ total: 8, perOwner: 3, perHost: 2 });
+    const { ask, granted } = asker(slots);
+    // Owner a: 6 tries over two hosts; owner b: 5 tries to a host owner c shares.
+    for (let i = 0; i < 6; i++) void ask({ owner: 'a', host: i % 2 === 0 ? 'x' : 'y' });
+    for (let i = 0; i < 5; i++) void ask({ owner: 'b', host: 'z' });
+    void ask({ owner: 'c', host: 'z' });
+    await flush();
+    // a: 2 to x and 1 to y (its cap of 3); b: 2 to z (the host's cap); c: nothing, z is full.
+    expect([...granted].sort()).toEqual(['a/x', 'a/x', 'a/y', 'b/z', 'b/z']);
+    expect([slots.running, slots.waiting]).toEqual([5, 7]);
+    // A new owner and host goes at once: three slots are still free.
+    expect(slots.tryAcquire({ owner: 'd', host: 'w' })).toBeTypeOf('function');
+    expect(slots.tryAcquire({ owner: 'a', host: 'w' })).toBeUndefined();
+    expect(slots.tryAcquire({ owner: 'd', host: 'z' })).toBeUndefined();
+  });
+
+  it('a waiter whose signal aborts leaves the queue; slots given back are handed on', async () => {
+    const slots = new FairSlots({ total: 1, perOwner: 1, perHost: 1 });
+    const { ask, free, granted } = asker(slots);
+    void ask({ owner: 'a', host: 'h' });
+    const controller = new AbortController();
+    const aborted = ask({ owner: 'b', host: 'h2' }, controller.signal);
+    void ask({ owner: 'c', host: 'h3' });
+    controller.abort(new Error('closing'));
+    await expect(aborted).rejects.toThrow('closing');
+    free('a/h');
+    await flush();
+    expect(granted).toEqual(['a/h', 'c/h3']);
+    free('c/h3');
+    expect([slots.running, slots.waiting]).toEqual([0, 0]);
+  });
+
+  it('keys a receiver by its host name', () => {
+    expect(hostOf('https://Hooks.Example.com:8443/x?token=1')).toBe('hooks.example.com');
+    expect(hostOf('http://[::1]:9/')).toBe('[::1]');
+  });
+});
