@@ -15,16 +15,19 @@ const MAX_DECIMALS = 38; // a u128 has 39 digits
 const isWhole = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) || (typeof v === 'string' && /^(\d{1,39}|0x[0-9a-fA-F]{1,32})$/.test(v));
 const isHex = (bytes: number) => (v: unknown) => typeof v === 'string' && new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`).test(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Junction and network names as the codec reads them: any case of the first letter (the registry writes `kusama`). */
-const named = <T>(table: Record<string, T>, name: string): T | undefined => table[name.charAt(0).toUpperCase() + name.slice(1)];
+/**
+ * Junction and network names as the codec reads them: any case of the first letter (the registry
+ * writes `kusama`). The tables are Maps: a client's `__proto__` or `constructor` names nothing.
+ */
+const named = <T>(table: ReadonlyMap<string, T>, name: string): T | undefined => table.get(name.charAt(0).toUpperCase() + name.slice(1));
 
 /** XCM's network ids (v4/v5; v5 names Westend and Rococo's slots `unused4`, `unused5`): null for the named ones. */
-const NETWORKS: Record<string, (v: unknown) => boolean> = {
-  ByGenesis: isHex(32),
-  ByFork: (v) => isObject(v) && isWhole(v.blockNumber) && isHex(32)(v.blockHash),
-  Ethereum: (v) => isObject(v) && isWhole(v.chainId),
-  ...Object.fromEntries(['Polkadot', 'Kusama', 'Westend', 'Rococo', 'Wococo', 'BitcoinCore', 'BitcoinCash', 'PolkadotBulletin', 'Unused4', 'Unused5'].map((n) => [n, (v: unknown) => v === null])),
-};
+const NETWORKS = new Map<string, (v: unknown) => boolean>([
+  ['ByGenesis', isHex(32)],
+  ['ByFork', (v) => isObject(v) && isWhole(v.blockNumber) && isHex(32)(v.blockHash)],
+  ['Ethereum', (v) => isObject(v) && isWhole(v.chainId)],
+  ...['Polkadot', 'Kusama', 'Westend', 'Rococo', 'Wococo', 'BitcoinCore', 'BitcoinCash', 'PolkadotBulletin', 'Unused4', 'Unused5'].map((n): [string, (v: unknown) => boolean] => [n, (v) => v === null]),
+]);
 const isNetwork = (v: unknown): boolean => {
   if (typeof v === 'string') return named(NETWORKS, v)?.(null) === true;
   if (!isObject(v)) return false;
@@ -34,17 +37,17 @@ const isNetwork = (v: unknown): boolean => {
 const optionalNetwork = (v: Record<string, unknown>) => v.network === undefined || v.network === null || isNetwork(v.network);
 
 /** XCM's junctions (v4/v5 JSON, as the registry writes them), each with the value it carries. */
-const JUNCTIONS: Record<string, (v: unknown) => boolean> = {
-  Parachain: isWhole,
-  PalletInstance: isWhole,
-  GeneralIndex: isWhole,
-  AccountId32: (v) => isObject(v) && isHex(32)(v.id) && optionalNetwork(v),
-  AccountIndex64: (v) => isObject(v) && isWhole(v.index) && optionalNetwork(v),
-  AccountKey20: (v) => isObject(v) && isHex(20)(v.key) && optionalNetwork(v),
-  GeneralKey: (v) => isObject(v) && typeof v.length === 'number' && Number.isInteger(v.length) && v.length >= 0 && v.length <= 32 && isHex(32)(v.data),
-  OnlyChild: (v) => v === null,
-  GlobalConsensus: isNetwork,
-};
+const JUNCTIONS = new Map<string, (v: unknown) => boolean>([
+  ['Parachain', isWhole],
+  ['PalletInstance', isWhole],
+  ['GeneralIndex', isWhole],
+  ['AccountId32', (v) => isObject(v) && isHex(32)(v.id) && optionalNetwork(v)],
+  ['AccountIndex64', (v) => isObject(v) && isWhole(v.index) && optionalNetwork(v)],
+  ['AccountKey20', (v) => isObject(v) && isHex(20)(v.key) && optionalNetwork(v)],
+  ['GeneralKey', (v) => isObject(v) && typeof v.length === 'number' && Number.isInteger(v.length) && v.length >= 0 && v.length <= 32 && isHex(32)(v.data)],
+  ['OnlyChild', (v) => v === null],
+  ['GlobalConsensus', isNetwork],
+]);
 
 /**
  * Why a location is not one XCM can hold, or undefined: an asset's location reaches the SDK and
@@ -64,7 +67,7 @@ function junctionProblem(interior: unknown): { path: string[]; message: string }
     const at = ['interior', key, ...(list === value ? [String(i)] : [])];
     const fields = isObject(junction) ? Object.entries(junction) : [];
     const valid = fields.length === 1 ? named(JUNCTIONS, fields[0][0]) : undefined;
-    if (!valid) return { path: at, message: `must be one junction: {${Object.keys(JUNCTIONS).join(' | ')}: value}` };
+    if (!valid) return { path: at, message: `must be one junction: {${[...JUNCTIONS.keys()].join(' | ')}: value}` };
     if (!valid(fields[0][1])) return { path: [...at, fields[0][0]], message: `is not a ${fields[0][0]} junction's value (see the registry's locations: POST /assets/{chain}/asset-info)` };
   }
   return undefined;
@@ -106,21 +109,23 @@ const assetList = boundedArray(z.array(customAsset), LIMITS.customAssetsPerChain
 
 export const customAssetsSchema = doc(
   documentedAs(
-    // Counted before anything else is checked, so that a flood of keys costs nothing.
+    // Counted before anything else is checked, so that a flood of keys costs nothing. The chain
+    // names are checked on the body's own keys, before a record copies them: copied, a
+    // `__proto__` key would vanish (it sets the copy's prototype) instead of being refused.
     z
       .preprocess((v, ctx) => {
-        if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > LIMITS.customAssetChains) {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+        const chains = Object.keys(v);
+        if (chains.length > LIMITS.customAssetChains) {
           ctx.addIssue({ code: 'custom', message: `names more than ${LIMITS.customAssetChains} chains; a transfer touches far fewer`, fatal: true });
+          return v;
+        }
+        for (const chain of chains) {
+          const parsed = chainName.safeParse(chain);
+          if (!parsed.success) ctx.addIssue({ code: 'custom', path: [chain], message: parsed.error.issues[0].message, params: { kind: 'UnknownChainError' }, fatal: true });
         }
         return v;
       }, z.record(z.string(), z.unknown()))
-      .superRefine((map, ctx) => {
-        for (const chain of Object.keys(map)) {
-          const parsed = chainName.safeParse(chain);
-          if (!parsed.success) ctx.addIssue({ code: 'custom', path: [chain], message: parsed.error.issues[0].message, params: { kind: 'UnknownChainError' } });
-        }
-      })
-      .check(abortOnIssue)
       .pipe(z.record(z.string(), assetList))
       .transform((map) => map as CustomAssetsMap),
     z.record(chainName, z.array(customAsset).max(LIMITS.customAssetsPerChain)),

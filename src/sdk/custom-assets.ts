@@ -95,7 +95,10 @@ function registryLists(chain: TChain): ChainAssetLists {
  */
 function merged(chain: TChain, assets: readonly CustomAsset[]): ChainAssetLists {
   const registry = registryLists(chain);
-  const asInfo = ({ forceOverride: _override, ...asset }: CustomAsset, isNative: boolean): TAssetInfo => (isNative ? { ...asset, isNative: true } : asset) as TAssetInfo;
+  // Without an existential deposit none is counted: the registry's "0", which every reader (the
+  // SDK's checks, pre-flight's answers) takes as none; left absent, they refuse the asset.
+  const asInfo = ({ forceOverride: _override, existentialDeposit = '0', ...asset }: CustomAsset, isNative: boolean): TAssetInfo =>
+    ({ ...asset, existentialDeposit, ...(isNative ? { isNative: true } : {}) }) as TAssetInfo;
   const customAt = (a: TAssetInfo) => assets.find((c) => sameLocation(a.location, c.location));
   const replace = (list: TAssetInfo[], isNative: boolean) => list.map((a) => {
     const custom = customAt(a);

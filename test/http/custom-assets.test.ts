@@ -121,6 +121,24 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     expect(fee.body.destination).toMatchObject({ fee: HYDRATION_FEE.toString(), asset: { symbol: 'MYUSD' } });
   });
 
+  it('a custom asset without existentialDeposit counts none, in every pre-flight query', async () => {
+    const { existentialDeposit: _a, ...ahAsset } = CUSTOM.AssetHubPolkadot[0];
+    const { existentialDeposit: _h, ...hydrationAsset } = CUSTOM.Hydration[0];
+    const noEd = body({ symbol: 'MYUSD' }, 10n, { customAssets: { AssetHubPolkadot: [ahAsset], Hydration: [hydrationAsset] } });
+    const dryRun = await p('dry-run', noEd);
+    expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
+    expect(dryRun.body.origin.success).toBe(true);
+    const info = await p('transfer-info', noEd);
+    expect(info.status, JSON.stringify(info.body)).toBe(200);
+    expect(info.body.origin.selectedCurrency).toMatchObject({ existentialDeposit: '0', asset: { symbol: 'MYUSD' } });
+    const received = 10n * UNIT - HYDRATION_FEE;
+    expect((await p('receivable-amount', noEd).expect(200)).body).toBe(received.toString());
+    expect((await p('transferable-amount', noEd).expect(200)).body).toBe(SENDER_BALANCE.toString());
+    // A new account on Hydration: amount - fee > 0 is enough when there is no ED.
+    seedTokens(hydration, ADDRESS, 9999, 0n);
+    expect((await p('verify-ed-on-destination', noEd).expect(200)).body).toBe(true);
+  });
+
   it('a balance of a custom asset (registry lookups take no options: they answer the installed registry)', async () => {
     const account = family === 'v5' ? 'address' : 'recipient';
     const res = await request(local.app)
@@ -177,6 +195,33 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       expectErrorBody(res.body, 400, kind);
       expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(res.body)).toContain(path);
     }
+  });
+
+  it("names of Object's own members (__proto__, __defineGetter__, ...) as junctions, networks or chains: a 400 naming the field", async () => {
+    const asset = CUSTOM.Hydration[0];
+    const at = 'body.options.customAssets.Hydration.0.location.interior.X2.1';
+    const id = `0x${'11'.repeat(32)}`;
+    // Built from JSON text: an object literal's `__proto__` would set the prototype, not a key.
+    const withJunction = (junction: string) => ({ Hydration: [{ ...asset, location: JSON.parse(`{"parents":1,"interior":{"X2":[{"Parachain":1000},${junction}]}}`) }] });
+    const refused: string[] = [];
+    for (const name of ['__proto__', '__defineGetter__', '__lookupSetter__', 'constructor', 'hasOwnProperty']) {
+      const cases: [unknown, string][] = [
+        [withJunction(`{"${name}":1}`), at],
+        [withJunction(`{"${name}":null}`), at],
+        [withJunction(`{"GlobalConsensus":"${name}"}`), `${at}.GlobalConsensus`],
+        [withJunction(`{"GlobalConsensus":{"${name}":null}}`), `${at}.GlobalConsensus`],
+        [withJunction(`{"AccountId32":{"id":"${id}","network":"${name}"}}`), `${at}.AccountId32`],
+        [withJunction(`{"AccountKey20":{"key":"0x${'22'.repeat(20)}","network":{"${name}":null}}}`), `${at}.AccountKey20`],
+        [withJunction(`{"AccountIndex64":{"index":1,"network":"${name}"}}`), `${at}.AccountIndex64`],
+        [JSON.parse(`{"${name}":${JSON.stringify([asset])}}`), `body.options.customAssets.${name}`],
+      ];
+      for (const [customAssets, path] of cases) {
+        const res = await p('x-transfer', body({ symbol: 'MYUSD' }, 1n, { customAssets }));
+        const paths = (res.body.details ?? []).map((d: { path: string }) => d.path);
+        if (res.status !== 400 || !paths.includes(path)) refused.push(`${JSON.stringify(customAssets).slice(0, 160)}: ${res.status} ${JSON.stringify(res.body.details ?? res.body.message)}`);
+      }
+    }
+    expect(refused).toEqual([]);
   });
 
   it('the router cannot honour custom assets: a 400 naming the option', async () => {
