@@ -116,3 +116,14 @@ export function universalOf(network: string, paraId?: number): Junction[] {
   const consensus: Junction = { type: 'GlobalConsensus', value: network === 'Ethereum' ? { Ethereum: { chainId: 1 } } : { [network]: null } };
   return paraId === undefined ? [consensus] : [consensus, { type: 'Parachain', value: paraId }];
 }
+
+/**
+ * A string naming the location `value` holds, for finding one location among many with a Map:
+ * two values have the same key exactly when `sameLocation` holds for them (any spelling
+ * `parseLocation` reads, variant names in any case, numbers as numbers or strings). Null when
+ * `value` is not a location.
+ */
+export function locationKey(value: unknown): string | null {
+  const location = parseLocation(value);
+  return location === null ? null : JSON.stringify([location.parents, ...location.junctions.map((j) => [j.type, canonical(j.value)])]);
+}

@@ -189,6 +189,11 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2', 'ValidationError'],
       [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { GeneralKey: 'zz' }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1.GeneralKey', 'ValidationError'],
       [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { Foo: 1 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1', 'ValidationError'],
+      // Every value inside a junction is checked: nothing unchecked (here a nested field) reaches the SDK.
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X1: [{ AccountId32: { id: `0x${'11'.repeat(32)}`, network: null, note: { a: { b: [1] } } } }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X1.0.AccountId32', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { ...MYUSD, parents: '256' } }] } }, 'body.options.customAssets.Hydration.0.location.parents', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: null } }] } }, 'body.options.customAssets.Hydration.0.location.interior', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: 'Here' }] } }, 'body.options.customAssets.Hydration.0.location', 'ValidationError'],
     ];
     for (const [extra, path, kind] of cases) {
       const res = await p('x-transfer', body({ symbol: 'MYUSD' }, 1n, extra));
