@@ -3,8 +3,8 @@
 // read them). The registry data itself is never changed, so other requests, running at the same
 // time, see the registry as it is.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { TAssetInfo, TChain, TLocation } from '@paraspell/sdk-pjs';
-import { locationKey } from '../xcm/location';
+import type { TAssetInfo, TChain, TLocation, TSubstrateChain } from '@paraspell/sdk-pjs';
+import { absolute, locationKey, parseLocation, toSdkJson, universalOf, variantOf, type Junction } from '../xcm/location';
 import { sdk } from './load';
 
 /** One asset a request adds to a chain, in the registry's form. */
@@ -161,9 +161,73 @@ function merged(chain: TChain, assets: readonly PlacedAsset[]): ChainAssetLists 
   return { nativeAssets: out.nativeAssets, otherAssets: added.length === 0 ? out.otherAssets : [...out.otherAssets, ...added] };
 }
 
+// Parachains by network and para id (`Polkadot/1000`), as the SDK's getTChain finds them, built once.
+let parachains: Map<string, TChain> | undefined;
+function parachainOf(network: string, paraId: number): TChain | undefined {
+  if (parachains === undefined) {
+    parachains = new Map();
+    for (const chain of sdk.PARACHAINS as readonly TChain[]) {
+      const key = `${sdk.getRelayChainOf(chain as TSubstrateChain)}/${sdk.getParaId(chain)}`;
+      if (!parachains.has(key)) parachains.set(key, chain);
+    }
+  }
+  return parachains.get(`${network}/${paraId}`);
+}
+
+// Where each chain sits in the universe (the SDK builds every chain's object to tell), once each.
+const places = new Map<TChain, Junction[]>();
+function placeOf(chain: TChain): Junction[] {
+  let place = places.get(chain);
+  if (place === undefined) {
+    place = universalOf(sdk.getRelayChainOf(chain as TSubstrateChain), sdk.isRelayChain(chain) ? undefined : sdk.getParaId(chain));
+    places.set(chain, place);
+  }
+  return place;
+}
+
+/**
+ * The chain holding the asset at `location` (written by `chain`, in the registry's form) and the
+ * location in that chain's registry form, when the location names a parachain (Asset Hub's
+ * `[Parachain(1000), PalletInstance(50), GeneralIndex(n)]`); null otherwise.
+ */
+function homeOf(chain: TChain, location: TLocation): { chain: TChain; location: TLocation } | null {
+  const parsed = parseLocation(location);
+  if (parsed === null || chain === 'Ethereum') return null;
+  const path = absolute(placeOf(chain), parsed);
+  const [consensus, para] = path ?? [];
+  const network = consensus?.type === 'GlobalConsensus' ? variantOf(consensus.value)?.[0] : undefined;
+  if (network === undefined || para?.type !== 'Parachain' || !/^\d+$/.test(String(para.value))) return null;
+  const home = parachainOf(network, Number(para.value));
+  // The registry writes a parachain's assets as the relay's children see them (`parents: 1`).
+  return home === undefined ? null : { chain: home, location: toSdkJson({ parents: 1, junctions: path!.slice(1) }) as TLocation };
+}
+
+/**
+ * An asset with a location is the same asset on the chain that location names: a request's
+ * custom asset of one chain is also an asset of that chain (found there by its location, as the
+ * SDK finds a transfer's asset on its destination) unless the chain already holds an asset there.
+ * It carries what is true everywhere (symbol, decimals, location), not the declaring chain's id
+ * or existential deposit.
+ */
+function withHomes(assets: ReadonlyMap<TChain, readonly PlacedAsset[]>): Map<TChain, PlacedAsset[]> {
+  const out = new Map([...assets].map(([chain, list]) => [chain, [...list]]));
+  for (const [chain, list] of assets) {
+    for (const { asset } of list) {
+      const home = homeOf(chain, asset.location);
+      if (home === null || home.chain === chain) continue;
+      const key = locationKey(home.location) ?? JSON.stringify(home.location);
+      const there = out.get(home.chain) ?? [];
+      if (there.some((p) => p.key === key) || registryIndex(home.chain).at.has(key)) continue;
+      out.set(home.chain, [...there, { asset: { symbol: asset.symbol, decimals: asset.decimals, location: home.location }, key }]);
+    }
+  }
+  return out;
+}
+
 /** Runs `work` with `assets` (chain -> custom assets, placed by `placeCustomAssets` and checked) in the registry. */
 export function withCustomAssets<T>(assets: Partial<Record<TChain, readonly PlacedAsset[]>>, work: () => T): T {
   const lists = new Map<TChain, ChainAssetLists>();
-  for (const [chain, list] of Object.entries(assets) as [TChain, readonly PlacedAsset[]][]) lists.set(chain, merged(chain, list));
+  const placed = withHomes(new Map(Object.entries(assets) as [TChain, readonly PlacedAsset[]][]));
+  for (const [chain, list] of placed) lists.set(chain, merged(chain, list));
   return scopes.run(lists, work);
 }

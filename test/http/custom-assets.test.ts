@@ -2,10 +2,10 @@
 // the registry did (src/sdk/patches/custom-assets.ts). Through the real SDK over local test chains:
 // a transfer, pre-flight queries, a balance, the conflict with a registry asset and its override.
 import request from 'supertest';
-import { parseTransaction, type Hex } from 'viem';
+import { parseTransaction, toHex, type Hex } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customAssetsSchema } from '../../src/schemas/custom-assets';
-import { sdk } from '../../src/sdk';
+import { sdk, utilCrypto } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
@@ -90,6 +90,27 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     const kept = await decodeCall(ah, localRes.body as string);
     expect(`${kept.section}.${kept.method}`).toBe('assets.transferKeepAlive');
     expect(kept.args).toEqual({ id: 9999, target: { id: ADDRESS }, amount: Number(UNIT) });
+  });
+
+  it("an asset declared on the origin alone is found on the destination its location names (upstream's e2e: CUSTX, Hydration -> AssetHubPolkadot)", async () => {
+    // Asset Hub's pallet-assets asset 80003 as Hydration sees it; no registry lists it.
+    const location = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 80003 }] } };
+    const custx = { symbol: 'CUSTX', decimals: 6, assetId: '80003', location };
+    const res = await p('x-transfer', {
+      ...body({ symbol: 'CUSTX' }, 2n, { customAssets: { Hydration: [custx] } }),
+      from: 'Hydration',
+      to: 'AssetHubPolkadot',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const call = await decodeCall(hydration, res.body as string);
+    expect(`${call.section}.${call.method}`).toBe('xTokens.transferMultiasset');
+    expect(call.args).toMatchObject({
+      asset: { v4: { id: { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 80003 }] } }, fun: { fungible: Number(2n * UNIT) } } },
+      dest: { v4: { parents: 1, interior: { x2: [{ parachain: 1000 }, { accountId32: { network: null, id: toHex(utilCrypto.decodeAddress(ADDRESS)) } }] } } },
+    });
+    // Declared on neither chain, it is no asset at all.
+    const unknown = await p('x-transfer', { ...body({ symbol: 'CUSTX' }, 2n), from: 'Hydration', to: 'AssetHubPolkadot' });
+    expectErrorBody(unknown.body, 400, 'InvalidCurrencyError');
   });
 
   it('a batch carries custom assets in its shared options', async () => {
