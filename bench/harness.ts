@@ -23,10 +23,10 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Starts a compiled script in its own process and waits until `readyPath` answers. */
-async function startProcess(script: string, env: Record<string, string>, readyPath: string, args: string[] = []): Promise<Service> {
+/** Starts a compiled script (of the checkout at `root`) in its own process and waits until `readyPath` answers. */
+async function startProcess(script: string, env: Record<string, string>, readyPath: string, args: string[] = [], root = projectRoot()): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(projectRoot(), script), ...args], {
+  const child = spawn(process.execPath, [join(root, script), ...args], {
     // Load from one address would hit the rate limits at once, and autocannon keeps sending on a
     // connection the server closes after MAX_REQUESTS_PER_SOCKET answers (Node answers those 503):
     // benchmarks measure the work, not the limits.
@@ -67,10 +67,13 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   };
 }
 
-/** Starts the compiled server in its own process (request logging on, to /dev/null). */
-export function startService(env: Record<string, string> = {}): Promise<Service> {
+/**
+ * Starts the compiled server in its own process (request logging on, to /dev/null); `root`, a
+ * compiled checkout of another commit, compares that commit with this one in one run.
+ */
+export function startService(env: Record<string, string> = {}, root?: string): Promise<Service> {
   // Load from one address would hit the rate limits at once; benchmarks measure the work, not the limiter.
-  return startProcess('dist/src/server.js', { LOG_LEVEL: 'info', ...env }, '/health');
+  return startProcess('dist/src/server.js', { LOG_LEVEL: 'info', ...env }, '/health', [], root);
 }
 
 export interface BareAnswer {

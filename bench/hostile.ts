@@ -76,7 +76,7 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
 
 /** /health answer times (ms), `samples` one after another, taken by bench/health-probe.ts in its own process. */
-async function healthTimes(service: Service, samples: number): Promise<{ p50: number; p99: number; n: number }> {
+export async function healthTimes(service: Service, samples: number): Promise<{ p50: number; p99: number; n: number }> {
   const probe = spawn(process.execPath, [join(projectRoot(), 'dist/bench/health-probe.js'), service.url, String(samples)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   probe.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

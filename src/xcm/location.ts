@@ -79,7 +79,7 @@ function canonical(value: unknown): string {
 }
 
 /** A string two locations share exactly when `sameLocation` holds: a key for maps of locations. */
-export const locationKey = ({ parents, junctions }: Loc): string => `${parents}/${junctions.map((j) => `${j.type}:${canonical(j.value)}`).join('/')}`;
+export const locationKey = ({ parents, junctions }: Loc): string => JSON.stringify([parents, ...junctions.map((j) => [j.type, canonical(j.value)])]);
 
 export const sameJunction = (a: Junction, b: Junction): boolean => a.type === b.type && canonical(a.value) === canonical(b.value);
 
@@ -121,4 +121,13 @@ export function toSdkJson({ parents, junctions }: Loc): { parents: number; inter
 export function universalOf(network: string, paraId?: number): Junction[] {
   const consensus: Junction = { type: 'GlobalConsensus', value: network === 'Ethereum' ? { Ethereum: { chainId: 1 } } : { [network]: null } };
   return paraId === undefined ? [consensus] : [consensus, { type: 'Parachain', value: paraId }];
+}
+
+/**
+ * The `locationKey` of the location `value` holds, in any spelling `parseLocation` reads (variant
+ * names in any case, numbers as numbers or strings); null when `value` is not a location.
+ */
+export function keyOfLocation(value: unknown): string | null {
+  const location = parseLocation(value);
+  return location === null ? null : locationKey(location);
 }

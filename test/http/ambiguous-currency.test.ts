@@ -74,6 +74,15 @@ describe.each(FAMILIES)('/%s: a currency that names several assets', (family) =>
   // /v2 takes whole-asset amounts by default (abstractDecimals), /v5 base units.
   const amount = family === 'v5' ? '5000000' : '5';
 
+  it("the message also carries the SDK's words for the ambiguity (a ParaSpell client matches on them)", async () => {
+    const body = { from: 'AssetHubPolkadot', to: 'Hydration', [recipient]: ALICE, [sender]: ALICE, options: options() };
+    const dot = await post(`${v}/x-transfer`, { ...body, currency: { symbol: 'DOT', amount } });
+    expectAmbiguity(dot, 'body.currency');
+    expect(dot.body.message).toMatch(/^Multiple matches found for symbol DOT\. /);
+    const usdt = await post(`${v}/x-transfer`, { ...body, currency: { symbol: 'USDT', amount } });
+    expect(usdt.body.message).toMatch(/^Multiple foreign assets found for symbol USDT\. /);
+  });
+
   it('x-transfer AssetHubPolkadot -> Hydration of USDT: the candidates, each of which builds', async () => {
     const body = { from: 'AssetHubPolkadot', to: 'Hydration', [recipient]: ALICE, [sender]: ALICE, options: options() };
     const res = await post(`${v}/x-transfer`, { ...body, currency: { symbol: 'USDT', amount } });
@@ -203,7 +212,10 @@ describe("the SDK's duplicate-asset errors that reach the service", () => {
     const mapped = fromSdkError(duplicate);
     expect(mapped).toBeInstanceOf(ApiError);
     expect(mapped).toMatchObject({ status: 400, kind: 'AmbiguousAssetError' });
-    expect((mapped as ApiError).message).toBe('The symbol USDT names several assets: select the one you mean by its location, id or alias (GET /assets/<chain> lists them)');
-    expect(fromSdkError(new sdk.DuplicateAssetIdError('7'))).toMatchObject({ kind: 'AmbiguousAssetError', message: expect.stringMatching(/^The id 7 names several assets/) });
+    // The SDK's first sentence stays (a ParaSpell client matches on it), the rest in words.
+    expect((mapped as ApiError).message).toBe(
+      'Multiple foreign assets found for symbol USDT. The symbol USDT names several assets: select the one you mean by its location, id or alias (GET /assets/<chain> lists them)',
+    );
+    expect(fromSdkError(new sdk.DuplicateAssetIdError('7'))).toMatchObject({ kind: 'AmbiguousAssetError', message: expect.stringMatching(/^Multiple assets found with the same ID: 7\. The id 7 names several assets/) });
   });
 });

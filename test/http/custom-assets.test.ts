@@ -2,10 +2,10 @@
 // the registry did (src/sdk/patches/custom-assets.ts). Through the real SDK over local test chains:
 // a transfer, pre-flight queries, a balance, the conflict with a registry asset and its override.
 import request from 'supertest';
-import { parseTransaction, type Hex } from 'viem';
+import { parseTransaction, toHex, type Hex } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { customAssetsSchema } from '../../src/schemas/custom-assets';
-import { sdk } from '../../src/sdk';
+import { sdk, utilCrypto } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
@@ -92,6 +92,27 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     expect(kept.args).toEqual({ id: 9999, target: { id: ADDRESS }, amount: Number(UNIT) });
   });
 
+  it("an asset declared on the origin alone is found on the destination its location names (upstream's e2e: CUSTX, Hydration -> AssetHubPolkadot)", async () => {
+    // Asset Hub's pallet-assets asset 80003 as Hydration sees it; no registry lists it.
+    const location = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 80003 }] } };
+    const custx = { symbol: 'CUSTX', decimals: 6, assetId: '80003', location };
+    const res = await p('x-transfer', {
+      ...body({ symbol: 'CUSTX' }, 2n, { customAssets: { Hydration: [custx] } }),
+      from: 'Hydration',
+      to: 'AssetHubPolkadot',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const call = await decodeCall(hydration, res.body as string);
+    expect(`${call.section}.${call.method}`).toBe('xTokens.transferMultiasset');
+    expect(call.args).toMatchObject({
+      asset: { v4: { id: { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 80003 }] } }, fun: { fungible: Number(2n * UNIT) } } },
+      dest: { v4: { parents: 1, interior: { x2: [{ parachain: 1000 }, { accountId32: { network: null, id: toHex(utilCrypto.decodeAddress(ADDRESS)) } }] } } },
+    });
+    // Declared on neither chain, it is no asset at all.
+    const unknown = await p('x-transfer', { ...body({ symbol: 'CUSTX' }, 2n), from: 'Hydration', to: 'AssetHubPolkadot' });
+    expectErrorBody(unknown.body, 400, 'InvalidCurrencyError');
+  });
+
   it('a batch carries custom assets in its shared options', async () => {
     const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: 'MYUSD', amount: amountOf(family, 1n) }, [field(family).recipient]: ADDRESS };
     const res = await p('x-transfer-batch', { transfers: [transfer, transfer], options: options() });
@@ -119,6 +140,24 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     expect((await p('verify-ed-on-destination', body({ symbol: 'MYUSD' }, 10n)).expect(200)).body).toBe(true);
     const fee = await p('xcm-fee', body({ symbol: 'MYUSD' }, 10n)).expect(200);
     expect(fee.body.destination).toMatchObject({ fee: HYDRATION_FEE.toString(), asset: { symbol: 'MYUSD' } });
+  });
+
+  it('a custom asset without existentialDeposit counts none, in every pre-flight query', async () => {
+    const { existentialDeposit: _a, ...ahAsset } = CUSTOM.AssetHubPolkadot[0];
+    const { existentialDeposit: _h, ...hydrationAsset } = CUSTOM.Hydration[0];
+    const noEd = body({ symbol: 'MYUSD' }, 10n, { customAssets: { AssetHubPolkadot: [ahAsset], Hydration: [hydrationAsset] } });
+    const dryRun = await p('dry-run', noEd);
+    expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
+    expect(dryRun.body.origin.success).toBe(true);
+    const info = await p('transfer-info', noEd);
+    expect(info.status, JSON.stringify(info.body)).toBe(200);
+    expect(info.body.origin.selectedCurrency).toMatchObject({ existentialDeposit: '0', asset: { symbol: 'MYUSD' } });
+    const received = 10n * UNIT - HYDRATION_FEE;
+    expect((await p('receivable-amount', noEd).expect(200)).body).toBe(received.toString());
+    expect((await p('transferable-amount', noEd).expect(200)).body).toBe(SENDER_BALANCE.toString());
+    // A new account on Hydration: amount - fee > 0 is enough when there is no ED.
+    seedTokens(hydration, ADDRESS, 9999, 0n);
+    expect((await p('verify-ed-on-destination', noEd).expect(200)).body).toBe(true);
   });
 
   it('a balance of a custom asset (registry lookups take no options: they answer the installed registry)', async () => {
@@ -171,12 +210,44 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2', 'ValidationError'],
       [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { GeneralKey: 'zz' }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1.GeneralKey', 'ValidationError'],
       [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X2: [{ Parachain: 1000 }, { Foo: 1 }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X2.1', 'ValidationError'],
+      // Every value inside a junction is checked: nothing unchecked (here a nested field) reaches the SDK.
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: { X1: [{ AccountId32: { id: `0x${'11'.repeat(32)}`, network: null, note: { a: { b: [1] } } } }] } } }] } }, 'body.options.customAssets.Hydration.0.location.interior.X1.0.AccountId32', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { ...MYUSD, parents: '256' } }] } }, 'body.options.customAssets.Hydration.0.location.parents', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: { parents: 1, interior: null } }] } }, 'body.options.customAssets.Hydration.0.location.interior', 'ValidationError'],
+      [{ customAssets: { Hydration: [{ ...asset, location: 'Here' }] } }, 'body.options.customAssets.Hydration.0.location', 'ValidationError'],
     ];
     for (const [extra, path, kind] of cases) {
       const res = await p('x-transfer', body({ symbol: 'MYUSD' }, 1n, extra));
       expectErrorBody(res.body, 400, kind);
       expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(res.body)).toContain(path);
     }
+  });
+
+  it("names of Object's own members (__proto__, __defineGetter__, ...) as junctions, networks or chains: a 400 naming the field", async () => {
+    const asset = CUSTOM.Hydration[0];
+    const at = 'body.options.customAssets.Hydration.0.location.interior.X2.1';
+    const id = `0x${'11'.repeat(32)}`;
+    // Built from JSON text: an object literal's `__proto__` would set the prototype, not a key.
+    const withJunction = (junction: string) => ({ Hydration: [{ ...asset, location: JSON.parse(`{"parents":1,"interior":{"X2":[{"Parachain":1000},${junction}]}}`) }] });
+    const refused: string[] = [];
+    for (const name of ['__proto__', '__defineGetter__', '__lookupSetter__', 'constructor', 'hasOwnProperty']) {
+      const cases: [unknown, string][] = [
+        [withJunction(`{"${name}":1}`), at],
+        [withJunction(`{"${name}":null}`), at],
+        [withJunction(`{"GlobalConsensus":"${name}"}`), `${at}.GlobalConsensus`],
+        [withJunction(`{"GlobalConsensus":{"${name}":null}}`), `${at}.GlobalConsensus`],
+        [withJunction(`{"AccountId32":{"id":"${id}","network":"${name}"}}`), `${at}.AccountId32`],
+        [withJunction(`{"AccountKey20":{"key":"0x${'22'.repeat(20)}","network":{"${name}":null}}}`), `${at}.AccountKey20`],
+        [withJunction(`{"AccountIndex64":{"index":1,"network":"${name}"}}`), `${at}.AccountIndex64`],
+        [JSON.parse(`{"${name}":${JSON.stringify([asset])}}`), `body.options.customAssets.${name}`],
+      ];
+      for (const [customAssets, path] of cases) {
+        const res = await p('x-transfer', body({ symbol: 'MYUSD' }, 1n, { customAssets }));
+        const paths = (res.body.details ?? []).map((d: { path: string }) => d.path);
+        if (res.status !== 400 || !paths.includes(path)) refused.push(`${JSON.stringify(customAssets).slice(0, 160)}: ${res.status} ${JSON.stringify(res.body.details ?? res.body.message)}`);
+      }
+    }
+    expect(refused).toEqual([]);
   });
 
   it('the router cannot honour custom assets: a 400 naming the option', async () => {

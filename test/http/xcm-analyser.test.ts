@@ -76,6 +76,31 @@ describe.each(FAMILIES)('POST /%s/xcm-analyser', (family) => {
     expectErrorBody(both.body, 400, 'ValidationError');
   });
 
+  it("refuses what XCM cannot hold, where upstream prints it (docs/paraspell-api.md's deliberate differences)", async () => {
+    const at = (junction: unknown) => ({ location: { parents: 0, interior: { X1: [junction] } } });
+    const cases: [unknown, string][] = [
+      [{ location: { parents: 256, interior: 'Here' } }, 'body.location.parents'],
+      [at({ Parachain: 2 ** 32 }), 'body.location.interior.X1.0.Parachain'],
+      [at({ Parachain: '4294967296' }), 'body.location.interior.X1.0.Parachain'],
+      [at({ PalletInstance: 256 }), 'body.location.interior.X1.0.PalletInstance'],
+      [at({ GeneralIndex: (2n ** 128n).toString() }), 'body.location.interior.X1.0.GeneralIndex'],
+      [at({ AccountIndex64: { network: null, index: (2n ** 64n).toString() } }), 'body.location.interior.X1.0.AccountIndex64'],
+      [at({ GeneralKey: { length: 33, data: `0x${'00'.repeat(33)}` } }), 'body.location.interior.X1.0.GeneralKey'],
+      [at({ AccountId32: { network: null, id: `0x${'11'.repeat(129)}` } }), 'body.location.interior.X1.0.AccountId32'],
+      [{ location: { parents: 0, interior: { X9: Array.from({ length: 9 }, () => ({ Parachain: 1 })) } } }, 'body.location.interior'],
+      [{ xcm: Array.from({ length: 257 }, () => ({ parents: 0, interior: 'Here' })) }, 'body.xcm'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await analyse(family, body);
+      expectErrorBody(res.body, 400, 'ValidationError');
+      expect(res.body.details[0].path, JSON.stringify(body).slice(0, 120)).toBe(path);
+    }
+    // At the bounds, each is answered.
+    const edge = await analyse(family, { location: { parents: 255, interior: { X3: [{ Parachain: 2 ** 32 - 1 }, { PalletInstance: 255 }, { GeneralKey: { length: 32, data: `0x${'00'.repeat(32)}` } }] } } }).expect(200);
+    expect(edge.body).toBe(`${'../'.repeat(255)}Parachain(4294967295)/PalletInstance(255)/GeneralKey(32, 0x${'00'.repeat(32)})`);
+    expect((await analyse(family, { xcm: Array.from({ length: 256 }, () => ({ parents: 0, interior: 'Here' })) }).expect(200)).body).toHaveLength(256);
+  });
+
   it('bounds the work: a deep or huge program is a 400, not a long walk', async () => {
     const deep = `${'['.repeat(5000)}{"leaf":1}${']'.repeat(5000)}`;
     const res = await request(app).post(`/${family}/xcm-analyser`).set('content-type', 'application/json').send(`{"xcm":[${deep}]}`).expect(400);

@@ -282,11 +282,24 @@ function instruction(field: SelectorField, candidates: AssetCandidate[]): string
   return `Send one of them instead: each candidate's currency selects it alone (put it in ${name}${amount})`;
 }
 
-/** The 400 for a selector that names several assets. */
-export function ambiguousError(field: SelectorField, text: string, candidates: AssetCandidate[]): ApiError {
+/**
+ * The SDK's own first sentence for this ambiguity (@paraspell/assets' DuplicateAssetError and
+ * DuplicateAssetIdError), so that a client matching ParaSpell's words still recognises ours; empty
+ * for a selector the SDK has none for.
+ */
+function upstreamWords(selector: unknown, assets: readonly RegistryAsset[]): string {
+  if (typeof selector !== 'object' || selector === null) return '';
+  const { symbol, id } = selector as { symbol?: unknown; id?: unknown };
+  const name = typeof symbol === 'object' && symbol !== null ? (symbol as { value?: unknown }).value : symbol;
+  if (typeof name === 'string') return `Multiple ${assets.some((a) => a.isNative) ? 'matches' : 'foreign assets'} found for symbol ${name}. `;
+  return typeof id === 'string' || typeof id === 'number' ? `Multiple assets found with the same ID: ${id}. ` : '';
+}
+
+/** The 400 for a selector that names several assets (`lead`: a sentence put before ours). */
+export function ambiguousError(field: SelectorField, text: string, candidates: AssetCandidate[], lead = ''): ApiError {
   const name = field.path.replace(/^body\./, '');
   const detail: ErrorDetail = { path: field.path, message: text };
-  const message = `${name} ${text}: ${listed(candidates)}. ${instruction(field, candidates)}`;
+  const message = `${lead}${name} ${text}: ${listed(candidates)}. ${instruction(field, candidates)}`;
   return new ApiError(400, 'AmbiguousAssetError', message, [detail], undefined, { candidates });
 }
 
@@ -295,7 +308,8 @@ export function ambiguousAsset<A extends RegistryAsset>(field: SelectorField, se
   const candidates = candidatesFor(choice, assets);
   const left = assets.filter((a) => !candidates.some((c) => sameAsset(c, a)));
   const text = `${shown(selector)} could mean any of ${Math.max(assets.length, 2)} assets of ${choice.where}`;
-  if (left.length === 0) return ambiguousError(field, text, candidates);
+  const lead = upstreamWords(selector, assets);
+  if (left.length === 0) return ambiguousError(field, text, candidates, lead);
   const named = left.map((a) => describeCandidate({ ...a, isNative: a.isNative === true, issuedOn: issuedOn(a, choice.chain) })).join('; ');
-  return ambiguousError(field, `${text}. This operation cannot select ${named} alone; the others are`, candidates);
+  return ambiguousError(field, `${text}. This operation cannot select ${named} alone; the others are`, candidates, lead);
 }

@@ -1,6 +1,6 @@
-import type { TChain, TLocation } from '@paraspell/sdk-pjs';
+import type { TChain } from '@paraspell/sdk-pjs';
 import { badRequest, type ErrorDetail } from '../../errors';
-import { registryAssetAt, registryLocation, sdk, withCustomAssets, type CustomAsset } from '../../sdk';
+import { placeCustomAssets, withCustomAssets, type CustomAsset, type PlacedAsset } from '../../sdk';
 import type { CustomAssetsMap } from '../../schemas/custom-assets';
 
 const at = (chain: string, index: number) => `body.options.customAssets.${chain}.${index}.location`;
@@ -14,22 +14,18 @@ const at = (chain: string, index: number) => `body.options.customAssets.${chain}
 export async function withRequestAssets<T>(options: { customAssets?: CustomAssetsMap }, work: () => Promise<T>): Promise<T> {
   const map = options.customAssets;
   if (map === undefined || Object.keys(map).length === 0) return work();
-  const assets: Partial<Record<TChain, CustomAsset[]>> = {};
+  const assets: Partial<Record<TChain, PlacedAsset[]>> = {};
   const conflicts: ErrorDetail[] = [];
   const duplicates: ErrorDetail[] = [];
   for (const [chain, list] of Object.entries(map) as [TChain, CustomAsset[]][]) {
-    const seen: TLocation[] = [];
-    assets[chain] = list.map((asset, i) => {
-      const location = registryLocation(chain, asset.location);
-      const clash = asset.forceOverride ? undefined : registryAssetAt(chain, location);
-      if (clash) {
+    const placed = placeCustomAssets(chain, list);
+    placed.forEach(({ asset, clash, twin }, i) => {
+      if (clash && !asset.forceOverride) {
         conflicts.push({ path: at(chain, i), message: `is the location of ${chain}'s registry asset ${clash.symbol}; set forceOverride: true to replace it for this request` });
       }
-      const twin = seen.findIndex((l) => sdk.deepEqual(l, location));
-      if (twin >= 0) duplicates.push({ path: at(chain, i), message: `is also the location of custom asset ${twin} of ${chain}; a chain lists one asset per location` });
-      seen.push(location);
-      return { ...asset, location };
+      if (twin !== undefined) duplicates.push({ path: at(chain, i), message: `is also the location of custom asset ${twin} of ${chain}; a chain lists one asset per location` });
     });
+    assets[chain] = placed;
   }
   if (conflicts.length > 0) throw badRequest('CustomAssetConflictError', describe(conflicts), conflicts);
   if (duplicates.length > 0) throw badRequest('ValidationError', describe(duplicates), duplicates);

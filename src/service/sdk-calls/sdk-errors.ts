@@ -48,14 +48,16 @@ const ADDRESS_DECODE = /^Decoding .*: |Invalid (decoded )?address|checksum|Inval
 
 /**
  * The SDK's duplicate-asset messages name its selector functions (ForeignAbstract(), Native()) and
- * print `undefined` for assets without an alias. The offline checks answer these cases with
+ * print `undefined` for assets without an alias: its first sentence is kept, the rest said in words. The offline checks answer these cases with
  * candidates (service/offline-checks/asset-choice.ts); one that still reaches here is said in words.
  */
 export function ambiguityInWords(message: string, how = 'its location, id or alias (GET /assets/<chain> lists them)'): string {
   const symbol = /for symbol (.+?)\. Please/.exec(message)?.[1];
   const id = /same ID: (.+?)\. Please/.exec(message)?.[1];
   const what = symbol !== undefined ? `The symbol ${symbol}` : id !== undefined ? `The id ${id}` : 'The currency';
-  return `${what} names several assets: select the one you mean by ${how}`;
+  // The SDK's first sentence is kept: clients written against ParaSpell's messages match on it.
+  const upstream = /^Multiple [^.]*/.exec(message)?.[0];
+  return `${upstream ? `${upstream}. ` : ''}${what} names several assets: select the one you mean by ${how}`;
 }
 
 /** polkadot.js refusing the arguments the SDK built for a call: the `pallet`/`method` a caller chose does not take them. */
