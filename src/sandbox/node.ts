@@ -62,8 +62,8 @@ export class Node {
   accept?: (extrinsic: `0x${string}`, hash: `0x${string}`) => void;
   /** Watched extrinsics (by hash) and the subscription that hears about them. */
   readonly watched = new Map<string, string>();
-  /** Subscriptions told `inBlock`, to be told `finalized` with the next block. */
-  readonly finalizing = new Map<string, string>();
+  /** Subscriptions told `inBlock`, to be told `finalized` two blocks later. */
+  readonly finalizing = new Map<string, { hash: string; blocksLeft: number }>();
   readonly produced: BlockProducer;
   readonly storageReads: { key: string; at?: string }[] = [];
 
@@ -75,7 +75,8 @@ export class Node {
     this.stat = CHAIN_STATIC[chain];
     this.blocks = new BlockTree(chain, this.stat.genesisHash);
     this.produced = new BlockProducer(() => registryForChain(chain, data.metadataHex), this.blocks);
-    this.runtime = new RuntimeCalls(chain, data, partialFee);
+    // The runtime API and system_accountNextIndex read the same table (what the pool moves on).
+    this.runtime = new RuntimeCalls(chain, data, partialFee, (accountId) => this.nextIndex.get(accountId) ?? 0);
   }
 
   /** Returns the result, or a subscription (id + first notification). Throws RpcError. */
@@ -241,15 +242,16 @@ export class Node {
   }
 
   /**
-   * A produced block: its watched extrinsics are in it, and final with the next block (as a node
-   * finalizes a little later: a client that hears both at once may skip `inBlock`).
+   * A produced block: its watched extrinsics are in it, and final two blocks later (as a node
+   * finalizes a little later, time for a client to read the block it heard `inBlock` about).
    */
   included(block: ProducedBlock, extrinsics: readonly string[]): void {
-    for (const [id, hash] of this.finalizing) {
-      this.produced.subscriptions.send(id, { finalized: hash });
+    for (const [id, pending] of this.finalizing) {
+      if (--pending.blocksLeft > 0) continue;
+      this.produced.subscriptions.send(id, { finalized: pending.hash });
       this.produced.subscriptions.remove(id);
+      this.finalizing.delete(id);
     }
-    this.finalizing.clear();
     if (this.watched.size === 0) return;
     const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
     for (const extrinsic of extrinsics) {
@@ -258,7 +260,7 @@ export class Node {
       if (id === undefined) continue;
       this.watched.delete(hash);
       this.produced.subscriptions.send(id, { inBlock: block.hash });
-      this.finalizing.set(id, block.hash);
+      this.finalizing.set(id, { hash: block.hash, blocksLeft: 2 });
     }
   }
 

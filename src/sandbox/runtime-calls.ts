@@ -21,6 +21,8 @@ export class RuntimeCalls {
     private readonly chain: SandboxChainName,
     private readonly data: ChainData,
     readonly partialFee: bigint | undefined,
+    /** The next nonce of an account id (hex, as the runtime call's argument holds it). */
+    private readonly nonceOf: (accountId: string) => number,
   ) {
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
     this.runtimeVersion = data.runtimeVersion;
@@ -62,7 +64,8 @@ export class RuntimeCalls {
       case 'Metadata_metadata':
         return `0x${encodeCompact(this.metadataRaw.length).toString('hex')}${this.metadataRaw.toString('hex')}`;
       case 'AccountNonceApi_account_nonce':
-        return `0x${hexU32(0)}`;
+        // The account id's bytes are the whole argument (32 bytes, or 20 on Moonbeam).
+        return `0x${hexU32(this.nonceOf(data.toLowerCase()))}`;
     }
     const answer = this.answers.get(fn);
     if (answer) return this.encodeRuntimeAnswer(fn, answer, data);
