@@ -83,6 +83,16 @@ export class Ledger {
     }
   }
 
+  /** Runs `change` and puts the state back as it was: a dry run. */
+  dryRun<T>(change: () => T): T {
+    const before = copy(this.tables);
+    try {
+      return change();
+    } finally {
+      this.tables = before;
+    }
+  }
+
   /** Writes what changed since the last flush into the node's storage. */
   flush(node: ChainNode): void {
     for (const entry of this.dirty) {

@@ -8,18 +8,19 @@
 // ExtrinsicSuccess / ExtrinsicFailed), and its storage is the state after it.
 import { createRequire } from 'node:module';
 import type { Extrinsic } from '@polkadot/types/interfaces';
-import { assetById, assetOf as chainAssetOf, assetsOf, nativeOf } from './assets';
+import { assetById, assetsOf, nativeOf } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
 import { emulateRuntime } from './emulated-runtime';
 import { transactionFee } from './fee-model';
 import { accountOfLocation, ChainError, Ledger } from './ledger';
+import { messageEvents } from './message-events';
 import { dispatch } from './pallets';
 import { accept } from './pool';
-import { PLACES, queueOrigin, xcmPalletOf } from './topology';
+import { PLACES, queueOrigin } from './topology';
 import { execute, universal, type Outgoing } from './xcm-executor';
 import { extrinsicSuccess, moduleError, processed, topicOf, type Hex } from './xcm-events';
-import { assetJson, locationOf, locJson, programOf } from './xcm-program';
+import { locationOf, programOf } from './xcm-program';
 import { destinationJson } from './xcm-transfers';
 
 const load = createRequire(__filename);
@@ -83,7 +84,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       chains.set(name, chain);
       fund(chain);
       chain.ledger.flush(node);
-      emulateRuntime(name, node);
+      emulateRuntime(name, node, chain.ledger);
       node.onSubmit((hex, hash) => {
         chain.pool.push({ hex, hash, extrinsic: accept(name, node, chain.ledger, hex) });
       });
@@ -190,19 +191,8 @@ function receive(chain: Chain, m: InFlight, route: (sent: Outgoing[]) => void): 
   const done = (success: boolean) => processed(m.topic, queueOrigin(from, chain.name), success);
   if (m.message.length === 0) return [done(true)]; // a bridge hub passing the message on
   const originLoc = locationOf(m.via ? { parents: 1, interior: { X1: [{ Parachain: PLACES[m.via].paraId }] } } : destinationJson(chain.name, m.from));
-  const events: EventSpec[] = [];
   const outcome = execute({ chain: chain.name, ledger: chain.ledger, origin: originLoc, fromRemote: true, topic: m.topic }, programOf(m.message));
-  for (const { who, asset } of outcome.deposited) {
-    const held = chainAssetOf(chain.name, asset.id);
-    if (held?.store.pallet === 'System') events.push({ ...origin, pallet: 'Balances', name: 'Minted', fields: { who, amount: asset.amount } });
-    else if (held?.store.pallet === 'Tokens') events.push({ ...origin, pallet: 'Tokens', name: 'Deposited', fields: { currency_id: held.store.id, who, amount: asset.amount } });
-    else if (held?.store.pallet === 'Assets') events.push({ ...origin, pallet: 'Assets', name: 'Issued', fields: { asset_id: held.store.id, owner: who, amount: asset.amount } });
-  }
-  if (outcome.error && outcome.trapped.length) {
-    const assets = { V5: outcome.trapped.map(assetJson) };
-    const hash = crypto.blake2AsHex(util.stringToU8a(JSON.stringify({ origin: locJson(originLoc), assets }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))), 256);
-    events.push({ ...origin, pallet: xcmPalletOf(chain.name), name: 'AssetsTrapped', fields: { hash, origin: locJson(originLoc), assets } });
-  }
+  const events: EventSpec[] = messageEvents(chain.name, outcome, originLoc).map((e) => ({ ...e, ...origin }));
   if (!outcome.error) {
     for (const s of outcome.sent) if (PLACES[chain.name].paraId !== undefined && PLACES[s.to].paraId !== undefined) events.push({ ...origin, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: s.topic } });
   }

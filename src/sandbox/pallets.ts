@@ -5,6 +5,7 @@
 // transferMultiasset(s)). An XCM transfer is turned into the local program pallet-xcm executes
 // (xcm-transfers.ts), run by the executor; what it sends goes out by the network. Any other call
 // fails with System.CallFiltered naming it: never a silent success.
+import { createRequire } from 'node:module';
 import type { Call } from '@polkadot/types/interfaces';
 import { assetById, nativeOf, type ChainAsset } from './assets';
 import type { EventSpec } from './blocks';
@@ -16,11 +17,17 @@ import { chainAt, execute, type Hex, type Outgoing } from './xcm-executor';
 import { assetsIn, field, locationOf, programOf, type Asset } from './xcm-program';
 import { destinationJson, interiorJson, senderLocation, transferProgram, xTokensTransfer, type TransferKind } from './xcm-transfers';
 
+const load = createRequire(__filename);
+const util = load('@polkadot/util') as typeof import('@polkadot/util');
+const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+
 export interface Dispatch {
   chain: SandboxChainName;
   ledger: Ledger;
   /** The signer's account id (hex). */
   signer: string;
+  /** Root origin (a dry run's): root-only calls (force*, setBalance, dispatchAs) are allowed. */
+  root?: boolean;
   /** The topic the messages this extrinsic sends carry. */
   topic: Hex;
 }
@@ -29,14 +36,29 @@ export interface Dispatch {
 export interface Dispatched {
   events: Omit<EventSpec, 'phase'>[];
   sent: Outgoing[];
+  /** The XCM program pallet-xcm executed locally (V5 JSON), if any. */
+  local?: unknown[];
 }
 
 const bigintOf = (v: unknown): bigint => BigInt(v as string | number);
 const accountOf = (dest: unknown): string => {
   const id = field(dest, 'id') ?? dest;
   if (typeof id !== 'string') throw new ChainError('System', 'CallFiltered', 'the sandbox takes account ids (MultiAddress::Id) only');
-  return id.toLowerCase();
+  return id.startsWith('0x') ? id.toLowerCase() : util.u8aToHex(crypto.decodeAddress(id));
 };
+
+const rootOnly = (d: Dispatch): void => {
+  if (!d.root) throw new ChainError('System', 'CallFiltered', 'BadOrigin: a root-only call');
+};
+
+/** Sets an account's free balance (what the SDK's dry runs do as root to fund the sender). */
+function setFree(d: Dispatch, asset: ChainAsset, who: string, free: bigint): Dispatched {
+  rootOnly(d);
+  const now = d.ledger.balance(asset, who).free;
+  if (free > now) d.ledger.credit(asset, who, free - now);
+  else d.ledger.debit(asset, who, now - free);
+  return { events: [], sent: [] };
+}
 
 /** Dispatches `call` from the signer; throws ChainError (what ExtrinsicFailed names), leaving the state as it was. */
 export function dispatch(d: Dispatch, call: Call): Dispatched {
@@ -49,6 +71,30 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
   const name = `${call.section}.${call.method}`;
   if (call.section === 'utility' && ['batch', 'batchAll', 'forceBatch'].includes(call.method)) return batch(d, call.method, call.args[0] as unknown as Call[]);
   switch (name) {
+    case 'system.remark':
+    case 'system.remarkWithEvent':
+      return { events: [], sent: [] };
+    case 'balances.forceSetBalance':
+      return setFree(d, nativeOf(d.chain), accountOf(args['who']), bigintOf(args['new_free']));
+    case 'tokens.setBalance':
+    case 'currencies.updateBalance':
+      return setFree(d, known(assetById(d.chain, 'Tokens', Number(args['currency_id']))), accountOf(args['who']), bigintOf(args['new_free'] ?? args['amount']));
+    case 'assets.forceCreate':
+    case 'assets.forceAssetStatus':
+      rootOnly(d);
+      known(assetById(d.chain, 'Assets', Number(args['id'])));
+      return { events: [], sent: [] };
+    case 'assets.mint': {
+      const asset = known(assetById(d.chain, 'Assets', Number(args['id'])));
+      d.ledger.credit(asset, accountOf(args['beneficiary']), bigintOf(args['amount']));
+      return { events: [], sent: [] };
+    }
+    case 'utility.dispatchAs': {
+      rootOnly(d);
+      const as = field(field(args['as_origin'], 'system'), 'signed');
+      if (typeof as !== 'string') throw new ChainError('System', 'CallFiltered', 'dispatchAs a signed origin only');
+      return dispatchInner({ ...d, signer: accountOf(as), root: false }, call.args[1] as unknown as Call);
+    }
     case 'balances.transferKeepAlive':
     case 'balances.transferAllowDeath':
     case 'balances.transfer':
@@ -172,7 +218,7 @@ function xcm(d: Dispatch, p: { program: ReturnType<typeof programOf>; jit: boole
     events.push({ pallet, name: 'Sent', fields: { origin, destination: destinationJson(d.chain, s.to), message: s.message, message_id: s.topic } });
     if (PLACES[d.chain].paraId !== undefined && PLACES[s.to].paraId !== undefined) events.push({ pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: s.topic } });
   }
-  return { events, sent };
+  return { events, sent, local: p.program.map(([name, value]) => ({ [name]: value })) };
 }
 
 function sendFee(d: Dispatch, instructions: number): Asset {

@@ -32,8 +32,10 @@ export interface Outcome {
   /** Assets deposited, by beneficiary account (for events). */
   deposited: { who: string; asset: Asset }[];
   trapped: Asset[];
-  /** The fee asset and amount execution cost. */
+  /** What execution and delivery cost, in the assets paid with. */
   paid: Asset[];
+  /** Execution fees, deposited to the chain's fee account (the last deposits of a message, as a runtime's fee handler makes them). */
+  collected: { who: string; asset: Asset }[];
   topic?: Hex;
 }
 
@@ -110,7 +112,7 @@ class Run {
   ) {
     this.origin = x.origin;
     this.jit = x.jitWithdraw === true;
-    this.out = { weight: programWeight(program.length), sent: [], deposited: [], trapped: [], paid: [], topic: x.topic };
+    this.out = { weight: programWeight(program.length), sent: [], deposited: [], trapped: [], paid: [], collected: [], topic: x.topic };
     const last = program[program.length - 1];
     if (last?.[0] === 'SetTopic') this.out.topic = String(last[1]) as Hex;
   }
@@ -296,6 +298,9 @@ class Run {
     if (available < cost) throw fail('TooExpensive', `execution costs ${cost}, ${available} offered`);
     register.take({ id: asset.id, amount: cost });
     this.out.paid.push({ id: asset.id, amount: cost });
+    const collector = feeAccount(this.x.chain);
+    this.x.ledger.credit(this.chainAsset(asset), collector, cost);
+    this.out.collected.push({ who: collector, asset: { id: asset.id, amount: cost } });
   }
 
   private deposit(assets: Asset[], beneficiary: Loc): void {
@@ -392,6 +397,9 @@ class Run {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/** Where a chain's execution fees go (its treasury, as far as the sandbox is concerned). */
+export const feeAccount = (chain: SandboxChainName): string => (chain === 'Moonbeam' ? `0x${'fe'.repeat(20)}` : `0x${'fe'.repeat(32)}`);
 
 function errorOf(error: unknown, index: number): { name: string; index: number; detail: string } {
   if (error instanceof ChainError) return { name: error.pallet === 'XcmError' ? error.error : 'FailedToTransactAsset', index, detail: error.message };
