@@ -217,7 +217,7 @@ describe('the sandbox: transfers move balances as pre-flight said', () => {
     expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
     const quoted = fee.body as { origin: { fee: string }; destination: { fee: string } };
     const dry = dryRun.body as { success: boolean; origin: { fee: string }; destination: { fee: string } };
-    expect(dry.success).toBe(true);
+    expect(dry.success, JSON.stringify(dry)).toBe(true);
     // The two pre-flight answers agree.
     expect(dry.origin.fee).toBe(quoted.origin.fee);
     expect(dry.destination.fee).toBe(quoted.destination.fee);
@@ -242,4 +242,36 @@ describe('the sandbox: transfers move balances as pre-flight said', () => {
       expect(nativeBefore - (await freeIn(origin, sender.address))).toBe(BigInt(quoted.origin.fee));
     }
   }, 90_000);
+});
+
+describe('the sandbox: soak', () => {
+  it('includes 200 transfers from the 6 development accounts, every nonce in order, none stuck', async () => {
+    const relay = await api('Polkadot');
+    const senders = ['Alice', 'Bob', 'Charlie', 'Dave', 'Eve', 'Ferdie'].map(dev);
+    const recipient = keyring.addFromUri('//soak-recipient');
+    const nonces = await Promise.all(senders.map(async (s) => (await relay.rpc.system.accountNextIndex(s.address)).toNumber()));
+    const before = await freeOf('Polkadot', recipient.address);
+    // Signed up front with consecutive nonces, as a wallet's CI fires them, then submitted together.
+    const signed = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => {
+        const who = i % senders.length;
+        return relay.tx.balances.transferKeepAlive(recipient.address, DOT).signAsync(senders[who]!, { nonce: nonces[who]! + Math.floor(i / senders.length) });
+      }),
+    );
+    const watched = signed.map(
+      (tx) =>
+        new Promise<string[]>((resolve, reject) => {
+          tx.send((result) => {
+            if (result.status.isInBlock) resolve(result.events.map((e) => `${e.event.section}.${e.event.method}`));
+          }).catch(reject);
+        }),
+    );
+    const events = await Promise.all(watched);
+    expect(events.filter((e) => e.includes('system.ExtrinsicSuccess'))).toHaveLength(200);
+    for (const [i, s] of senders.entries()) {
+      const sent = Math.ceil((200 - i) / senders.length);
+      expect((await relay.rpc.system.accountNextIndex(s.address)).toNumber()).toBe(nonces[i]! + sent);
+    }
+    expect(await freeOf('Polkadot', recipient.address)).toBe(before + 200n * DOT);
+  }, 120_000);
 });
