@@ -42,7 +42,7 @@ export interface ChainNode {
    * `undefined` removes the answer (the call fails again).
    */
   setRuntimeCall(name: string, answer: RuntimeAnswer | undefined): void;
-  /** Sets (or with `null` removes) the raw storage value under a full storage key. */
+  /** Sets (or with `null` removes) the raw storage value under a full storage key: the head's state, and each later block's until changed (earlier blocks keep theirs). */
   setStorage(key: string, value: `0x${string}` | null): void;
   /**
    * What `system_accountNextIndex` answers for `account` (as the client sends it, any case, or its
@@ -134,8 +134,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
       else node.runtime.answers.delete(name);
     },
     setStorage(key, value) {
-      if (value === null) node.storage.delete(key.toLowerCase());
-      else node.storage.set(key.toLowerCase(), value);
+      node.setStorage(key, value);
     },
     setAccountNextIndex(account, nonce) {
       if (nonce === undefined) node.nextIndex.delete(account.toLowerCase());
@@ -146,6 +145,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     },
     produceBlock(spec) {
       const block = node.produced.produce(spec);
+      node.sealBlock(block.number);
       node.included(block, spec?.extrinsics ?? []);
       return block;
     },

@@ -66,6 +66,10 @@ export class Node {
   readonly finalizing = new Map<string, { hash: string; blocksLeft: number }>();
   readonly produced: BlockProducer;
   readonly storageReads: { key: string; at?: string }[] = [];
+  /** Each changed key's values by the block they took effect in (the first entry: before any block here). */
+  private readonly history = new Map<string, { block: number; value: `0x${string}` | null }[]>();
+  /** Keys changed since the last block, with the value they had before. */
+  private readonly changed = new Map<string, `0x${string}` | null>();
 
   constructor(
     private readonly chain: SandboxChainName,
@@ -113,7 +117,35 @@ export class Node {
 
   private storageChangeSet(keys: unknown, block: string): { block: string; changes: [string, string | null][] } {
     const list = Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
-    return { block, changes: list.map((k) => [k, this.storageValue(k)]) };
+    return { block, changes: list.map((k) => [k, this.storageAtBlock(k, block)]) };
+  }
+
+  /** Sets (or with null removes) a value of the head's state; the next block holds it. */
+  setStorage(key: string, value: `0x${string}` | null): void {
+    const k = key.toLowerCase();
+    if (!this.changed.has(k)) this.changed.set(k, this.storage.get(k) ?? null);
+    if (value === null) this.storage.delete(k);
+    else this.storage.set(k, value);
+  }
+
+  /** Block `n` was made: what changed since the last one is the state at it. */
+  sealBlock(n: number): void {
+    for (const [k, before] of this.changed) {
+      const list = this.history.get(k) ?? [{ block: -1, value: before }];
+      list.push({ block: n, value: this.storage.get(k) ?? null });
+      this.history.set(k, list);
+    }
+    this.changed.clear();
+  }
+
+  /** A value at block `at` (the head's state when `at` is the head or absent). */
+  private storageAtBlock(key: unknown, at: unknown): `0x${string}` | null {
+    if (typeof key !== 'string' || typeof at !== 'string' || at.toLowerCase() === this.blocks.head) return this.storageValue(key);
+    const header = this.blocks.header(at);
+    const list = this.history.get(key.toLowerCase());
+    if (!header || !list) return this.storageValue(key);
+    const n = Number(header.number);
+    return list.filter((entry) => entry.block <= n).at(-1)?.value ?? null;
   }
 
   private storageValue(key: unknown): `0x${string}` | null {
@@ -199,7 +231,7 @@ export class Node {
       case 'state_getStorage':
       case 'state_getStorageAt':
         this.storageReads.push({ key: String(p[0]), ...(typeof p[1] === 'string' ? { at: p[1] } : {}) });
-        return this.produced.storageAt(p[0], p[1]) ?? this.storageValue(p[0]);
+        return this.produced.storageAt(p[0], p[1]) ?? this.storageAtBlock(p[0], p[1]);
       case 'state_getStorageHash':
       case 'state_getStorageHashAt': {
         const value = this.storageValue(p[0]);

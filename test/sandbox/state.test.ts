@@ -124,6 +124,11 @@ describe('the sandbox: state that moves', () => {
     expect(included.events).toEqual(['balances.Withdraw', 'balances.Transfer', 'transactionPayment.TransactionFeePaid', 'system.ExtrinsicSuccess']);
     expect(await freeOf('Polkadot', bob.address)).toBe(bobBefore - 3n * DOT - fee);
     expect(await freeOf('Polkadot', charlie.address)).toBe(charlieBefore + 3n * DOT);
+    // Each block keeps its state: before the transfer's block, Bob still held it all.
+    const parent = (await relay.rpc.chain.getHeader(included.blockHash)).parentHash.toHex();
+    const freeAt = async (hash: string) => ((await relay.query.system.account.at(hash, bob.address)) as unknown as { data: { free: { toBigInt(): bigint } } }).data.free.toBigInt();
+    expect(await freeAt(parent)).toBe(bobBefore);
+    expect(await freeAt(included.blockHash)).toBe(bobBefore - 3n * DOT - fee);
   }, 60_000);
 
   it('dispatches every call of a batchAll (a transfer and a teleport, delivered); a failing call reverts them all', async () => {
