@@ -237,8 +237,7 @@ function fund(chain: Chain): void {
     ledger.credit(native, id, NATIVE_TOKENS * 10n ** decimals);
     const usdt = assetById(name, 'Assets', 1984);
     if (usdt) ledger.credit(usdt, id, NATIVE_TOKENS * whole(usdt));
-    const dot = name === 'Hydration' ? assetById(name, 'Tokens', 5) : undefined;
-    if (dot) ledger.credit(dot, id, 1_000n * whole(dot));
+    for (const token of name === 'Hydration' ? [assetById(name, 'Tokens', 5)!, assetById(name, 'Tokens', 10)!] : []) ledger.credit(token, id, 1_000n * whole(token));
   }
   // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
   for (const other of Object.keys(PLACES) as SandboxChainName[]) {

@@ -206,6 +206,24 @@ const TRANSFERS: { name: string; from: SandboxChainName; to: SandboxChainName; c
     sent: async (a, who) => ((await a.query.assets.account(1984, who)) as unknown as { unwrapOrDefault(): { balance: { toBigInt(): bigint } } }).unwrapOrDefault().balance.toBigInt(),
     received: async (a, who) => ((await a.query.tokens.accounts(who, 10)) as unknown as { free: { toBigInt(): bigint } }).free.toBigInt(),
   },
+  {
+    name: 'USDt Hydration -> AssetHubPolkadot (back to its reserve)',
+    from: 'Hydration',
+    to: 'AssetHubPolkadot',
+    currency: { id: '10' },
+    amount: 5_000_000n,
+    sent: async (a, who) => ((await a.query.tokens.accounts(who, 10)) as unknown as { free: { toBigInt(): bigint } }).free.toBigInt(),
+    received: async (a, who) => ((await a.query.assets.account(1984, who)) as unknown as { unwrapOrDefault(): { balance: { toBigInt(): bigint } } }).unwrapOrDefault().balance.toBigInt(),
+  },
+  {
+    name: 'DOT Hydration -> AssetHubPolkadot (back to its reserve)',
+    from: 'Hydration',
+    to: 'AssetHubPolkadot',
+    currency: { id: '5' },
+    amount: 2n * DOT,
+    sent: async (a, who) => ((await a.query.tokens.accounts(who, 5)) as unknown as { free: { toBigInt(): bigint } }).free.toBigInt(),
+    received: native,
+  },
 ];
 
 async function freeIn(a: ApiPromise, who: string): Promise<bigint> {
