@@ -11,7 +11,7 @@ import type { TypeRegistry } from '@polkadot/types';
 import { assetOf as chainAssetOf, assetsOf, nativeOf } from './assets';
 import { encodeEvent } from './blocks';
 import type { ChainNode, SandboxChainName } from './chain-node';
-import { deliveryFee, programWeight, transactionFee, weightFee, type Weight } from './fee-model';
+import { CALL_WEIGHT, deliveryFee, programWeight, transactionFee, weightFee, type Weight } from './fee-model';
 import { ChainError, type Ledger } from './ledger';
 import { messageEvents, type Event } from './message-events';
 import { dispatch } from './pallets';
@@ -102,7 +102,7 @@ export function emulateRuntime(chain: SandboxChainName, node: ChainNode, ledger:
   node.setRuntimeCall('TransactionPaymentApi_query_info', (args) => {
     // (uxt, len): the length is the last four bytes.
     const length = Buffer.from(args).readUInt32LE(args.length - 4);
-    return { weight: { refTime: 200_000_000n, proofSize: 4_000n }, class: 'Normal', partialFee: transactionFee(chain, length) };
+    return { weight: weightJson(CALL_WEIGHT), class: 'Normal', partialFee: transactionFee(chain, length) };
   });
   node.setRuntimeCall('XcmPaymentApi_query_xcm_weight', (args, registry) => {
     const [message] = runtimeArgs(registry, 'XcmPaymentApi', 'query_xcm_weight', args);

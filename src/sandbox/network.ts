@@ -12,7 +12,7 @@ import { assetById, assetsOf, nativeOf } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
 import { emulateRuntime } from './emulated-runtime';
-import { transactionFee } from './fee-model';
+import { transactionFee, type Weight } from './fee-model';
 import { accountOfLocation, ChainError, Ledger } from './ledger';
 import { messageEvents } from './message-events';
 import { dispatch } from './pallets';
@@ -188,7 +188,7 @@ const errorsEncoded = (node: ChainNode, fields: Record<string, unknown> | undefi
 function receive(chain: Chain, m: InFlight, route: (sent: Outgoing[]) => void): EventSpec[] {
   const from = m.via ?? m.from;
   const origin = { phase: 'initialization' as const };
-  const done = (success: boolean) => processed(m.topic, queueOrigin(from, chain.name), success);
+  const done = (success: boolean, weight?: Weight) => processed(m.topic, queueOrigin(from, chain.name), success, 'initialization', weight);
   if (m.message.length === 0) return [done(true)]; // a bridge hub passing the message on
   const originLoc = locationOf(m.via ? { parents: 1, interior: { X1: [{ Parachain: PLACES[m.via].paraId }] } } : destinationJson(chain.name, m.from));
   const outcome = execute({ chain: chain.name, ledger: chain.ledger, origin: originLoc, fromRemote: true, topic: m.topic }, programOf(m.message));
@@ -198,7 +198,7 @@ function receive(chain: Chain, m: InFlight, route: (sent: Outgoing[]) => void): 
   }
   // What a failed program sent before it failed still goes (the executor does not roll sends back).
   route(outcome.sent);
-  return [...events, done(!outcome.error)];
+  return [...events, done(!outcome.error, outcome.weight)];
 }
 
 /**

@@ -1,8 +1,6 @@
 // Where the sandbox's chains sit (relay chain or parachain, and which network): how they name each
 // other, their pallet-xcm, and the queue a message from one arrives on at another.
 import type { SandboxChainName } from './chain-node';
-import type { Location } from './xcm-events';
-import { PARENT, child, sibling } from './xcm-events';
 
 interface Place {
   network: 'Polkadot' | 'Kusama';
@@ -22,13 +20,6 @@ export const PLACES: Record<SandboxChainName, Place> = {
 
 /** pallet-xcm's name on a chain: XcmPallet on relay chains, PolkadotXcm on parachains. */
 export const xcmPalletOf = (chain: SandboxChainName): 'XcmPallet' | 'PolkadotXcm' => (PLACES[chain].paraId === undefined ? 'XcmPallet' : 'PolkadotXcm');
-
-/** Where `to` is, seen from `from` (V5 JSON). */
-export function locationOf(from: SandboxChainName, to: SandboxChainName): Location {
-  const toPara = PLACES[to].paraId;
-  if (PLACES[from].paraId === undefined) return child(toPara ?? 0);
-  return toPara === undefined ? PARENT : sibling(toPara);
-}
 
 /** The message queue origin `to` processes a message from `from` under (MessageQueue.Processed's `origin`). */
 export function queueOrigin(from: SandboxChainName, to: SandboxChainName): unknown {

@@ -80,11 +80,11 @@ const SIGNER: Location = { parents: 0, interior: { X1: [{ AccountId32: { network
 export const xcmpMessageSent = (phase: EventPhase, messageId: Hex): EventSpec => ({ phase, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: messageId } });
 
 /** `messageQueue.Processed`; `origin` is the queue's (`{Parent: null}`, `{Sibling: 1000}`, `{Ump: {Para: 1000}}`). */
-export const processed = (id: Hex, origin: unknown, success: boolean, phase: EventPhase = 'initialization'): EventSpec => ({
+export const processed = (id: Hex, origin: unknown, success: boolean, phase: EventPhase = 'initialization', weightUsed: { refTime: bigint | number; proofSize: bigint | number } = { refTime: 1_000_000, proofSize: 1_000 }): EventSpec => ({
   phase,
   pallet: 'MessageQueue',
   name: 'Processed',
-  fields: { id, origin, weight_used: { refTime: 1_000_000, proofSize: 1_000 }, success },
+  fields: { id, origin, weight_used: weightUsed, success },
 });
 
 export const processingFailed = (id: Hex, origin: unknown, error: string, phase: EventPhase = 'initialization'): EventSpec => ({

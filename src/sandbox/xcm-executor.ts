@@ -399,7 +399,7 @@ class Run {
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
 /** Where a chain's execution fees go (its treasury, as far as the sandbox is concerned). */
-export const feeAccount = (chain: SandboxChainName): string => (chain === 'Moonbeam' ? `0x${'fe'.repeat(20)}` : `0x${'fe'.repeat(32)}`);
+const feeAccount = (chain: SandboxChainName): string => (chain === 'Moonbeam' ? `0x${'fe'.repeat(20)}` : `0x${'fe'.repeat(32)}`);
 
 function errorOf(error: unknown, index: number): { name: string; index: number; detail: string } {
   if (error instanceof ChainError) return { name: error.pallet === 'XcmError' ? error.error : 'FailedToTransactAsset', index, detail: error.message };

@@ -157,6 +157,20 @@ describe('the sandbox: state that moves', () => {
     expect(await freeOf('Polkadot', dave.address)).toBe(daveBefore - fee);
   }, 60_000);
 
+  it('dispatches utility.batch until a call fails, and forceBatch past it', async () => {
+    const relay = await api('Polkadot');
+    const [charlie, dave] = [dev('Charlie'), dev('Dave')];
+    const calls = () => [relay.tx.balances.transferKeepAlive(dave.address, DOT), relay.tx.balances.transferKeepAlive(dave.address, 10n ** 20n), relay.tx.balances.transferKeepAlive(dave.address, DOT)];
+    let before = await freeOf('Polkadot', dave.address);
+    const batch = await submit(relay, relay.tx.utility.batch(calls()), charlie);
+    expect(batch.events).toEqual(expect.arrayContaining(['utility.ItemCompleted', 'utility.BatchInterrupted', 'system.ExtrinsicSuccess']));
+    expect(await freeOf('Polkadot', dave.address)).toBe(before + DOT);
+    before = await freeOf('Polkadot', dave.address);
+    const force = await submit(relay, relay.tx.utility.forceBatch(calls()), charlie);
+    expect(force.events).toEqual(expect.arrayContaining(['utility.ItemFailed', 'utility.BatchCompletedWithErrors', 'system.ExtrinsicSuccess']));
+    expect(await freeOf('Polkadot', dave.address)).toBe(before + 2n * DOT);
+  }, 60_000);
+
   it('fails a call it does not emulate at inclusion, naming it (never a silent success)', async () => {
     const relay = await api('Polkadot');
     const included = await submit(relay, relay.tx.staking.chill(), dev('Ferdie'));
