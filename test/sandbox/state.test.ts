@@ -210,6 +210,7 @@ const native: Reader = async (a, who) => freeIn(a, who);
 const NATIVE_DOT = { symbol: { type: 'Native', value: 'DOT' } };
 const TRANSFERS: { name: string; from: SandboxChainName; to: SandboxChainName; currency: Record<string, unknown>; amount: bigint; sent: Reader; received: Reader }[] = [
   { name: 'DOT Polkadot -> AssetHubPolkadot (teleport)', from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT' }, amount: 2n * DOT, sent: native, received: native },
+  { name: 'KSM Kusama -> AssetHubKusama (teleport)', from: 'Kusama', to: 'AssetHubKusama', currency: { symbol: 'KSM' }, amount: 10n ** 12n, sent: native, received: native },
   { name: 'DOT AssetHubPolkadot -> Polkadot (teleport)', from: 'AssetHubPolkadot', to: 'Polkadot', currency: NATIVE_DOT, amount: 2n * DOT, sent: native, received: native },
   {
     name: 'USDt AssetHubPolkadot -> Hydration (reserve)',
