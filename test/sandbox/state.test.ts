@@ -68,11 +68,12 @@ async function send(chainApi: ApiPromise, tx: SubmittableExtrinsic<'promise'>, s
   const included = new Promise<Included>((resolve, reject) => {
     tx.signAndSend(signer, { nonce }, (result) => {
       if (result.status.isReady) ready();
-      if (!result.status.isInBlock) return;
+      // Under load polkadot.js may report a block only once final (it drops InBlock for Finalized).
+      if (!result.status.isInBlock && !result.status.isFinalized) return;
       const failed = result.dispatchError?.isModule ? chainApi.registry.findMetaError(result.dispatchError.asModule) : undefined;
       resolve({
         hash: tx.hash.toHex(),
-        blockHash: result.status.asInBlock.toHex(),
+        blockHash: (result.status.isInBlock ? result.status.asInBlock : result.status.asFinalized).toHex(),
         events: result.events.map((e) => `${e.event.section}.${e.event.method}`),
         ...(failed ? { error: `${failed.section}.${failed.name}` } : {}),
       });
@@ -300,7 +301,8 @@ describe('the sandbox: soak', () => {
       (tx) =>
         new Promise<string[]>((resolve, reject) => {
           tx.send((result) => {
-            if (result.status.isInBlock) resolve(result.events.map((e) => `${e.event.section}.${e.event.method}`));
+            // Under load polkadot.js may report a block only once final (it drops InBlock for Finalized).
+            if (result.status.isInBlock || result.status.isFinalized) resolve(result.events.map((e) => `${e.event.section}.${e.event.method}`));
           }).catch(reject);
         }),
     );
