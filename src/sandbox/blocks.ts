@@ -173,7 +173,7 @@ function eventTypes(registry: TypeRegistry): { events: string; phase: string } {
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Pallet index, variant index and each field encoded with the type the metadata gives it. */
-function encodeEvent(registry: TypeRegistry, spec: EventSpec): Uint8Array {
+export function encodeEvent(registry: TypeRegistry, spec: EventSpec): Uint8Array {
   const pallet = registry.metadata.pallets.find((p) => p.name.eq(spec.pallet));
   if (!pallet || pallet.events.isNone) throw new Error(`sandbox blocks: no events of pallet ${spec.pallet}`);
   const variant = registry.lookup.getSiType(pallet.events.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(spec.name));

@@ -1,93 +1,132 @@
-// What the sandbox's chains answer to the runtime calls a wallet's pre-flight makes, in place of a
-// runtime (none executes here). Every answer is shaped like a real chain's and encoded with the
-// chain's own metadata types (chain-node.ts refuses a wrong shape), and fits the call asked about:
-// - DryRunApi_dry_run_call: success, the sender's amount burned, the delivery fee paid and, for an
-//   XCM transfer, the message forwarded to the chain its `dest` names;
-// - DryRunApi_dry_run_xcm: complete, the beneficiary minted the amount less the execution fee, and
-//   the message sent on where the program says so (a reserve transfer through Asset Hub);
-// - XcmPaymentApi and TransactionPaymentApi: fixed weights and fees (FEES below).
+// What the sandbox's chains answer to the runtime calls a wallet's pre-flight makes, from the same
+// code that runs at inclusion, so a quote is what then happens:
+// - TransactionPaymentApi_query_info: the fee model's fee for the extrinsic's length (fee-model.ts),
+//   what inclusion debits;
+// - XcmPaymentApi: a program's weight, its price in each asset the chain takes (AssetNotFound for
+//   any other), the delivery fee of a message, the assets taken for fees;
+// - DryRunApi_dry_run_call: the call dispatched (pallets.ts) on the chain's ledger and rolled back:
+//   its events, the local program and the messages it forwards; dry_run_xcm: the message executed
+//   (xcm-executor.ts) and rolled back, with the events a block would carry for it.
 import type { TypeRegistry } from '@polkadot/types';
+import { assetOf as chainAssetOf, assetsOf, nativeOf } from './assets';
+import { encodeEvent } from './blocks';
 import type { ChainNode, SandboxChainName } from './chain-node';
-import { answerQueryInfo, answerXcmPayment, callSuccess, runtimeArgs, xcmComplete, type Forwarded } from './runtime-answers';
-import { accountIn, amountIn, chainOf, find, locationOf, onwardIn, planOf, xcmPalletOf } from './topology';
-import type { Hex } from './xcm-events';
-
-/** Made-up fees, in the relay chain's token (planck), as real chains' are in size. */
-export interface Fees {
-  /** TransactionPaymentApi: the origin's fee for the extrinsic. */
-  transaction: bigint;
-  /** XcmPaymentApi: executing a received message. */
-  execution: bigint;
-  /** XcmPaymentApi and the dry run's FeesPaid: delivering a message onward. */
-  delivery: bigint;
-}
-
-const POLKADOT_FEES: Fees = { transaction: 160_000_000n, execution: 20_000_000n, delivery: 30_000_000n };
-const KUSAMA_FEES: Fees = { transaction: 5_000_000_000n, execution: 600_000_000n, delivery: 1_000_000_000n };
-
-export const feesOf = (chain: SandboxChainName): Fees => (chain === 'Kusama' || chain === 'AssetHubKusama' ? KUSAMA_FEES : POLKADOT_FEES);
-
-const asset = (amount: bigint) => ({ id: { parents: 1, interior: 'Here' }, fun: { Fungible: amount } });
-
-/** A beneficiary location for an account id (32 bytes) or key (20 bytes). */
-const beneficiaryOf = (account: string) =>
-  account.length === 42
-    ? { parents: 0, interior: { X1: [{ AccountKey20: { network: null, key: account } }] } }
-    : { parents: 0, interior: { X1: [{ AccountId32: { network: null, id: account } }] } };
-
-/** What a chain forwards: the asset deposited with `to`, and either paid out there or sent on to `then`. */
-export function forwardedMessage(from: SandboxChainName, to: SandboxChainName, amount: bigint, beneficiary: string, topic: Hex, then?: SandboxChainName): Forwarded {
-  const deposit = { DepositAsset: { assets: { Wild: { AllCounted: 1 } }, beneficiary: beneficiaryOf(beneficiary) } };
-  const onward = then && then !== to ? { DepositReserveAsset: { assets: { Wild: { AllCounted: 1 } }, dest: locationOf(to, then), xcm: [{ BuyExecution: { fees: asset(amount / 2n), weightLimit: 'Unlimited' } }, deposit] } } : deposit;
-  return {
-    destination: locationOf(from, to),
-    message: [{ ReserveAssetDeposited: [asset(amount)] }, 'ClearOrigin', { BuyExecution: { fees: asset(amount), weightLimit: 'Unlimited' } }, onward, { SetTopic: topic }],
-  };
-}
+import { CALL_WEIGHT, deliveryFee, programWeight, transactionFee, weightFee, type Weight } from './fee-model';
+import { ChainError, type Ledger } from './ledger';
+import { messageEvents, type Event } from './message-events';
+import { dispatch } from './pallets';
+import { runtimeArgs } from './runtime-answers';
+import { destinationJson } from './xcm-transfers';
+import { execute, type Hex, type Outgoing } from './xcm-executor';
+import { assetJson, field, locationOf, locJson, programOf, unversioned } from './xcm-program';
 
 const DRY_RUN_TOPIC: Hex = `0x${'ab'.repeat(32)}`;
+const ROOT_FUNDS = 10n ** 30n;
 
-function dryRunCall(chain: SandboxChainName, registry: TypeRegistry, args: Uint8Array): unknown {
+const encoded = (registry: TypeRegistry, events: Event[]): Uint8Array[] =>
+  events.flatMap((e) => {
+    try {
+      return [encodeEvent(registry, { ...e, phase: 0 })];
+    } catch {
+      return [];
+    }
+  });
+
+/** Forwarded messages grouped by destination, as the runtime lists them. */
+function forwarded(chain: SandboxChainName, sent: Outgoing[]): unknown[] {
+  const byDest = new Map<SandboxChainName, unknown[]>();
+  for (const s of sent) byDest.set(s.to, [...(byDest.get(s.to) ?? []), { V5: s.message }]);
+  return [...byDest].map(([to, messages]) => [{ V5: destinationJson(chain, to) }, messages]);
+}
+
+const weightJson = (w: Weight) => ({ refTime: w.refTime, proofSize: w.proofSize });
+
+function dryRunCall(chain: SandboxChainName, ledger: Ledger, registry: TypeRegistry, args: Uint8Array): unknown {
   const [origin] = runtimeArgs(registry, 'DryRunApi', 'dry_run_call', args);
   const originType = registry.metadata.apis.find((a) => a.name.eq('DryRunApi'))!.methods.find((m) => m.name.eq('dry_run_call'))!.inputs[0]!;
   const call = registry.createType('Call', args.subarray(registry.createType(registry.createLookupType(originType.type), args).encodedLength));
-  const named: Record<string, unknown> = {};
-  for (const [name, value] of call.argsEntries) named[name] = value.toJSON();
-  const plan = planOf(chain, call.section, named);
-  // Fee estimates dry-run as root: the events then name no one in particular.
-  const signed = find(origin, 'signed');
-  const sender = typeof signed === 'string' ? signed : `0x${'00'.repeat(32)}`;
-  const fees = feesOf(chain);
-  const forwarded = plan.kind === 'xcm' && plan.next && plan.beneficiary ? forwardedMessage(chain, plan.next, plan.amount, plan.beneficiary, DRY_RUN_TOPIC, plan.destination) : undefined;
-  return callSuccess(registry, {
-    sender,
-    amount: plan.amount,
-    deliveryFee: forwarded ? fees.delivery : undefined,
-    forwarded,
-    xcmPallet: xcmPalletOf(chain),
-    actualWeight: { refTime: 1_500_000_000n, proofSize: 60_000n },
+  const signed = field(field(origin, 'system'), 'signed');
+  // Fee estimates dry-run as root: a well-funded account stands in for it.
+  const signer = typeof signed === 'string' ? registry.createType('AccountId', signed).toHex() : chain === 'Moonbeam' ? `0x${'00'.repeat(20)}` : `0x${'00'.repeat(32)}`;
+  return ledger.dryRun(() => {
+    if (typeof signed !== 'string') for (const asset of assetsOf(chain)) ledger.credit(asset, signer, ROOT_FUNDS);
+    try {
+      const done = dispatch({ chain, ledger, signer, root: typeof signed !== 'string', topic: DRY_RUN_TOPIC }, call);
+      return {
+        Ok: {
+          executionResult: { Ok: { actualWeight: null, paysFee: 'Yes' } },
+          emittedEvents: encoded(registry, done.events),
+          localXcm: done.local ? { V5: done.local } : null,
+          forwardedXcms: forwarded(chain, done.sent),
+        },
+      };
+    } catch (error) {
+      if (!(error instanceof ChainError)) throw error;
+      return { Ok: { executionResult: { Err: { postInfo: { actualWeight: null, paysFee: 'Yes' }, error: moduleError(registry, error) } }, emittedEvents: [], localXcm: null, forwardedXcms: [] } };
+    }
   });
 }
 
-function dryRunXcm(chain: SandboxChainName, registry: TypeRegistry, args: Uint8Array): unknown {
-  const [from, program] = runtimeArgs(registry, 'DryRunApi', 'dry_run_xcm', args);
-  const sender = chainOf(chain, from);
-  const amount = amountIn(program) ?? 0n;
-  const beneficiary = accountIn(find(program, 'depositAsset')) ?? accountIn(program);
-  if (!beneficiary) throw new Error('the sandbox dry-runs messages that deposit to an account only');
-  const received = amount > feesOf(chain).execution ? amount - feesOf(chain).execution : 0n;
-  const onward = onwardIn(program);
-  // Read as this chain sees it, else as the sender does (how the SDK writes it for a transfer through Asset Hub).
-  const then = onward === undefined ? undefined : (chainOf(chain, onward) ?? (sender && chainOf(sender, onward)));
-  const forwarded = then && then !== chain && sender ? forwardedMessage(chain, then, received, beneficiary, DRY_RUN_TOPIC) : undefined;
-  return xcmComplete(registry, { beneficiary, received, forwarded });
+function moduleError(registry: TypeRegistry, error: ChainError): unknown {
+  const pallet = registry.metadata.pallets.find((p) => p.name.eq(error.pallet));
+  const variant = pallet && pallet.errors.isSome ? registry.lookup.getSiType(pallet.errors.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(error.error)) : undefined;
+  if (!pallet || !variant) return 'CannotLookup';
+  return { Module: { index: pallet.index.toNumber(), error: `0x${variant.index.toNumber().toString(16).padStart(2, '0')}000000` } };
 }
 
-/** Makes `node` answer dry runs, XCM fees and transaction fees as described above. */
-export function emulateRuntime(chain: SandboxChainName, node: ChainNode): void {
-  const fees = feesOf(chain);
-  answerQueryInfo(node, fees.transaction);
-  answerXcmPayment(node, { fee: fees.execution, deliveryFee: fees.delivery });
-  node.setRuntimeCall('DryRunApi_dry_run_call', (args, registry) => dryRunCall(chain, registry, args));
-  node.setRuntimeCall('DryRunApi_dry_run_xcm', (args, registry) => dryRunXcm(chain, registry, args));
+function dryRunXcm(chain: SandboxChainName, ledger: Ledger, registry: TypeRegistry, args: Uint8Array): unknown {
+  const [from, message] = runtimeArgs(registry, 'DryRunApi', 'dry_run_xcm', args);
+  const origin = locationOf(from);
+  const program = programOf(message);
+  return ledger.dryRun(() => {
+    const outcome = execute({ chain, ledger, origin, fromRemote: true, topic: DRY_RUN_TOPIC }, program);
+    const used = weightJson(outcome.weight);
+    return {
+      Ok: {
+        executionResult: outcome.error ? { Incomplete: { used, error: { index: outcome.error.index, error: outcome.error.name } } } : { Complete: { used } },
+        emittedEvents: encoded(registry, messageEvents(chain, outcome, origin)),
+        forwardedXcms: forwarded(chain, outcome.sent),
+      },
+    };
+  });
+}
+
+/** An XcmPaymentApi asset id (a versioned location) as this chain holds it. */
+function feeAsset(chain: SandboxChainName, id: unknown) {
+  const location = locationOf(field(unversioned(id), 'concrete') ?? unversioned(id));
+  return chainAssetOf(chain, location);
+}
+
+/** Makes `node` answer the pre-flight's runtime calls from `ledger` and the chain's fee model. */
+export function emulateRuntime(chain: SandboxChainName, node: ChainNode, ledger: Ledger): void {
+  node.setRuntimeCall('TransactionPaymentApi_query_info', (args) => {
+    // (uxt, len): the length is the last four bytes.
+    const length = Buffer.from(args).readUInt32LE(args.length - 4);
+    return { weight: weightJson(CALL_WEIGHT), class: 'Normal', partialFee: transactionFee(chain, length) };
+  });
+  node.setRuntimeCall('XcmPaymentApi_query_xcm_weight', (args, registry) => {
+    const [message] = runtimeArgs(registry, 'XcmPaymentApi', 'query_xcm_weight', args);
+    return { Ok: weightJson(programWeight(programOf(message).length)) };
+  });
+  node.setRuntimeCall('XcmPaymentApi_query_weight_to_asset_fee', (args, registry) => {
+    const [weight, id] = runtimeArgs(registry, 'XcmPaymentApi', 'query_weight_to_asset_fee', args);
+    const asset = feeAsset(chain, id);
+    if (!asset || asset.perSecond === undefined) return { Err: 'AssetNotFound' };
+    const w = weight as { refTime: number | string; proofSize: number | string };
+    return { Ok: weightFee(chain, { refTime: BigInt(w.refTime), proofSize: BigInt(w.proofSize) }, asset) };
+  });
+  node.setRuntimeCall('XcmPaymentApi_query_delivery_fees', (args, registry) => {
+    const [dest, message] = runtimeArgs(registry, 'XcmPaymentApi', 'query_delivery_fees', args);
+    const version = Object.keys(dest as object)[0]?.toUpperCase() ?? 'V5';
+    const native = nativeOf(chain);
+    // Asked as the runtime would be: the message as it goes (its SetTopic included).
+    return { Ok: { [version]: [assetJson({ id: native.location, amount: deliveryFee(chain, programOf(message).length) })] } };
+  });
+  node.setRuntimeCall('XcmPaymentApi_query_acceptable_payment_assets', () => ({
+    Ok: assetsOf(chain)
+      .filter((a) => a.perSecond !== undefined)
+      .map((a) => ({ V5: locJson(a.location) })),
+  }));
+  node.setRuntimeCall('DryRunApi_dry_run_call', (args, registry) => dryRunCall(chain, ledger, registry, args));
+  node.setRuntimeCall('DryRunApi_dry_run_xcm', (args, registry) => dryRunXcm(chain, ledger, registry, args));
 }

@@ -1,19 +1,27 @@
 // The sandbox's chains: one emulated node per chain (chain-node.ts) on 127.0.0.1, each producing a
-// block every `blockMs`, with balances for the development accounts, the emulated runtime answers
-// (emulated-runtime.ts), and a transaction pool: a signed extrinsic submitted to a node is checked
-// (it decodes with the chain's metadata, its signature verifies, its nonce is the account's next)
-// and goes into that chain's next block, with the events the runtime would emit for it. For an XCM
-// transfer the message then shows as processed on the chains after it (one block each), under the
-// topic the origin's `Sent` event names: what POST /x-transfer/status follows.
+// block every `blockMs`, with balances for the development accounts (ledger.ts), the runtime
+// answers (emulated-runtime.ts) and a transaction pool (pool.ts). A block executes, in order:
+// the messages that arrived from other chains (xcm-executor.ts; by UMP, DMP, HRMP, one block after
+// they were sent, or over the bridge between the asset hubs through BridgeHubPolkadot), then the
+// extrinsics the pool took (pallets.ts), each paying its fee (fee-model.ts) first. The block's
+// events are what happened (MessageQueue.Processed { success }, AssetsTrapped, Sent, transfers,
+// ExtrinsicSuccess / ExtrinsicFailed), and its storage is the state after it.
 import { createRequire } from 'node:module';
-import type { TypeRegistry } from '@polkadot/types';
-import type { Extrinsic, RuntimeVersion } from '@polkadot/types/interfaces';
+import type { Extrinsic } from '@polkadot/types/interfaces';
+import { assetById, assetsOf, nativeOf } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
-import { emulateRuntime, feesOf } from './emulated-runtime';
-import { seedAsset, seedNative, seedTokens } from './seed';
-import { PLACES, locationOf, planOf, queueOrigin, xcmPalletOf, type Plan } from './topology';
-import { deposit, extrinsicSuccess, processed, sent, topicOf, xcmpMessageSent, type Hex } from './xcm-events';
+import { emulateRuntime } from './emulated-runtime';
+import { transactionFee, type Weight } from './fee-model';
+import { accountOfLocation, ChainError, Ledger } from './ledger';
+import { messageEvents } from './message-events';
+import { dispatch } from './pallets';
+import { accept } from './pool';
+import { PLACES, queueOrigin } from './topology';
+import { execute, universal, type Outgoing } from './xcm-executor';
+import { extrinsicSuccess, moduleError, processed, topicOf, type Hex } from './xcm-events';
+import { locationOf, programOf } from './xcm-program';
+import { destinationJson } from './xcm-transfers';
 
 const load = createRequire(__filename);
 const util = load('@polkadot/util') as typeof import('@polkadot/util');
@@ -27,8 +35,8 @@ export const MOONBEAM_DEV_ACCOUNTS = ['0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566ca
 
 /** Each development account's balance, in whole tokens of each chain. */
 const NATIVE_TOKENS = 10_000n;
-const USDT_ON_ASSET_HUB = 1984;
-const DOT_ON_HYDRATION = 5;
+/** What each chain's sovereign account holds on the chains it has a reserve on (whole tokens). */
+const SOVEREIGN_TOKENS = 1_000_000n;
 
 export interface SandboxOptions {
   /** Milliseconds between blocks on every chain. */
@@ -43,73 +51,154 @@ export interface Sandbox {
   readonly nodes: Readonly<Partial<Record<SandboxChainName, ChainNode>>>;
   /** Each chain's endpoint, for CHAIN_ENDPOINTS. */
   readonly endpoints: Readonly<Partial<Record<SandboxChainName, string>>>;
+  /** Each chain's state (balances, nonces), as its storage shows it after each block. */
+  readonly ledgers: Readonly<Partial<Record<SandboxChainName, Ledger>>>;
   /** Stops producing blocks and closes every node. */
   close(): Promise<void>;
 }
 
-/** What goes into a chain's next blocks. */
-interface Pending {
-  extrinsics: { hex: string; events: (index: number) => EventSpec[] }[];
-  /** Events of a message arriving, by the block (tick) they land in. */
-  arrivals: { tick: number; events: EventSpec[] }[];
+/** A message on its way: it is executed by `to` in the block of `tick`. */
+interface InFlight extends Outgoing {
+  tick: number;
+  /** The queue it arrives on (MessageQueue.Processed's origin), when not the sender's. */
+  via?: SandboxChainName;
+}
+
+interface Chain {
+  name: SandboxChainName;
+  node: ChainNode;
+  ledger: Ledger;
+  pool: { hex: string; hash: Hex; extrinsic: Extrinsic }[];
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   await crypto.cryptoWaitReady();
   const names = options.chains ?? SANDBOX_CHAINS;
-  const nodes: Partial<Record<SandboxChainName, ChainNode>> = {};
-  const pending = new Map<SandboxChainName, Pending>();
+  const chains = new Map<SandboxChainName, Chain>();
+  let inFlight: InFlight[] = [];
   let tick = 0;
   try {
-    for (const [i, chain] of names.entries()) {
-      const node = await startChainNode(chain, { port: options.basePort === 0 ? 0 : options.basePort + i });
-      nodes[chain] = node;
-      pending.set(chain, { extrinsics: [], arrivals: [] });
-      fund(chain, node);
-      emulateRuntime(chain, node);
+    for (const [i, name] of names.entries()) {
+      const node = await startChainNode(name, { port: options.basePort === 0 ? 0 : options.basePort + i });
+      const chain: Chain = { name, node, ledger: new Ledger(name), pool: [] };
+      chains.set(name, chain);
+      fund(chain);
+      chain.ledger.flush(node);
+      emulateRuntime(name, node, chain.ledger);
       node.onSubmit((hex, hash) => {
-        const plan = accept(chain, node, hex);
-        pending.get(chain)!.extrinsics.push({ hex, events: (index) => originEvents(chain, plan, index, topicOf(hash)) });
-        if (plan.kind !== 'xcm' || !plan.next) return;
-        const topic = topicOf(hash);
-        const route = plan.destination && plan.destination !== plan.next ? [plan.next, plan.destination] : [plan.next];
-        route.forEach((to, i) => {
-          const from = i === 0 ? chain : route[i - 1]!;
-          const last = i === route.length - 1;
-          const events = last && plan.beneficiary ? [deposit('initialization', plan.beneficiary, received(plan.amount, to)), processed(topic, queueOrigin(from, to), true)] : [xcmpMessageSent('initialization', topic), processed(topic, queueOrigin(from, to), true)];
-          pending.get(to)?.arrivals.push({ tick: tick + 2 + i, events });
-        });
+        chain.pool.push({ hex, hash, extrinsic: accept(name, node, chain.ledger, hex) });
       });
     }
   } catch (error) {
-    await Promise.all(Object.values(nodes).map((n) => n.close()));
+    await Promise.all([...chains.values()].map((c) => c.node.close()));
     throw error;
   }
 
+  /** Queues what a chain sent: one block to arrive, two over the bridge (through its bridge hub). */
+  const route = (sent: Outgoing[]): void => {
+    for (const s of sent) {
+      if (PLACES[s.from].network === PLACES[s.to].network) {
+        inFlight.push({ ...s, tick: tick + 1 });
+        continue;
+      }
+      const bridgeHub = chains.has('BridgeHubPolkadot') ? 'BridgeHubPolkadot' : undefined;
+      const [consensus, para] = universal(s.from);
+      const bridged = { ...s, message: [{ UniversalOrigin: { GlobalConsensus: consensus!.value } }, { DescendOrigin: { X1: [{ Parachain: para?.value }] } }, ...s.message] };
+      if (bridgeHub) inFlight.push({ from: s.from, to: bridgeHub, message: [], topic: s.topic, tick: tick + 1 });
+      inFlight.push({ ...bridged, tick: tick + 2, via: bridgeHub });
+    }
+  };
+
   const produce = () => {
     tick++;
-    for (const chain of names) {
-      const node = nodes[chain]!;
-      const queue = pending.get(chain)!;
-      const extrinsics = queue.extrinsics.splice(0);
-      const arriving = queue.arrivals.filter((a) => a.tick <= tick);
-      queue.arrivals = queue.arrivals.filter((a) => a.tick > tick);
-      const events = [...arriving.flatMap((a) => a.events), ...extrinsics.flatMap((x, index) => x.events(index))];
-      node.produceBlock({ extrinsics: extrinsics.map((x) => x.hex), events: encodable(node, events), timestamp: Date.now() });
+    const arriving = inFlight.filter((m) => m.tick <= tick);
+    inFlight = inFlight.filter((m) => m.tick > tick);
+    for (const chain of chains.values()) {
+      const events: EventSpec[] = [];
+      for (const message of arriving.filter((m) => m.to === chain.name)) events.push(...receive(chain, message, route));
+      const extrinsics = chain.pool.splice(0);
+      extrinsics.forEach((x, index) => events.push(...include(chain, x, index, route)));
+      chain.ledger.flush(chain.node);
+      chain.node.produceBlock({ extrinsics: extrinsics.map((x) => x.hex), events: encodable(chain.node, events), timestamp: Date.now() });
     }
   };
   const timer = setInterval(produce, options.blockMs);
 
   const endpoints: Partial<Record<SandboxChainName, string>> = {};
-  for (const chain of names) endpoints[chain] = nodes[chain]!.url;
+  const nodes: Partial<Record<SandboxChainName, ChainNode>> = {};
+  const ledgers: Partial<Record<SandboxChainName, Ledger>> = {};
+  for (const c of chains.values()) {
+    endpoints[c.name] = c.node.url;
+    nodes[c.name] = c.node;
+    ledgers[c.name] = c.ledger;
+  }
   return {
     nodes,
     endpoints,
+    ledgers,
     async close() {
       clearInterval(timer);
-      await Promise.all(Object.values(nodes).map((n) => n.close()));
+      await Promise.all([...chains.values()].map((c) => c.node.close()));
     },
   };
+}
+
+/** A signed extrinsic at position `index` of its block: its fee, then its call, all or nothing. */
+function include(chain: Chain, x: Chain['pool'][number], index: number, route: (sent: Outgoing[]) => void): EventSpec[] {
+  const signer = util.u8aToHex(crypto.decodeAddress(x.extrinsic.signer.toString()));
+  const fee = transactionFee(chain.name, x.extrinsic.encodedLength);
+  const native = nativeOf(chain.name);
+  const at = (e: Omit<EventSpec, 'phase'>): EventSpec => ({ ...e, phase: index, fields: errorsEncoded(chain.node, e.fields) });
+  chain.ledger.setNonce(signer, x.extrinsic.nonce.toNumber() + 1);
+  try {
+    chain.ledger.debit(native, signer, fee);
+  } catch {
+    return [failed(chain.node, index, new ChainError('Balances', 'InsufficientBalance', 'the fee'))];
+  }
+  const paid = [at({ pallet: 'Balances', name: 'Withdraw', fields: { who: signer, amount: fee } })];
+  const feePaid = at({ pallet: 'TransactionPayment', name: 'TransactionFeePaid', fields: { who: signer, actual_fee: fee, tip: 0 } });
+  try {
+    const call = chain.node.registry.createType('Call', x.extrinsic.method.toU8a());
+    const done = dispatch({ chain: chain.name, ledger: chain.ledger, signer, topic: topicOf(x.hash) }, call);
+    route(done.sent);
+    return [...paid, ...done.events.map(at), feePaid, extrinsicSuccess(index)];
+  } catch (error) {
+    const named = error instanceof ChainError ? error : new ChainError('System', 'CallFiltered', String(error));
+    return [...paid, feePaid, failed(chain.node, index, named)];
+  }
+}
+
+function failed(node: ChainNode, index: number, error: ChainError): EventSpec {
+  return { phase: index, pallet: 'System', name: 'ExtrinsicFailed', fields: { dispatch_error: dispatchError(node, error), dispatch_info: { weight: { refTime: 1_000_000, proofSize: 1_000 }, class: 'Normal', paysFee: 'Yes' } } };
+}
+
+/** The error as the runtime names it; one this chain's metadata does not have is CallFiltered. */
+function dispatchError(node: ChainNode, error: ChainError): unknown {
+  try {
+    return moduleError(node, error.pallet, error.error);
+  } catch {
+    return moduleError(node, 'System', 'CallFiltered');
+  }
+}
+
+const errorsEncoded = (node: ChainNode, fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined =>
+  fields && Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v instanceof ChainError ? dispatchError(node, v) : v]));
+
+/** Executes a message that arrived: its events, MessageQueue.Processed last; what it sends goes on. */
+function receive(chain: Chain, m: InFlight, route: (sent: Outgoing[]) => void): EventSpec[] {
+  const from = m.via ?? m.from;
+  const origin = { phase: 'initialization' as const };
+  const done = (success: boolean, weight?: Weight) => processed(m.topic, queueOrigin(from, chain.name), success, 'initialization', weight);
+  if (m.message.length === 0) return [done(true)]; // a bridge hub passing the message on
+  const originLoc = locationOf(m.via ? { parents: 1, interior: { X1: [{ Parachain: PLACES[m.via].paraId }] } } : destinationJson(chain.name, m.from));
+  const outcome = execute({ chain: chain.name, ledger: chain.ledger, origin: originLoc, fromRemote: true, topic: m.topic }, programOf(m.message));
+  const events: EventSpec[] = messageEvents(chain.name, outcome, originLoc).map((e) => ({ ...e, ...origin }));
+  if (!outcome.error) {
+    for (const s of outcome.sent) if (PLACES[chain.name].paraId !== undefined && PLACES[s.to].paraId !== undefined) events.push({ ...origin, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: s.topic } });
+  }
+  // What a failed program sent before it failed still goes (the executor does not roll sends back).
+  route(outcome.sent);
+  return [...events, done(!outcome.error, outcome.weight)];
 }
 
 /**
@@ -133,107 +222,28 @@ function encodable(node: ChainNode, events: EventSpec[]): EventSpec[] {
   }
 }
 
-/** The amount that arrives: what was sent less the destination's execution fee. */
-const received = (amount: bigint, at: SandboxChainName): bigint => (amount > feesOf(at).execution ? amount - feesOf(at).execution : 0n);
-
-function fund(chain: SandboxChainName, node: ChainNode): void {
+function fund(chain: Chain): void {
+  const { name, node, ledger } = chain;
   const decimals = BigInt(node.registry.chainDecimals[0] ?? 12);
-  const native = NATIVE_TOKENS * 10n ** decimals;
-  if (chain === 'Moonbeam') {
-    for (const account of MOONBEAM_DEV_ACCOUNTS) seedNative(node, account, native);
+  const native = nativeOf(name);
+  const whole = (asset: { symbol: string }) => 10n ** (asset.symbol === 'USDT' ? 6n : asset.symbol === 'DOT' ? 10n : decimals);
+  if (name === 'Moonbeam') {
+    for (const account of MOONBEAM_DEV_ACCOUNTS) ledger.credit(native, account, NATIVE_TOKENS * 10n ** decimals);
     return;
   }
   const keyring = new Keyring({ type: 'sr25519', ss58Format: node.registry.chainSS58 ?? 42 });
-  for (const name of DEV_ACCOUNTS) {
-    const address = keyring.addFromUri(`//${name}`).address;
-    seedNative(node, address, native);
-    if (chain === 'AssetHubPolkadot') seedAsset(node, USDT_ON_ASSET_HUB, address, 10_000n * 10n ** 6n);
-    if (chain === 'Hydration') seedTokens(node, address, DOT_ON_HYDRATION, 1_000n * 10n ** 10n);
+  for (const who of DEV_ACCOUNTS) {
+    const id = util.u8aToHex(keyring.addFromUri(`//${who}`).publicKey);
+    ledger.credit(native, id, NATIVE_TOKENS * 10n ** decimals);
+    const usdt = assetById(name, 'Assets', 1984);
+    if (usdt) ledger.credit(usdt, id, NATIVE_TOKENS * whole(usdt));
+    for (const token of name === 'Hydration' ? [assetById(name, 'Tokens', 5)!, assetById(name, 'Tokens', 10)!] : []) ledger.credit(token, id, 1_000n * whole(token));
   }
-}
-
-// ---- the transaction pool ----------------------------------------------------------------------
-
-/**
- * Checks a submitted extrinsic as a node's transaction pool would (decodes with the chain's
- * metadata, signed, signature valid, nonce the account's next), takes its nonce, and reads what
- * its call asks for. Throws (the node answers 1010 Invalid Transaction) otherwise.
- */
-function accept(chain: SandboxChainName, node: ChainNode, hex: string): Plan {
-  const registry = node.registry;
-  let extrinsic: Extrinsic;
-  try {
-    extrinsic = registry.createType('Extrinsic', hex);
-  } catch (error) {
-    throw new Error(`it does not decode with ${chain}'s metadata (${error instanceof Error ? error.message : String(error)})`);
+  // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
+  for (const other of Object.keys(PLACES) as SandboxChainName[]) {
+    if (other === name || PLACES[other].network !== PLACES[name].network) continue;
+    const sovereign = accountOfLocation(locationOf(destinationJson(name, other)), PLACES[name].paraId === undefined);
+    if (!sovereign) continue;
+    for (const asset of assetsOf(name)) if (asset.perSecond !== undefined) ledger.credit(asset, sovereign, SOVEREIGN_TOKENS * whole(asset));
   }
-  if (!extrinsic.isSigned) throw new Error('the sandbox takes signed extrinsics only');
-  verifySignature(chain, node, registry, extrinsic);
-  const signer = util.u8aToHex(crypto.decodeAddress(extrinsic.signer.toString()));
-  const expected = nonces(node).get(signer) ?? 0;
-  const nonce = extrinsic.nonce.toNumber();
-  if (nonce < expected) throw new Error(`Transaction is outdated (nonce ${nonce}, the account's next is ${expected})`);
-  if (nonce > expected) throw new Error(`Transaction will be valid in the future (nonce ${nonce}, the account's next is ${expected}); the sandbox keeps no future queue`);
-  nonces(node).set(signer, nonce + 1);
-  node.setAccountNextIndex(signer, nonce + 1);
-  const call = registry.createType('Call', extrinsic.method.toU8a());
-  const args: Record<string, unknown> = {};
-  for (const [name, value] of call.argsEntries) args[name] = value.toJSON();
-  return planOf(chain, call.section, args);
-}
-
-const nonceTables = new WeakMap<ChainNode, Map<string, number>>();
-function nonces(node: ChainNode): Map<string, number> {
-  let table = nonceTables.get(node);
-  if (!table) nonceTables.set(node, (table = new Map()));
-  return table;
-}
-
-/** The signature must verify over the payload the signer saw (the checkpoint block of its era included). */
-function verifySignature(chain: SandboxChainName, node: ChainNode, registry: TypeRegistry, extrinsic: Extrinsic): void {
-  if (chain === 'Moonbeam') return; // Ethereum signatures over AccountKey20: not checked here.
-  const era = extrinsic.era;
-  const genesisHash = node.blockHash(0)!;
-  let blockHash = genesisHash;
-  if (era.isMortalEra) {
-    const birth = era.asMortalEra.birth(node.head());
-    blockHash = node.blockHash(birth) ?? '';
-    if (!blockHash) throw new Error(`its era starts at block ${birth}, which ${chain} does not have`);
-  }
-  if (!signedOver(registry, node, extrinsic, genesisHash, blockHash)) throw new Error('Transaction has a bad signature');
-}
-
-/** Whether the extrinsic's signature is over the payload with these genesis and era block hashes. */
-function signedOver(registry: TypeRegistry, node: ChainNode, extrinsic: Extrinsic, genesisHash: string, blockHash: string): boolean {
-  const version = node.runtimeVersion;
-  const payload = registry.createType(
-    'ExtrinsicPayload',
-    {
-      method: extrinsic.method.toHex(),
-      era: extrinsic.era,
-      nonce: extrinsic.nonce,
-      tip: extrinsic.tip,
-      assetId: extrinsic.assetId,
-      mode: extrinsic.mode,
-      metadataHash: null,
-      specVersion: version.specVersion,
-      transactionVersion: (registry.createType('RuntimeVersion', version) as unknown as RuntimeVersion).transactionVersion,
-      genesisHash,
-      blockHash,
-      version: extrinsic.version & 0x7f,
-    },
-    { version: extrinsic.version & 0x7f },
-  );
-  const bytes = payload.toU8a({ method: true });
-  const message = bytes.length > 256 ? crypto.blake2AsU8a(bytes, 256) : bytes;
-  return crypto.signatureVerify(message, extrinsic.signature.toU8a(), extrinsic.signer.toString()).isValid;
-}
-
-/** The origin's events for a submitted extrinsic at position `index` of its block. */
-function originEvents(chain: SandboxChainName, plan: Plan, index: number, topic: Hex): EventSpec[] {
-  if (plan.kind === 'local' && plan.beneficiary) return [deposit(index, plan.beneficiary, plan.amount), extrinsicSuccess(index)];
-  if (plan.kind !== 'xcm' || !plan.next) return [extrinsicSuccess(index)];
-  const events = [sent(xcmPalletOf(chain), index, locationOf(chain, plan.next), topic)];
-  if (PLACES[chain].paraId !== undefined && PLACES[plan.next].paraId !== undefined) events.push(xcmpMessageSent(index, topic));
-  return [...events, extrinsicSuccess(index)];
 }

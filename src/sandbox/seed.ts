@@ -62,10 +62,10 @@ function seed(chain: ChainNode, pallet: string, item: string, keys: unknown[], v
   chain.setStorage(key, hex);
 }
 
-/** System.Account: the native balance (`free`; frozen and reserved zero unless given). */
-export function seedNative(chain: ChainNode, address: string, free: bigint, extra: { frozen?: bigint; reserved?: bigint } = {}): void {
+/** System.Account: the native balance (`free`; nonce, frozen and reserved zero unless given). */
+export function seedNative(chain: ChainNode, address: string, free: bigint, extra: { frozen?: bigint; reserved?: bigint; nonce?: number } = {}): void {
   seed(chain, 'System', 'Account', [address], {
-    nonce: 0,
+    nonce: extra.nonce ?? 0,
     consumers: 0,
     providers: 1,
     sufficients: 0,
@@ -84,6 +84,6 @@ export function seedForeignAsset(chain: ChainNode, location: unknown, address: s
 }
 
 /** Hydration's orml Tokens.Accounts (every non-native asset, DOT is id 5). */
-export function seedTokens(chain: ChainNode, address: string, currencyId: number, free: bigint): void {
-  seed(chain, 'Tokens', 'Accounts', [address, currencyId], { free, reserved: 0n, frozen: 0n });
+export function seedTokens(chain: ChainNode, address: string, currencyId: number, free: bigint, reserved = 0n): void {
+  seed(chain, 'Tokens', 'Accounts', [address, currencyId], { free, reserved, frozen: 0n });
 }

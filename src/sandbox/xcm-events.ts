@@ -55,12 +55,16 @@ export const extrinsicSuccess = (index: number): EventSpec => ({ phase: index, p
 
 /** `System.ExtrinsicFailed` with a module error, the pallet and error named as the metadata names them. */
 export function extrinsicFailed(chain: ChainNode, index: number, pallet: string, error: string): EventSpec {
+  return { phase: index, pallet: 'System', name: 'ExtrinsicFailed', fields: { dispatch_error: moduleError(chain, pallet, error), dispatch_info: DISPATCH_INFO } };
+}
+
+/** A `DispatchError::Module` naming `pallet.error` with the indices this chain's metadata gives them. */
+export function moduleError(chain: ChainNode, pallet: string, error: string): { Module: { index: number; error: Hex } } {
   const registry = chain.registry;
   const p = registry.metadata.pallets.find((x) => x.name.eq(pallet));
   const variant = p && p.errors.isSome ? registry.lookup.getSiType(p.errors.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(error)) : undefined;
   if (!p || !variant) throw new Error(`xcm-events: ${chain.chain} has no error ${pallet}.${error}`);
-  const module = { index: p.index.toNumber(), error: util.u8aToHex(new Uint8Array([variant.index.toNumber(), 0, 0, 0])) };
-  return { phase: index, pallet: 'System', name: 'ExtrinsicFailed', fields: { dispatch_error: { Module: module }, dispatch_info: DISPATCH_INFO } };
+  return { Module: { index: p.index.toNumber(), error: util.u8aToHex(new Uint8Array([variant.index.toNumber(), 0, 0, 0])) } };
 }
 
 /** pallet-xcm's `Sent` (XcmPallet on relay chains, PolkadotXcm on parachains): the message ends with its SetTopic. */
@@ -76,11 +80,11 @@ const SIGNER: Location = { parents: 0, interior: { X1: [{ AccountId32: { network
 export const xcmpMessageSent = (phase: EventPhase, messageId: Hex): EventSpec => ({ phase, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: messageId } });
 
 /** `messageQueue.Processed`; `origin` is the queue's (`{Parent: null}`, `{Sibling: 1000}`, `{Ump: {Para: 1000}}`). */
-export const processed = (id: Hex, origin: unknown, success: boolean, phase: EventPhase = 'initialization'): EventSpec => ({
+export const processed = (id: Hex, origin: unknown, success: boolean, phase: EventPhase = 'initialization', weightUsed: { refTime: bigint | number; proofSize: bigint | number } = { refTime: 1_000_000, proofSize: 1_000 }): EventSpec => ({
   phase,
   pallet: 'MessageQueue',
   name: 'Processed',
-  fields: { id, origin, weight_used: { refTime: 1_000_000, proofSize: 1_000 }, success },
+  fields: { id, origin, weight_used: weightUsed, success },
 });
 
 export const processingFailed = (id: Hex, origin: unknown, error: string, phase: EventPhase = 'initialization'): EventSpec => ({

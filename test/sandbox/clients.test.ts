@@ -120,7 +120,10 @@ describe('polkadot-api 2 on the sandbox', () => {
       const tx = await client.getUnsafeApi().txFromCallData(Binary.fromHex(hex));
       const result = await tx.signAndSubmit(signer);
       expect(result.ok).toBe(true);
-      expect(result.events.map((e) => `${e.type}.${e.value.type}`)).toEqual(['XcmPallet.Sent', 'System.ExtrinsicSuccess']);
+      // The fee's withdrawal and payment events come with it, as on a real chain.
+      const events = result.events.map((e) => `${e.type}.${e.value.type}`);
+      expect(events.filter((e) => e === 'XcmPallet.Sent' || e.startsWith('System.'))).toEqual(['XcmPallet.Sent', 'System.ExtrinsicSuccess']);
+      expect(events).toContain('TransactionPayment.TransactionFeePaid');
     } finally {
       client.destroy();
     }

@@ -77,16 +77,17 @@ describe('the sandbox chains', () => {
       }).catch(reject);
     });
     expect(statuses.slice(0, 2)).toEqual(['Ready', 'InBlock']);
-    expect(inBlock.events).toEqual(['xcmPallet.Sent', 'system.ExtrinsicSuccess']);
+    expect(inBlock.events).toEqual(['balances.Withdraw', 'xcmPallet.FeesPaid', 'xcmPallet.Sent', 'transactionPayment.TransactionFeePaid', 'system.ExtrinsicSuccess']);
     const sentEvent = (await eventsAt(relay, inBlock.blockHash)).find((r) => r.event.method === 'Sent')!;
     // Asset Hub processes the message under the same topic a block or two later.
     const processed = await processedIn(assetHub, from, sentEvent.event.data[3]!.toHex());
-    expect(processed).toEqual(['balances.Minted', 'messageQueue.Processed']);
+    // Alice's deposit, then the execution fee deposited to the fee account.
+    expect(processed).toEqual(['balances.Minted', 'balances.Minted', 'messageQueue.Processed']);
     // The nonce moved on: the account's next index is 1.
     expect((await relay.rpc.system.accountNextIndex(alice.address)).toNumber()).toBe(1);
   }, 30_000);
 
-  it('keep producing blocks when a transfer names what a chain has no type for (a 20-byte account on Asset Hub)', async () => {
+  it('trap what a message deposits to an account the chain cannot hold (a 20-byte key on Asset Hub), and keep producing blocks', async () => {
     const charlie = keyring.addFromUri('//Charlie');
     const tx = relay.tx.xcmPallet.limitedTeleportAssets(
       { V5: { parents: 0, interior: { X1: [{ Parachain: 1000 }] } } },
@@ -99,8 +100,8 @@ describe('the sandbox chains', () => {
     // The sandbox names the message after the extrinsic's hash.
     const topic = topicOf((await tx.signAndSend(charlie)).toHex());
     const processed = await processedIn(assetHub, from, topic);
-    // The deposit to an account Asset Hub cannot name is left out; the message is still processed.
-    expect(processed).toEqual(['messageQueue.Processed']);
+    // Asset Hub cannot deposit to a 20-byte key (FailedToTransactAsset): the DOT is trapped.
+    expect(processed).toEqual(['balances.Minted', 'polkadotXcm.AssetsTrapped', 'messageQueue.Processed']);
   }, 30_000);
 
   it('refuse a bad signature and a used nonce, as a node does (1010)', async () => {

@@ -93,10 +93,11 @@ describe('npm run sandbox', { shuffle: false }, () => {
     expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
     expect(dryRun.body).toMatchObject({ success: true, origin: { success: true }, destination: { success: true } });
 
-    // DOT from the relay chain to Hydration goes through Asset Hub: the dry run follows it there and on.
-    const throughAssetHub = await post('/v5/dry-run', { ...PREFLIGHT, to: 'Hydration' });
-    expect(throughAssetHub.status, JSON.stringify(throughAssetHub.body)).toBe(200);
-    expect(throughAssetHub.body).toMatchObject({ success: true, hops: [{ chain: 'AssetHubPolkadot', result: { success: true } }], destination: { success: true } });
+    // DOT from the relay chain to Hydration: the SDK dry-runs a transfer through Asset Hub (DOT's
+    // reserve) first and keeps it when it succeeds; the dry run executes each hop.
+    const toHydration = await post('/v5/dry-run', { ...PREFLIGHT, to: 'Hydration' });
+    expect(toHydration.status, JSON.stringify(toHydration.body)).toBe(200);
+    expect(toHydration.body).toMatchObject({ success: true, hops: [{ chain: 'AssetHubPolkadot', result: { success: true } }], destination: { success: true } });
 
     const fee = await post('/v5/xcm-fee', PREFLIGHT);
     expect(fee.status, JSON.stringify(fee.body)).toBe(200);
@@ -144,8 +145,9 @@ describe('npm run sandbox', { shuffle: false }, () => {
       status: 'delivered',
       final: true,
       legs: [
-        { chain: 'Polkadot', role: 'origin', state: 'success', events: ['xcmPallet.Sent', 'system.ExtrinsicSuccess'] },
-        { chain: 'AssetHubPolkadot', role: 'destination', state: 'success', events: ['balances.Minted', 'messageQueue.Processed'] },
+        { chain: 'Polkadot', role: 'origin', state: 'success', events: ['balances.Withdraw', 'xcmPallet.FeesPaid', 'xcmPallet.Sent', 'transactionPayment.TransactionFeePaid', 'system.ExtrinsicSuccess'] },
+        // The deposit to Alice, then the execution fee to the fee account.
+        { chain: 'AssetHubPolkadot', role: 'destination', state: 'success', events: ['balances.Minted', 'balances.Minted', 'messageQueue.Processed'] },
       ],
     });
     // A watch on it, to a receiver on this machine: its events verify with standardwebhooks.
