@@ -44,6 +44,8 @@ export interface ChainNode {
   setRuntimeCall(name: string, answer: RuntimeAnswer | undefined): void;
   /** Sets (or with `null` removes) the raw storage value under a full storage key: the head's state, and each later block's until changed (earlier blocks keep theirs). */
   setStorage(key: string, value: `0x${string}` | null): void;
+  /** What was set so far is the genesis state: a read at block 0 answers it. */
+  sealGenesis(): void;
   /**
    * What `system_accountNextIndex` answers for `account` (as the client sends it, any case, or its
    * account id in hex, which answers for every address form of that account); `undefined` restores
@@ -135,6 +137,9 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     },
     setStorage(key, value) {
       node.setStorage(key, value);
+    },
+    sealGenesis() {
+      node.sealBlock(0);
     },
     setAccountNextIndex(account, nonce) {
       if (nonce === undefined) node.nextIndex.delete(account.toLowerCase());

@@ -84,6 +84,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       chains.set(name, chain);
       fund(chain);
       chain.ledger.flush(node);
+      node.sealGenesis();
       emulateRuntime(name, node, chain.ledger);
       node.onSubmit((hex, hash) => {
         chain.pool.push({ hex, hash, extrinsic: accept(name, node, chain.ledger, hex) });

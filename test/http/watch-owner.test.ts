@@ -25,13 +25,15 @@ beforeAll(async () => {
 afterAll(() => Promise.all([receiver.close(), redis.stop()]));
 
 describe.each([
-  ['memory', () => ({})],
-  ['redis', () => ({ REDIS_URL: redis.url, WATCH_LEASE_MS: '2000' })],
+  ['memory', (_db: number) => ({})],
+  // Each test keeps its watches in a database of its own: another test's watches, left to retry,
+  // are never picked up by its services.
+  ['redis', (db: number) => ({ REDIS_URL: `${redis.url}/${db}`, WATCH_LEASE_MS: '2000' })],
 ] as const)('watches kept in %s', (_backend, settings) => {
   it('the follow work counts against the owner\'s connection budget: it borrows the connections the owner\'s request opened, the nodes see no other', async () => {
     const [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot', { partialFee: 1_000_000n }), startTestChain('AssetHubPolkadot')]);
     const builder = testApp();
-    const watcher = testApp({ TRUST_PROXY: 'loopback', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100', ...settings() });
+    const watcher = testApp({ TRUST_PROXY: 'loopback', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100', ...settings(1) });
     try {
       const overrides = { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url };
       const tx = await signedTransfer(builder.app, polkadot, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(41n * DOT) } }, overrides);
@@ -71,7 +73,7 @@ describe.each([
       return ['127.0.0.1'];
     };
     const builder = testApp();
-    const config = testConfig({ TRUST_PROXY: 'loopback', DNS_MAX_LOOKUPS_PER_CLIENT: '2', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100', ...settings() });
+    const config = testConfig({ TRUST_PROXY: 'loopback', DNS_MAX_LOOKUPS_PER_CLIENT: '2', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100', ...settings(2) });
     const logger = pino({ level: 'silent' });
     const services = createServices(config, logger, { resolve });
     const app = createApp({ config, logger, services });
