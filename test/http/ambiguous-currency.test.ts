@@ -3,30 +3,18 @@
 // sent back, it meets no ambiguity. Through the real SDK (and the real router) over the local
 // test chains; nothing is stubbed.
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sdk } from '../../src/sdk';
 import { fromSdkError } from '../../src/service/sdk-calls';
 import { ApiError } from '../../src/errors';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
-import { startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
+import { type TestChainName } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration'];
-const chains = {} as Record<TestChainName, TestChain>;
-const overrides: Record<string, string> = {};
 const { app, services } = testApp();
-
-beforeAll(async () => {
-  for (const name of NAMES) {
-    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
-    overrides[name] = chains[name].url;
-  }
-});
-
-afterAll(async () => {
-  await services.close();
-  await Promise.all(NAMES.map((n) => chains[n]?.close()));
-});
+const { overrides } = chainsForFile(NAMES, services);
 
 interface Candidate {
   currency: Record<string, unknown>;

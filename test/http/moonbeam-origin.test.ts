@@ -1,7 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
-import { decodeCall, refusedUrl, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
+import { decodeCall, refusedUrl, type TestChainName } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
 
 // Building from Moonbeam and with a custom pallet method: every failure is a 4xx or a 503 that says
 // why, never a 500 (issue 32, part 4).
@@ -10,21 +11,8 @@ const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af
 const SENDER = '0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac';
 
 const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Moonbeam'];
-const chains = {} as Record<TestChainName, TestChain>;
-const overrides: Record<string, string> = {};
 const { app, services } = testApp();
-
-beforeAll(async () => {
-  for (const name of NAMES) {
-    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
-    overrides[name] = chains[name].url;
-  }
-});
-
-afterAll(async () => {
-  await services.close();
-  await Promise.all(NAMES.map((n) => chains[n]?.close()));
-});
+const { chains, overrides } = chainsForFile(NAMES, services);
 
 const names = (family: (typeof FAMILIES)[number]) => (family === 'v5' ? { to: 'address', from: 'senderAddress' } : { to: 'recipient', from: 'sender' });
 

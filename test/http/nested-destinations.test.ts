@@ -1,7 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app';
-import { decodeCall, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
+import { decodeCall, type TestChain, type TestChainName } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
 
 // Guards src/sdk/patches/nested-destinations.ts. The program a type-and-then call carries
 // (`custom_xcm_on_dest`) runs on the call's `dest`; every onward location in it must be written as
@@ -13,21 +14,8 @@ const EVM_KEY = '0x1234567890123456789012345678901234567890';
 const AMOUNT = 10_000_000_000;
 
 const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Moonbeam', 'BridgeHubPolkadot', 'Kusama', 'AssetHubKusama'];
-const chains = {} as Record<TestChainName, TestChain>;
-const overrides: Record<string, string> = {};
 const { app, services } = testApp();
-
-beforeAll(async () => {
-  for (const name of NAMES) {
-    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
-    overrides[name] = chains[name].url;
-  }
-});
-
-afterAll(async () => {
-  await services.close();
-  await Promise.all(NAMES.map((n) => chains[n]?.close()));
-});
+const { chains, overrides } = chainsForFile(NAMES, services);
 
 type Json = Record<string, unknown>;
 

@@ -2,10 +2,11 @@
 // as a wallet signs it, included in a block the test chain produces, and its message processed (or
 // not) on the chains after it. Every scenario is asked in both families, which share one body.
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { ALICE, DOT, signedTransfer } from '../helpers/transfer-status';
-import { startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
+import { type TestChainName } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
 import {
   PARENT,
   assetsTrapped,
@@ -23,21 +24,8 @@ import {
 } from '../support/xcm-events';
 
 const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'BridgeHubPolkadot'];
-const chains = {} as Record<TestChainName, TestChain>;
-const overrides: Record<string, string> = {};
 const { app, services } = testApp();
-
-beforeAll(async () => {
-  for (const name of NAMES) {
-    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
-    overrides[name] = chains[name].url;
-  }
-});
-
-afterAll(async () => {
-  await services.close();
-  await Promise.all(NAMES.map((n) => chains[n]?.close()));
-});
+const { chains, overrides } = chainsForFile(NAMES, services);
 
 const options = { development: true, apiOverrides: overrides };
 

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { polkadotApi, sdk } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
-import { decodeCall, refusedUrl, startTestChain, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
+import { decodeCall, refusedUrl, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
 
 // What a wallet checks before it signs: pallet and method, destination, beneficiary, asset and amount.
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -13,21 +14,8 @@ const DOT = 10_000_000_000n;
 const USDT_ON_AH = { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1984 }] } };
 
 const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama'];
-const chains = {} as Record<TestChainName, TestChain>;
-const overrides: Record<string, string> = {};
 const { app, services } = testApp();
-
-beforeAll(async () => {
-  for (const name of NAMES) {
-    chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
-    overrides[name] = chains[name].url;
-  }
-});
-
-afterAll(async () => {
-  await services.close();
-  await Promise.all(NAMES.map((n) => chains[n]?.close()));
-});
+const { chains, overrides } = chainsForFile(NAMES, services);
 
 const options = (extra: Record<string, unknown> = {}) => ({ development: true, apiOverrides: overrides, ...extra });
 
