@@ -4,6 +4,7 @@ import { ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
 import { connectFirst, type DialOptions } from './connect';
+import { SharedRuntimes } from './shared-runtimes';
 import { distinctEndpoints } from './endpoint';
 import { protectApi } from './protect';
 import { Slots } from './slots';
@@ -106,6 +107,8 @@ export class ConnectionPool {
   readonly #options: PoolOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #dial: DialOptions;
+  /** The registry's connections share their decoded runtime with clients' connections to the same runtime. */
+  readonly #runtimes = new SharedRuntimes();
   readonly #budget: ClientBudget;
   #closed = false;
 
@@ -182,6 +185,11 @@ export class ConnectionPool {
     await Promise.all(entries.map((entry) => this.#shut(entry, 'the connection pool is closed')));
   }
 
+  /** The registry's endpoints, or the operator's (CHAIN_ENDPOINTS): what describes its runtime truly. */
+  #trusted(client: string | undefined, endpoints: readonly string[]): boolean {
+    return client === undefined || endpoints.every((url) => this.#dial.operatorEndpoints?.has(url));
+  }
+
   #open(key: string, chain: string, endpoints: readonly string[], client: string | undefined): Entry {
     const hosts = [...new Set(endpoints.map((endpoint) => new URL(endpoint).host))];
     if (client === undefined) this.#makeRoom(chain);
@@ -189,7 +197,7 @@ export class ConnectionPool {
     const abort = new AbortController();
     const { connectTimeoutMs, logger } = this.#options;
     // A shared connection belongs to no request: dial it outside the request's engine scope.
-    const ready = outsideEngineScopes(() => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, this.#dial, logger)).then(
+    const ready = outsideEngineScopes(() => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, { ...this.#dial, runtimes: { shared: this.#runtimes, role: this.#trusted(client, endpoints) ? 'offer' : 'take' } }, logger)).then(
       ({ api, context }) => {
         this.#options.observer?.connected(chain, api);
         return { api: this.#adopt(entry, api), context };
