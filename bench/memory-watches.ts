@@ -15,12 +15,17 @@ const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const PER_ORIGIN_BLOCK = 100;
 const CREATE_CONCURRENCY = 16;
 const BLOCK_GAP_MS = 1_000;
+/** Empty blocks followed after the measure, to see RSS over time: 600 are an hour of a relay chain's blocks (6 s each). */
+const FOLLOW_BLOCKS = Number(process.env.BENCH_FOLLOW_BLOCKS ?? 0);
+const FOLLOW_GAP_MS = 400;
 
 export interface WatchLoad {
   watches: number;
   rssMb: number;
   rssDeltaMb: number;
   cpuPerBlockMs: number;
+  /** RSS after FOLLOW_BLOCKS more empty blocks (when asked for). */
+  followed?: { blocks: number; rssMb: number };
 }
 
 interface Transfer {
@@ -113,7 +118,12 @@ export async function openWatches(chains: TestChain[], count: number, env: Recor
     );
     const cpuPerBlockMs = await cpuPerBlock(service, assetHub);
     const open = await steadyRss(service);
-    return { watches: count, rssMb: open, rssDeltaMb: open - idle, cpuPerBlockMs };
+    if (FOLLOW_BLOCKS === 0) return { watches: count, rssMb: open, rssDeltaMb: open - idle, cpuPerBlockMs };
+    for (let i = 0; i < FOLLOW_BLOCKS; i++) {
+      assetHub.produceBlock();
+      await sleep(FOLLOW_GAP_MS);
+    }
+    return { watches: count, rssMb: open, rssDeltaMb: open - idle, cpuPerBlockMs, followed: { blocks: FOLLOW_BLOCKS, rssMb: await steadyRss(service) } };
   } finally {
     await service.stop();
     await new Promise((r) => receiver.close(r));

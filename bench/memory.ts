@@ -3,7 +3,8 @@
 // CHAIN_ENDPOINTS) and per client-named connection to a runtime the registry already decoded
 // (metadata-hash requests naming the same node under other paths); per open watch at 1,000, 10,000
 // and 100,000 watches, in memory and with Redis, with the CPU an empty block costs at each count.
-// Run: npm run bench:memory (BENCH_WATCH_COUNTS=1000,10000 to run fewer counts).
+// Run: npm run bench:memory (BENCH_WATCH_COUNTS=1000,10000 to run fewer counts; BENCH_FOLLOW_BLOCKS=600
+// follows an hour of empty blocks at each count and prints the RSS drift).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { redisForTest } from '../test/support/redis-server';
@@ -53,7 +54,8 @@ async function connections(chains: TestChain[]): Promise<void> {
 function printWatches(label: string, load: WatchLoad): void {
   console.log(
     `${label} ${String(load.watches).padStart(6)} open watches: +${load.rssDeltaMb} MB RSS (${((load.rssDeltaMb * 1024) / load.watches).toFixed(1)} kB each; ${load.rssMb} MB in all), ` +
-      `CPU per empty block ${load.cpuPerBlockMs.toFixed(1)} ms`,
+      `CPU per empty block ${load.cpuPerBlockMs.toFixed(1)} ms` +
+      (load.followed ? `; after ${load.followed.blocks} more empty blocks ${load.followed.rssMb} MB (${(((load.followed.rssMb - load.rssMb) / load.rssMb) * 100).toFixed(1)}%)` : ''),
   );
 }
 
