@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { polkadotApi, type ApiPromise } from '../sdk';
+import { apiOnSharedRuntime, polkadotApi, type ApiPromise, type RuntimeVersionKey } from '../sdk';
 import { ChainResponseError, ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { describeSocketError, headersFor, isFrameFailure, type SocketContext } from './chain-socket';
+import type { SharedRuntimes } from './shared-runtimes';
 import type { Slots } from './slots';
 
 const noop = (): void => undefined;
@@ -17,6 +18,11 @@ export interface DialOptions {
   decodeSlots: Slots;
   /** Endpoints the operator configured (CHAIN_ENDPOINTS, normalised): dialled whatever their address. */
   operatorEndpoints?: ReadonlySet<string>;
+  /**
+   * Decoded runtimes shared between connections: a dial that `offer`s (the registry's) shares its
+   * runtime once ready; one that `take`s (a client's) reuses a shared runtime its node runs.
+   */
+  runtimes?: { shared: SharedRuntimes; role: 'offer' | 'take' };
 }
 
 /** The operator chose its own endpoints (loopback ones, for the sandbox): no address is refused. */
@@ -33,6 +39,39 @@ const isMetadataCall = (method: string, params: unknown): boolean =>
   method === 'state_getMetadata' || (method === 'state_call' && Array.isArray(params) && params[0] === 'Metadata_metadata_at_version');
 
 type Send = (method: string, params: unknown[], ...rest: unknown[]) => Promise<unknown>;
+
+/** The runtime a node says it runs (two answers polkadot.js asks for too), or undefined when it sends something else. */
+async function nodeRuntime(provider: { send: Send }): Promise<RuntimeVersionKey | undefined> {
+  const [genesisHash, version] = await Promise.all([provider.send('chain_getBlockHash', [0]), provider.send('state_getRuntimeVersion', [])]);
+  const { specName, specVersion } = (version ?? {}) as { specName?: unknown; specVersion?: unknown };
+  if (typeof genesisHash !== 'string' || typeof specName !== 'string' || typeof specVersion !== 'number') return undefined;
+  return { genesisHash, specName, specVersion };
+}
+
+/**
+ * The api for a connected provider: on a shared runtime when the dial takes one and its node runs
+ * it (then closed once the node announces another runtime: it would decode with the old one), else
+ * a fresh one.
+ */
+async function apiFor(provider: InstanceType<typeof polkadotApi.WsProvider>, dial: DialOptions): Promise<{ api: ApiPromise; shared: boolean }> {
+  const runtimes = dial.runtimes;
+  if (runtimes?.role === 'take' && !runtimes.shared.empty) {
+    const runtime = await nodeRuntime(provider as unknown as { send: Send });
+    const source = runtime && runtimes.shared.sourceFor(runtime);
+    if (source) return { api: apiOnSharedRuntime(source, provider), shared: true };
+  }
+  return { api: new polkadotApi.ApiPromise({ provider, noInitWarn: true }), shared: false };
+}
+
+/** Closes an api on a shared runtime when its node moves to another runtime version. */
+function closeOnUpgrade(api: ApiPromise): void {
+  const specVersion = api.runtimeVersion.specVersion.toNumber();
+  api.rpc.state
+    .subscribeRuntimeVersion((version) => {
+      if (version.specVersion.toNumber() !== specVersion) api.disconnect().catch(noop);
+    })
+    .catch(noop);
+}
 
 /**
  * Makes the provider hand polkadot.js a metadata answer only once `take` has a decode slot for
@@ -112,15 +151,26 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
       else releaseSlot = release;
     };
     gateMetadataAnswers(provider as unknown as { send: Send }, take, giveBack);
+    let started = false;
     const start = (): void => {
-      if (done || api) return;
-      api = new polkadotApi.ApiPromise({ provider, noInitWarn: true });
-      api.isReadyOrError.then(
-        (ready) => {
-          if (settle()) resolve({ api: ready, context });
-        },
-        (error: unknown) => fail(error),
-      );
+      if (done || started) return;
+      started = true;
+      apiFor(provider, dial).then(({ api: made, shared }) => {
+        api = made;
+        if (done) {
+          made.disconnect().catch(noop);
+          return;
+        }
+        made.isReadyOrError.then(
+          (ready) => {
+            if (!settle()) return;
+            if (shared) closeOnUpgrade(ready);
+            else if (dial.runtimes?.role === 'offer') dial.runtimes.shared.offer(ready);
+            resolve({ api: ready, context });
+          },
+          (error: unknown) => fail(error),
+        );
+      }, fail);
     };
 
     if (signal.aborted) {

@@ -5,6 +5,7 @@ import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
 import { asSharedWork } from './clients';
 import { connectFirst, type Connection, type DialOptions } from './connect';
+import { SharedRuntimes } from './shared-runtimes';
 import { distinctEndpoints } from './endpoint';
 import { protectApi } from './protect';
 import { Slots } from './slots';
@@ -108,6 +109,8 @@ export class ConnectionPool {
   readonly #options: PoolOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #dial: DialOptions;
+  /** The registry's connections share their decoded runtime with clients' connections to the same runtime. */
+  readonly #runtimes = new SharedRuntimes();
   readonly #budget: ClientBudget;
   #closed = false;
 
@@ -184,6 +187,11 @@ export class ConnectionPool {
     await Promise.all(entries.map((entry) => this.#shut(entry, 'the connection pool is closed')));
   }
 
+  /** The registry's endpoints, or the operator's (CHAIN_ENDPOINTS): what describes its runtime truly. */
+  #trusted(client: string | undefined, endpoints: readonly string[]): boolean {
+    return client === undefined || endpoints.every((url) => this.#dial.operatorEndpoints?.has(url));
+  }
+
   #open(key: string, chain: string, endpoints: readonly string[], client: string | undefined): Entry {
     const hosts = [...new Set(endpoints.map((endpoint) => new URL(endpoint).host))];
     if (client === undefined) this.#makeRoom(chain);
@@ -192,7 +200,8 @@ export class ConnectionPool {
     const { connectTimeoutMs, logger } = this.#options;
     // A shared connection belongs to no request: dial it outside the request's engine scope, and
     // a registry one as nobody's (its name lookups are no client's).
-    const dial = (): Promise<Connection> => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, this.#dial, logger);
+    const runtimes = { shared: this.#runtimes, role: this.#trusted(client, endpoints) ? ('offer' as const) : ('take' as const) };
+    const dial = (): Promise<Connection> => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, { ...this.#dial, runtimes }, logger);
     const ready = outsideEngineScopes(() => (client === undefined ? asSharedWork(dial) : dial())).then(
       ({ api, context }) => {
         this.#options.observer?.connected(chain, api);

@@ -148,7 +148,7 @@ export class Journey {
             if (block.number < next) continue;
             // A gap (the watch began, or the node skipped ahead): read it first, in order.
             if (block.number > next && (await this.#readRange(cursor, block.number - 1))) break;
-            this.reader.count(block.chain, block.hash);
+            this.reader.count(block.chain, block.number);
             // The watcher reads the block for every stream: this one stops waiting when it ends,
             // and counts what the block cost against its own budget.
             const found = await abortable(this.#visit(cursor, block), signal);

@@ -55,10 +55,47 @@ export function lazyBlock(chain: string, ref: BlockRef, read: <T>(work: (api: Ap
   };
 }
 
+/**
+ * The block numbers a request counted, per chain, as ranges: reads are runs of consecutive blocks
+ * (a lookback, a range, the heads a watch follows), so a reader that counts TRACK_MAX_BLOCKS blocks
+ * holds a few numbers, not a hash per block.
+ */
+export class CountedBlocks {
+  readonly #ranges = new Map<string, Array<[number, number]>>();
+
+  /** How many blocks were counted (a hash the chain did not know counts as one too). */
+  size = 0;
+
+  /** Adds block `n` of `chain`; false when it was counted already. */
+  add(chain: string, n: number): boolean {
+    const ranges = this.#ranges.get(chain) ?? [];
+    this.#ranges.set(chain, ranges);
+    // The first range ending at or after n - 1 (ranges are sorted, disjoint, never adjacent).
+    let i = 0;
+    while (i < ranges.length && ranges[i]![1] < n - 1) i++;
+    const range = ranges[i];
+    if (range && range[0] <= n && n <= range[1]) return false;
+    this.size++;
+    if (range && range[1] === n - 1) {
+      range[1] = n;
+      const after = ranges[i + 1];
+      if (after && after[0] === n + 1) {
+        range[1] = after[1];
+        ranges.splice(i + 1, 1);
+      }
+    } else if (range && range[0] === n + 1) {
+      range[0] = n;
+    } else {
+      ranges.splice(i, 0, [n, n]);
+    }
+    return true;
+  }
+}
+
 export class ChainReader {
   readonly #scope: ChainScope;
   readonly #resolve: (chain: string) => readonly string[];
-  readonly #counted = new Set<string>();
+  readonly #counted = new CountedBlocks();
   readonly #budget: ReadBudget;
   #batch = 0;
 
@@ -94,12 +131,13 @@ export class ChainReader {
     }
   }
 
-  /** Counts a block against TRACK_MAX_BLOCKS (once per block, however it is read). */
-  count(chain: string, hash: string): void {
-    const key = `${chain} ${hash}`;
-    if (this.#counted.has(key)) return;
-    if (this.#counted.size >= this.maxBlocks) throw new BlockBudgetSpent(this.maxBlocks);
-    this.#counted.add(key);
+  /** Counts finalized block `n` against TRACK_MAX_BLOCKS (once per block, however it is read). */
+  count(chain: string, n: number): void {
+    if (this.#counted.size >= this.maxBlocks) {
+      if (this.#counted.add(chain, n)) throw new BlockBudgetSpent(this.maxBlocks);
+      return;
+    }
+    this.#counted.add(chain, n);
   }
 
   /**
@@ -136,15 +174,20 @@ export class ChainReader {
 
   /** A block known by number and hash (counted). */
   block(chain: string, ref: BlockRef): BlockView {
-    this.count(chain, ref.hash);
+    this.count(chain, ref.number);
     return lazyBlock(chain, ref, (work) => this.read(chain, work), this.#budget);
   }
 
   /** The block with this hash, or undefined when the chain does not know it (counted). */
   async blockByHash(chain: string, hash: string): Promise<BlockView | undefined> {
-    this.count(chain, hash);
+    // Counted once read (its number unknown before): a hash the chain does not know counts as a block too.
+    if (this.#counted.size >= this.maxBlocks) throw new BlockBudgetSpent(this.maxBlocks);
     const found = await this.read(chain, (api) => blockExtrinsics(api, chain, this.#budget, hash));
-    if (!found) return undefined;
+    if (!found) {
+      this.#counted.size++;
+      return undefined;
+    }
+    this.count(chain, found.number);
     const view = lazyBlock(chain, { number: found.number, hash }, (work) => this.read(chain, work), this.#budget);
     return { ...view, extrinsics: () => Promise.resolve(found.extrinsics) };
   }
