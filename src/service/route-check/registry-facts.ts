@@ -79,7 +79,8 @@ export function registryView(path: Junction[], ecosystem: string): Loc {
 
 interface KnownAsset {
   info: TAssetInfo;
-  accepted: boolean;
+  /** Whether the chain takes it for fees; null when the registry cannot tell (it marks no fee asset on that chain). */
+  accepted: boolean | null;
 }
 
 /** Each chain's registry assets by location key (the first listed wins, as in the registry's own look-ups). */
@@ -91,11 +92,15 @@ function assetsOf(chain: TChain): Map<string, KnownAsset> {
     list = new Map();
     try {
       const { nativeAssets, otherAssets } = sdk.getAssetsObject(chain);
+      const isFeeAsset = (info: TAssetInfo): boolean => (info as { isFeeAsset?: boolean }).isFeeAsset === true;
+      // Chains whose registry entry marks no fee asset at all (Acala, Centrifuge, Interlay, Karura
+      // in sdk 11.14.8) say nothing about which foreign assets pay fees there.
+      const marks = (otherAssets as TAssetInfo[]).some(isFeeAsset);
       for (const [native, infos] of [[true, nativeAssets], [false, otherAssets]] as const) {
         for (const info of infos as TAssetInfo[]) {
           const location = info.location ? parseLocation(info.location) : null;
           const key = location ? locationKey(location) : null;
-          if (key !== null && !list.has(key)) list.set(key, { info, accepted: native || (info as { isFeeAsset?: boolean }).isFeeAsset === true });
+          if (key !== null && !list.has(key)) list.set(key, { info, accepted: native || isFeeAsset(info) || (marks ? false : null) });
         }
       }
     } catch {
@@ -107,7 +112,7 @@ function assetsOf(chain: TChain): Map<string, KnownAsset> {
 }
 
 /** The registry's asset at `path` on `chain`, and whether the chain takes it for fees; null when unlisted. */
-export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean } | null {
+export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean | null } | null {
   const found = assetsOf(chain).get(locationKey(registryView(path, ecosystemOf(chain))));
   return found ? { symbol: found.info.symbol, accepted: found.accepted } : null;
 }
