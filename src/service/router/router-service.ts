@@ -67,12 +67,13 @@ function fromRouterError(error: unknown): unknown {
 
 /**
  * Where the route check expects an item to end: its destination chain (the chain itself when the
- * assets stay there), and the request's recipient on the item that reaches the request's `to`.
- * Transfers to the exchange go to the sender's account there, which the router chooses.
+ * assets stay there), and the request's recipient on the item that carries them to the request's
+ * `to`. Transfers to the exchange go to the sender's account there, which the router chooses; a
+ * swap that leaves its output on its own chain deposits nothing the check can read.
  */
 function expectationOf(item: RouterItem, req: RouterRequest): RouteExpectation {
   const chain = (item.destinationChain ?? item.chain) as TChain;
-  const final = req.to !== undefined && chain === req.to && item.statusType !== 'TO_EXCHANGE' && req.recipientAddress !== undefined;
+  const final = item.destinationChain !== undefined && item.destinationChain === req.to && item.statusType !== 'TO_EXCHANGE' && req.recipientAddress !== undefined;
   return final ? { chain, recipient: req.recipientAddress! } : { chain };
 }
 
