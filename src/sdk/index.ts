@@ -7,7 +7,7 @@ export { SDK_VERSION } from './version';
 export { isRouterLoaded, loadRouter } from './router';
 export { routerRegistry, type RouterRegistry } from './router-registry';
 export { papiModules, type PapiClient } from './papi';
-export { placeCustomAssets, withCustomAssets, type CustomAsset, type PlacedAsset } from './custom-assets';
+export { customAssetLists, outsideCustomAssets, placeCustomAssets, withCustomAssets, type ChainAssetLists, type CustomAsset, type PlacedAsset } from './custom-assets';
 export { inEngineScope, outsideEngineScopes, type EngineClients } from './engine-scopes';
 export { apiOnSharedRuntime, runtimeKey, runtimeOf, type RuntimeVersionKey } from './shared-runtime';
 export type { ApiPromise } from '@polkadot/api';

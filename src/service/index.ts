@@ -12,7 +12,7 @@ import { ExplainService } from './explain';
 import { MetadataService } from './metadata';
 import { PreflightService } from './preflight';
 import { RouteCheck } from './route-check';
-import { RouterService } from './router';
+import { realEngine, RouterService } from './router';
 import { StatusService } from './status';
 import { TransferService } from './transfer';
 import { createWatchService, type WatchService } from './watch';
@@ -96,10 +96,10 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     pool,
     chainActivity,
     transfers: new TransferService(pool, config, metadata, routeCheck),
-    evmTransfers: new EvmTransferService(config, pool),
+    evmTransfers: new EvmTransferService(config, pool, routeCheck),
     bridgeFees: new BridgeFeeService(pool, config),
     preflight: new PreflightService(pool, config),
-    router: new RouterService(config, undefined, pool),
+    router: new RouterService(config, realEngine, pool, routeCheck),
     explain: new ExplainService(pool, config),
     status,
     watches,

@@ -19,7 +19,7 @@ const { app, services, config } = testApp({ REQUEST_TIMEOUT_MS: '300' });
 afterAll(() => services.close());
 
 const { engine: fake, calls, results, last } = fakeRouterEngine();
-services.router = new RouterService(config, fake);
+services.router = new RouterService(config, fake, services.pool, services.routeCheck);
 
 const asset = (chain: TChain, symbol: string): TAssetInfo => {
   const native = sdk.findNativeAssetInfo(chain);

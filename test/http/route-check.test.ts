@@ -156,6 +156,16 @@ describe('the route check names each problem at the hop where the message fails'
     expect(hops[1]!.problems).toEqual([{ at: 'BuyExecution.fees', message: 'AssetHubPolkadot does not take WETH for fees' }]);
   });
 
+  it('fees on a chain whose registry marks no fee asset (Acala): a warning at that hop, not a refusal', async () => {
+    // USDT (Hydration's asset 10) through its reserve, the asset hub, to Acala.
+    const hex = callData('Hydration', 'xTokens', 'transfer', 10, 2_500_000n, { V4: loc(1, { Parachain: 2000 }, account) }, 'Unlimited');
+    expect(check('Hydration', hex, [{ chain: 'Acala', recipient: ALICE }])).toEqual([]);
+    const hops = await route('Hydration', hex);
+    const acala = hops.find((h) => h.chain === 'Acala')!;
+    expect(acala.ok).toBe(true);
+    expect(acala.warnings).toContainEqual({ at: 'BuyExecution.fees', message: 'the registry marks no fee asset on Acala: whether it takes USDT for fees cannot be told' });
+  });
+
   it('a beneficiary that is not an account (a location one level up): refused at the destination\'s DepositAsset', () => {
     const hex = callData('AssetHubPolkadot', 'polkadotXcm', 'limitedReserveTransferAssets', { V4: loc(1, { Parachain: 2034 }) }, { V4: loc(1, account) }, { V4: [asset(usdtOnAssetHub, 2_500_000n)] }, 0, 'Unlimited');
     const hops = check('AssetHubPolkadot', hex);

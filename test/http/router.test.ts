@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import request from 'supertest';
 import { Binary } from 'polkadot-api';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toHex } from 'viem';
 import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
 import type {
@@ -13,14 +14,14 @@ import type {
   TRouterXcmFeeResult,
 } from '@paraspell/xcm-router';
 import { projectRoot } from '../../src/project-root';
-import { loadRouter, sdk } from '../../src/sdk';
+import { loadRouter, sdk, utilCrypto, type ApiPromise } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
 import { RouterService, realEngine, toExchangeInput, type EngineCall } from '../../src/service/router';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
 import { runServer } from '../support/built-server';
-import { decodeCall, startTestChain } from '../support/test-chain';
+import { decodeCall, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
@@ -29,12 +30,40 @@ const EVM = '0x1501C1413e4178c38567Ada8945A80351F7B8496';
 /** Node's own WebSocket, which loading the router must leave in place. */
 const globalWebSocket = (globalThis as { WebSocket?: unknown }).WebSocket;
 
-const { app, services, config } = testApp({ REQUEST_TIMEOUT_MS: '300' });
-afterAll(() => services.close());
-
 // ---- the injected engine -------------------------------------------------------------------
 
 const { engine: fake, calls, results, last: lastCall } = fakeRouterEngine();
+
+// Each item a build answers passes the route check, decoded with the metadata of the chain it is
+// submitted on: the chains the plans use run as test chains, named as the operator's endpoints.
+const PLAN_CHAINS: TestChainName[] = ['Polkadot', 'Hydration', 'AssetHubPolkadot'];
+const chains = {} as Record<TestChainName, TestChain>;
+const apis = {} as Record<TestChainName, ApiPromise>;
+const leases: { release(): void }[] = [];
+let app: ReturnType<typeof testApp>['app'];
+let services: ReturnType<typeof testApp>['services'];
+let config: ReturnType<typeof testApp>['config'];
+
+beforeAll(async () => {
+  for (const name of PLAN_CHAINS) chains[name] = await startTestChain(name);
+  const endpoints = Object.fromEntries(PLAN_CHAINS.map((n) => [n, chains[n].url]));
+  ({ app, services, config } = testApp({ REQUEST_TIMEOUT_MS: '300', CHAIN_ENDPOINTS: JSON.stringify(endpoints) }));
+  // Every router request of this file's app is served by the fixture engine (pairs are the real data).
+  services.router = new RouterService(config, fake, services.pool, services.routeCheck);
+  // Connected before the tests (the 300 ms deadline is the request's, not the metadata's); the
+  // same clients build the plans' call data.
+  for (const name of PLAN_CHAINS) {
+    const lease = await services.pool.acquire(name, [chains[name].url]);
+    leases.push(lease);
+    apis[name] = lease.api as ApiPromise;
+  }
+  buildPlans();
+}, 120_000);
+afterAll(async () => {
+  leases.forEach((l) => l.release());
+  await services?.close();
+  await Promise.all(PLAN_CHAINS.map((n) => chains[n]?.close()));
+});
 
 /** Every test starts from these answers and no recorded calls; a test replaces what it needs. */
 function resetEngine(): void {
@@ -51,8 +80,6 @@ function resetEngine(): void {
 }
 beforeEach(resetEngine);
 
-// Every router request of this file's app is served by the fixture engine (pairs are the real data).
-services.router = new RouterService(config, fake);
 
 // ---- fixtures shaped like xcm-router 11.14.8's results -------------------------------------
 
@@ -67,13 +94,40 @@ const asset = (chain: TChain, symbol: string): TAssetInfo => {
   return found;
 };
 
-/** Two-click: origin -> Hydration, then swap + transfer to Astar batched on Hydration. */
-const twoClickPlan: TRouterPlan = [
-  { type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx('0x630b0400') },
-  { type: 'SWAP_AND_TRANSFER', api: papiClient, chain: 'Hydration', destinationChain: 'Astar', tx: papiTx('0x4f0208'), amountOut: 1_234_567_890_123_456_789n },
-];
-/** One-click execute from AssetHubPolkadot through Hydration. */
-const oneClickPlan: TRouterPlan = [{ type: 'SWAP', api: papiClient, chain: 'AssetHubPolkadot', destinationChain: 'Hydration', tx: papiTx('0x1f0d01'), amountOut: 42n }];
+const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af3020';
+const BOB_ID = toHex(utilCrypto.decodeAddress(BOB));
+const loc = (parents: number, ...junctions: object[]) => ({ parents, interior: junctions.length === 0 ? 'Here' : { [`X${junctions.length}`]: junctions } });
+const accountOf = (id: string) => ({ AccountId32: { network: null, id } });
+const DOT_AMOUNT = 10_000_000_000n;
+/** Hydration's asset ids (its registry): DOT 5, ASTR 9. */
+const HYDRATION_DOT = 5;
+const HYDRATION_ASTR = 9;
+
+/** Call data the plans answer, built with the test chains' metadata as the router's transactions would hold it. */
+const tx = {} as Record<'toExchange' | 'swap' | 'swapAndTransfer' | 'toAstar' | 'oneClick' | 'toAstarForBob', string>;
+let twoClickPlan: TRouterPlan;
+let oneClickPlan: TRouterPlan;
+
+function buildPlans(): void {
+  const { Polkadot: polkadot, Hydration: hydration, AssetHubPolkadot: assetHub } = apis;
+  // DOT from the relay to the sender's account on Hydration (the exchange).
+  tx.toExchange = polkadot.tx.xcmPallet.limitedReserveTransferAssets({ V4: loc(0, { Parachain: 2034 }) }, { V4: loc(0, accountOf(BOB_ID)) }, { V4: [{ id: loc(0), fun: { Fungible: DOT_AMOUNT } }] }, 0, 'Unlimited').method.toHex();
+  const sell = hydration.tx.omnipool.sell(HYDRATION_DOT, HYDRATION_ASTR, DOT_AMOUNT, 1n);
+  const astarTo = (id: string) => hydration.tx.xTokens.transfer(HYDRATION_ASTR, 10n ** 18n, { V4: loc(1, { Parachain: 2006 }, accountOf(id)) }, 'Unlimited');
+  tx.swap = sell.method.toHex();
+  tx.toAstar = astarTo(ALICE_ID).method.toHex();
+  tx.toAstarForBob = hydration.tx.utility.batchAll([sell, astarTo(BOB_ID)]).method.toHex();
+  tx.swapAndTransfer = hydration.tx.utility.batchAll([sell, astarTo(ALICE_ID)]).method.toHex();
+  // USDT from the asset hub to Hydration (standing in for the one-click execute's transfer).
+  tx.oneClick = assetHub.tx.polkadotXcm.limitedReserveTransferAssets({ V4: loc(1, { Parachain: 2034 }) }, { V4: loc(0, accountOf(ALICE_ID)) }, { V4: [{ id: loc(0, { PalletInstance: 50 }, { GeneralIndex: 1984 }), fun: { Fungible: 2_500_000n } }] }, 0, 'Unlimited').method.toHex();
+  /** Two-click: origin -> Hydration, then swap + transfer to Astar batched on Hydration. */
+  twoClickPlan = [
+    { type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx(tx.toExchange) },
+    { type: 'SWAP_AND_TRANSFER', api: papiClient, chain: 'Hydration', destinationChain: 'Astar', tx: papiTx(tx.swapAndTransfer), amountOut: 1_234_567_890_123_456_789n },
+  ];
+  /** One-click from AssetHubPolkadot to Hydration. */
+  oneClickPlan = [{ type: 'SWAP', api: papiClient, chain: 'AssetHubPolkadot', destinationChain: 'Hydration', tx: papiTx(tx.oneClick), amountOut: 42n }];
+}
 
 const dotPolkadot = asset('Polkadot', 'DOT');
 const dotHydration = asset('Hydration', 'DOT');
@@ -396,12 +450,14 @@ describe('development mode', () => {
   });
 
   it('with every override the request reaches the router with those URLs', async () => {
-    const res = await post('/v5/router', { ...BASE, options: dev(all) });
+    // The items' chains are read there too (the route check decodes each item with its chain's metadata).
+    const urls = { ...all, Polkadot: chains.Polkadot.url, Hydration: chains.Hydration.url };
+    const res = await post('/v5/router', { ...BASE, options: dev(urls) });
     expect(res.status).toBe(200);
-    expect(lastCall().builderOptions).toEqual({ development: true, abstractDecimals: false, apiOverrides: { Polkadot: [all.Polkadot], Hydration: [all.Hydration], Astar: [all.Astar] } });
+    expect(lastCall().builderOptions).toEqual({ development: true, abstractDecimals: false, apiOverrides: { Polkadot: [urls.Polkadot], Hydration: [urls.Hydration], Astar: [urls.Astar] } });
     // wsProviders of an item are the override given for its chain
-    expect(res.body[0].wsProviders).toEqual([all.Polkadot]);
-    expect(res.body[1].wsProviders).toEqual([all.Hydration]);
+    expect(res.body[0].wsProviders).toEqual([urls.Polkadot]);
+    expect(res.body[1].wsProviders).toEqual([urls.Hydration]);
   });
 });
 
@@ -414,28 +470,23 @@ describe('router results -> contract shapes', () => {
       const res = await post(path, BASE);
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
-        { tx: '0x630b0400', wsProviders: sdk.getChainProviders('Polkadot'), statusType: 'TO_EXCHANGE', chain: 'Polkadot', destinationChain: 'Hydration' },
-        { tx: '0x4f0208', wsProviders: sdk.getChainProviders('Hydration'), statusType: 'SWAP_AND_TRANSFER', chain: 'Hydration', destinationChain: 'Astar', amountOut: '1234567890123456789' },
+        { tx: tx.toExchange, wsProviders: sdk.getChainProviders('Polkadot'), statusType: 'TO_EXCHANGE', chain: 'Polkadot', destinationChain: 'Hydration' },
+        { tx: tx.swapAndTransfer, wsProviders: sdk.getChainProviders('Hydration'), statusType: 'SWAP_AND_TRANSFER', chain: 'Hydration', destinationChain: 'Astar', amountOut: '1234567890123456789' },
       ]);
     }
     expect(toExchangeInput(lastCall().request.exchange)).toBe('HydrationDex');
   });
 
   it('item tx is call data, passed through as polkadot-api encodes it (getEncodedData): both clients decode it as one call', async () => {
-    const polkadot = await startTestChain('Polkadot');
-    try {
-      // balances.transfer_keep_alive (pallet 5, call 3) as call data, the way the router's papi transaction holds it.
-      const callData = polkadot.registry.createType('Call', { callIndex: [5, 3], args: { dest: { Id: ALICE }, value: 10_000_000_000n } }).toHex();
-      results.buildTransactions = async () => [{ type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx(callData) }];
-      const res = await post('/v5/router', BASE);
-      expect(res.body[0].tx).toBe(callData);
-      const pjs = await decodeCall(polkadot, res.body[0].tx);
-      expect(`${pjs.section}.${pjs.method}`).toBe('balances.transferKeepAlive');
-      const papi = decodeCallPapi(polkadot, res.body[0].tx);
-      expect(`${papi.pallet}.${papi.call}`).toBe('Balances.transfer_keep_alive');
-    } finally {
-      await polkadot.close();
-    }
+    const polkadot = chains.Polkadot;
+    // The transfer to the exchange as call data, the way the router's papi transaction holds it.
+    results.buildTransactions = async () => [{ type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx(tx.toExchange) }];
+    const res = await post('/v5/router', BASE);
+    expect(res.body[0].tx).toBe(tx.toExchange);
+    const pjs = await decodeCall(polkadot, res.body[0].tx);
+    expect(`${pjs.section}.${pjs.method}`).toBe('xcmPallet.limitedReserveTransferAssets');
+    const papi = decodeCallPapi(polkadot, res.body[0].tx);
+    expect(`${papi.pallet}.${papi.call}`).toBe('XcmPallet.limited_reserve_transfer_assets');
   });
 
   it('one-click execute: a single SWAP item on the origin', async () => {
@@ -443,14 +494,14 @@ describe('router results -> contract shapes', () => {
     // DOT by location: {symbol: 'DOT'} is two assets of the asset hub (the router refuses it there).
     const dot = { location: { parents: 1, interior: { Here: null } } };
     const res = await post('/v5/router', { ...BASE, from: 'AssetHubPolkadot', to: 'Hydration', currencyFrom: dot, currencyTo: { symbol: 'HDX' } });
-    expect(res.body).toEqual([{ tx: '0x1f0d01', wsProviders: sdk.getChainProviders('AssetHubPolkadot'), statusType: 'SWAP', chain: 'AssetHubPolkadot', destinationChain: 'Hydration', amountOut: '42' }]);
+    expect(res.body).toEqual([{ tx: tx.oneClick, wsProviders: sdk.getChainProviders('AssetHubPolkadot'), statusType: 'SWAP', chain: 'AssetHubPolkadot', destinationChain: 'Hydration', amountOut: '42' }]);
   });
 
   it('a TRANSFER after the swap is TO_DESTINATION', async () => {
     results.buildTransactions = async () => [
-      { type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx('0x01') },
-      { type: 'SWAP', api: papiClient, chain: 'Hydration', tx: papiTx('0x02'), amountOut: 7n },
-      { type: 'TRANSFER', api: papiClient, chain: 'Hydration', destinationChain: 'Astar', tx: papiTx('0x03') },
+      { type: 'TRANSFER', api: papiClient, chain: 'Polkadot', destinationChain: 'Hydration', tx: papiTx(tx.toExchange) },
+      { type: 'SWAP', api: papiClient, chain: 'Hydration', tx: papiTx(tx.swap), amountOut: 7n },
+      { type: 'TRANSFER', api: papiClient, chain: 'Hydration', destinationChain: 'Astar', tx: papiTx(tx.toAstar) },
     ];
     const res = await post('/v5/router', BASE);
     expect(res.body.map((i: { statusType: string }) => i.statusType)).toEqual(['TO_EXCHANGE', 'SWAP', 'TO_DESTINATION']);
@@ -574,6 +625,51 @@ describe('router results -> contract shapes', () => {
     // The request was given up, not the service: the next one is answered.
     results.dryRun = async () => dryRunOk;
     expect((await post('/v5/router/dry-run', BASE)).status).toBe(200);
+  });
+});
+
+// ---- the route check on every item -----------------------------------------------------------
+
+describe('the route check: each item is followed from the chain it is submitted on before it is answered', () => {
+  it('a good plan passes and is counted: the transfer to the exchange passed, the swap batch warned (the swap is a call the check does not read)', async () => {
+    const res = await post('/v5/router', BASE);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const metrics = (await request(app).get('/metrics')).text;
+    expect(metrics).toMatch(/xcm_gateway_route_checks_total\{outcome="passed",origin="Polkadot"\} [1-9]/);
+    expect(metrics).toMatch(/xcm_gateway_route_checks_total\{outcome="warned",origin="Hydration"\} [1-9]/);
+  });
+
+  for (const family of FAMILIES) {
+    it(`${family}: a swap batch that deposits on Astar for someone else is a 500 RouteCheckError naming Astar's DepositAsset, counted as refused`, async () => {
+      results.buildTransactions = async () => [twoClickPlan[0]!, { ...twoClickPlan[1]!, tx: papiTx(tx.toAstarForBob) } as TRouterPlan[number]];
+      const res = await post(`/${family}/router`, BASE);
+      expect(res.status, JSON.stringify(res.body)).toBe(500);
+      expectErrorBody(res.body, 500, 'RouteCheckError');
+      expect(res.body.message).toMatch(/built from Hydration would not arrive: at hop 3 \(Astar\), DepositAsset\.beneficiary: .*is not the recipient the request asked for/);
+      expect((res.body.route as { chain: string; ok: boolean }[]).map((h) => [h.chain, h.ok])).toEqual([
+        ['Hydration', true],
+        ['Hydration', true],
+        ['Astar', false],
+      ]);
+      const metrics = (await request(app).get('/metrics')).text;
+      expect(metrics).toMatch(/xcm_gateway_route_checks_total\{outcome="refused",origin="Hydration"\} [1-9]/);
+    });
+
+    it(`${family}: an item whose call ends elsewhere than the chain it names (Hydration, named AssetHubPolkadot) is refused at its last hop`, async () => {
+      results.buildTransactions = async () => [{ ...twoClickPlan[0]!, destinationChain: 'AssetHubPolkadot' } as TRouterPlan[number]];
+      const res = await post(`/${family}/router`, BASE);
+      expect(res.status, JSON.stringify(res.body)).toBe(500);
+      expectErrorBody(res.body, 500, 'RouteCheckError');
+      expect(res.body.message).toMatch(/at hop 2 \(Hydration\), route: the message ends on Hydration, but the request asked for AssetHubPolkadot/);
+    });
+  }
+
+  it('/x-transfers (a swap transfer) is checked the same way', async () => {
+    results.buildTransactions = async () => [twoClickPlan[0]!, { ...twoClickPlan[1]!, tx: papiTx(tx.toAstarForBob) } as TRouterPlan[number]];
+    const body = { from: 'Polkadot', to: 'Astar', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, senderAddress: BOB, swapOptions: { currencyTo: { symbol: 'ASTR' }, exchange: 'HydrationDex' } };
+    const res = await post('/v5/x-transfers', body);
+    expect(res.status, JSON.stringify(res.body)).toBe(500);
+    expectErrorBody(res.body, 500, 'RouteCheckError');
   });
 });
 

@@ -1,6 +1,9 @@
 // The router engine replaced at its seam (nothing offline can run a swap): exchanges and pairs are
 // the real bundled data; every chain operation records its call and answers what a test set in
-// `results`, typed with xcm-router 11.14.8's own result types by the test.
+// `results`, typed with xcm-router 11.14.8's own result types by the test. A plan's items pass the
+// route check before they are answered: their `tx` must be call data of the item's chain, built
+// with a test chain's metadata (test/http/router.test.ts builds them), served at an endpoint the
+// request names or the operator's CHAIN_ENDPOINTS.
 import type { TGetBestAmountOutResult, TRouterDryRunResult, TRouterPlan, TRouterXcmFeeResult } from '@paraspell/xcm-router';
 import { realEngine, type EngineCall, type RouterEngine } from '../../src/service/router';
 

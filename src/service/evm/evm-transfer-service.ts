@@ -14,6 +14,8 @@ import { AddressGuard } from '../../chains/address-guard';
 import { buildMoonbeamToEthereum, planMoonbeamToEthereum, ROUTE_CHAINS } from './moonbeam-ethereum';
 import { buildSendToken, DEFAULT_ETHEREUM_RPC, snowbridgeDestination, type EvmCall } from './snowbridge';
 import { buildXTokensTransfer, checkXTokensDestination, XTOKENS_ORIGINS } from './xtokens-precompile';
+import { checkXcmInterfaceCall, checkXTokensCall } from './precompile-routes';
+import type { RouteCheck } from '../route-check';
 
 const SERVED_ORIGINS = 'Moonbeam and Moonriver (XTokens precompile; Moonbeam -> Ethereum through the XCM precompile) and Ethereum (Snowbridge gateway)';
 
@@ -46,6 +48,9 @@ function selectorOf(req: EvmTransferRequest): TCurrencyInput {
   return selector as TCurrencyInput;
 }
 
+/** The request as a route check's refusal logs it. */
+const logged = (req: EvmTransferRequest) => ({ from: req.from, to: req.to, currency: req.currency, recipient: req.recipient });
+
 const findAsset = (req: EvmTransferRequest): TAssetInfo => sdkCall(() => sdk.findAssetInfoOrThrow(req.from, selectorOf(req), req.to));
 
 /**
@@ -56,6 +61,7 @@ export class EvmTransferService {
   constructor(
     private readonly config: Config,
     private readonly pool: ConnectionPool,
+    private readonly routes: RouteCheck,
   ) {}
 
   async build(req: EvmTransferRequest): Promise<Hex> {
@@ -77,7 +83,9 @@ export class EvmTransferService {
       throw badRequest('InvalidCurrencyError', `${asset.symbol} on ${req.from} has no counterpart on ${req.to} in the registry`);
     }
     const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
-    return buildXTokensTransfer({ from: req.from, to: req.to, asset, amount, recipient: req.recipient });
+    const call = buildXTokensTransfer({ from: req.from, to: req.to, asset, amount, recipient: req.recipient });
+    checkXTokensCall(this.routes, req.from, call.data, { to: req.to, recipient: req.recipient }, logged(req));
+    return call;
   }
 
   /** Checks everything it can offline, then reads BridgeHub, the asset hub and Moonbeam from the pool. */
@@ -91,7 +99,9 @@ export class EvmTransferService {
     ROUTE_CHAINS.forEach(endpointResolver(req.options, this.config.CHAIN_ENDPOINTS));
     return runOnChains(this.pool, this.config, req.options, 'Building Moonbeam -> Ethereum', async ({ apiOverrides }) => {
       const [moonbeam, assetHub, bridgeHub] = (await Promise.all(ROUTE_CHAINS.map((chain) => apiOverrides[chain]))) as ApiPromise[];
-      return buildMoonbeamToEthereum(plan, { moonbeam: moonbeam!, assetHub: assetHub!, bridgeHub: bridgeHub! });
+      const call = await buildMoonbeamToEthereum(plan, { moonbeam: moonbeam!, assetHub: assetHub!, bridgeHub: bridgeHub! });
+      checkXcmInterfaceCall(this.routes, moonbeam!.registry, call.data, { to: 'Ethereum', recipient: req.recipient }, logged(req));
+      return call;
     });
   }
 

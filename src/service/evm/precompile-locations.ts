@@ -2,9 +2,10 @@
 // junction a one-byte selector followed by its SCALE-free value (Moonbeam's
 // `xcm-primitives` junction encoding). Upstream ParaSpell wrote the para id with too few bytes
 // outside 256..4095 and mangled hex recipients; here every value has its fixed width.
-import { concat, getAddress, numberToHex, toHex, type Address, type Hex } from 'viem';
+import { concat, getAddress, hexToNumber, numberToHex, size, slice, toHex, type Address, type Hex } from 'viem';
 import { badRequest } from '../../errors';
 import { utilCrypto } from '../../sdk';
+import type { Junction, Loc } from '../../xcm/location';
 
 export interface PrecompileLocation {
   parents: number;
@@ -62,4 +63,28 @@ export function xc20Address(assetId: string): Address {
     throw badRequest('InvalidCurrencyError', `asset id ${assetId} is neither a u128 XC-20 id nor an ERC-20 address`);
   }
   return getAddress(`0xffffffff${BigInt(assetId).toString(16).padStart(32, '0')}`);
+}
+
+/** Each selector's payload width in bytes and the junction it reads as (the network byte must be None). */
+const READERS: Record<string, { width: number; read: (payload: Hex) => Junction }> = {
+  [PARACHAIN]: { width: 4, read: (p) => ({ type: 'Parachain', value: hexToNumber(p) }) },
+  [ACCOUNT_ID_32]: { width: 33, read: (p) => ({ type: 'AccountId32', value: { network: null, id: slice(p, 0, 32) } }) },
+  [ACCOUNT_KEY_20]: { width: 21, read: (p) => ({ type: 'AccountKey20', value: { network: null, key: slice(p, 0, 20) } }) },
+};
+
+/**
+ * A precompile location read back into XCM (what the precompile hands xTokens or pallet-xcm), or
+ * null for junctions this service never writes (the route check then cannot read it).
+ */
+export function readPrecompileLocation(location: PrecompileLocation): Loc | null {
+  const junctions: Junction[] = [];
+  for (const junction of location.interior) {
+    const reader = READERS[slice(junction, 0, 1)];
+    if (!reader || size(junction) !== 1 + reader.width) return null;
+    const payload = slice(junction, 1);
+    // Only Parachain carries no network byte; the accounts' last byte is NetworkId None (0x00).
+    if (reader.width !== 4 && slice(payload, reader.width - 1) !== ANY_NETWORK) return null;
+    junctions.push(reader.read(payload));
+  }
+  return { parents: location.parents, junctions };
 }

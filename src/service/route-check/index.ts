@@ -4,4 +4,4 @@
 // and checks it against the SDK's offline registry (registry-facts.ts): destinations, assets and
 // how they move, fees, beneficiaries. /explain answers the same walk as `route`.
 export { RouteCheck, routeOf, type RouteCheckObserver, type RouteExpectation, type RouteOutcome } from './route-check';
-export type { RouteHop, RouteProblem } from './walker';
+export type { RouteHop, RouteProblem, SentAsset, XTokensTransfer } from './walker';

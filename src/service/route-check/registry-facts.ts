@@ -3,7 +3,7 @@
 // sits, which asset a path is on a chain, who is its reserve, who may teleport it. Asset lists are
 // parsed once per chain: the route check runs on every answer that carries call data.
 import type { TAssetInfo, TChain, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
-import { sdk } from '../../sdk';
+import { customAssetLists, outsideCustomAssets, sdk } from '../../sdk';
 import { locationKey, parseLocation, relative, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
 
 /** The XCM network name of each relay chain's consensus. */
@@ -79,23 +79,33 @@ export function registryView(path: Junction[], ecosystem: string): Loc {
 
 interface KnownAsset {
   info: TAssetInfo;
-  accepted: boolean;
+  /** Whether the chain takes it for fees; null when the registry cannot tell (it marks no fee asset on that chain). */
+  accepted: boolean | null;
 }
 
 /** Each chain's registry assets by location key (the first listed wins, as in the registry's own look-ups). */
 const assetLists = new Map<TChain, Map<string, KnownAsset>>();
 
-function assetsOf(chain: TChain): Map<string, KnownAsset> {
+const isFeeAsset = (info: TAssetInfo): boolean => (info as { isFeeAsset?: boolean }).isFeeAsset === true;
+const keyOf = (info: TAssetInfo): string | null => {
+  const location = info.location ? parseLocation(info.location) : null;
+  return location ? locationKey(location) : null;
+};
+
+/** The registry's own lists of `chain`, read outside any request's custom assets (they are kept). */
+function registryAssetsOf(chain: TChain): Map<string, KnownAsset> {
   let list = assetLists.get(chain);
   if (!list) {
     list = new Map();
     try {
-      const { nativeAssets, otherAssets } = sdk.getAssetsObject(chain);
+      const { nativeAssets, otherAssets } = outsideCustomAssets(() => sdk.getAssetsObject(chain));
+      // Chains whose registry entry marks no fee asset at all (Acala, Centrifuge, Interlay, Karura
+      // in sdk 11.14.8) say nothing about which foreign assets pay fees there.
+      const marks = (otherAssets as TAssetInfo[]).some(isFeeAsset);
       for (const [native, infos] of [[true, nativeAssets], [false, otherAssets]] as const) {
         for (const info of infos as TAssetInfo[]) {
-          const location = info.location ? parseLocation(info.location) : null;
-          const key = location ? locationKey(location) : null;
-          if (key !== null && !list.has(key)) list.set(key, { info, accepted: native || (info as { isFeeAsset?: boolean }).isFeeAsset === true });
+          const key = keyOf(info);
+          if (key !== null && !list.has(key)) list.set(key, { info, accepted: native || isFeeAsset(info) || (marks ? false : null) });
         }
       }
     } catch {
@@ -106,8 +116,26 @@ function assetsOf(chain: TChain): Map<string, KnownAsset> {
   return list;
 }
 
+/**
+ * The assets of `chain` for the request in progress: the registry's, and the request's custom
+ * assets (options.customAssets), which take fees only where they say so (isFeeAsset); otherwise
+ * whether they do cannot be told.
+ */
+function assetsOf(chain: TChain): Map<string, KnownAsset> {
+  const registry = registryAssetsOf(chain);
+  const custom = customAssetLists(chain);
+  if (!custom) return registry;
+  const list = new Map(registry);
+  for (const info of [...custom.nativeAssets, ...custom.otherAssets]) {
+    const key = keyOf(info);
+    if (key === null || registry.get(key)?.info.symbol === info.symbol) continue;
+    list.set(key, { info, accepted: isFeeAsset(info) ? true : null });
+  }
+  return list;
+}
+
 /** The registry's asset at `path` on `chain`, and whether the chain takes it for fees; null when unlisted. */
-export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean } | null {
+export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean | null } | null {
   const found = assetsOf(chain).get(locationKey(registryView(path, ecosystemOf(chain))));
   return found ? { symbol: found.info.symbol, accepted: found.accepted } : null;
 }

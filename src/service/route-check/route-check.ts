@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { RouteCheckError, type ErrorDetail } from '../../errors';
 import { utilCrypto } from '../../sdk';
 import { toSdkJson, type Loc } from '../../xcm/location';
-import { walkCall, type RouteHop, type RouteWalk } from './walker';
+import { walkCall, walkPalletCall, walkXTokensTransfer, type RouteHop, type RouteWalk, type XTokensTransfer } from './walker';
 
 /** Where one transfer of the request must end: its chain (null for a custom location) and recipient. */
 export interface RouteExpectation {
@@ -95,14 +95,31 @@ export class RouteCheck {
    */
   check(registry: Registry, origin: TChain, hex: string, expected: RouteExpectation[] | null, request: unknown): string {
     const call = registry.createType<Call>('Call', hex);
-    const walk = walkCall(origin, call);
+    this.judge(origin, walkCall(origin, call), expected, request);
+    return hex;
+  }
+
+  /**
+   * Checks an xTokens transfer that is no Substrate call (Moonbeam's XTokens precompile: the
+   * caller decodes its ABI into the assets' locations and the destination); throws as `check`.
+   */
+  checkXTokens(origin: TChain, transfer: XTokensTransfer, expected: RouteExpectation[], request: unknown): void {
+    this.judge(origin, walkXTokensTransfer(origin, transfer), expected, request);
+  }
+
+  /** Checks an XCM pallet call given by its arguments (Moonbeam's XCM-interface precompile dispatches one); throws as `check`. */
+  checkPalletCall(origin: TChain, method: string, args: Record<string, unknown>, expected: RouteExpectation[], request: unknown): void {
+    this.judge(origin, walkPalletCall(origin, method, args), expected, request);
+  }
+
+  private judge(origin: TChain, walk: RouteWalk, expected: RouteExpectation[] | null, request: unknown): void {
     if (expected) compare(walk, expected);
     const failing = walk.hops.findIndex((h) => !h.ok);
     if (failing === -1) {
       const warned = walk.hops.some((h) => h.warnings.length > 0);
       if (warned) this.logger.warn({ origin, route: walk.hops, request }, 'route check: the registry cannot tell every hop');
       this.observer?.checked(warned ? 'warned' : 'passed', origin);
-      return hex;
+      return;
     }
     const hop = walk.hops[failing]!;
     const [first] = hop.problems;

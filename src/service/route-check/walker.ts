@@ -171,6 +171,24 @@ class Walker {
     }
   }
 
+  /** An xTokens transfer given by its parts (an EVM precompile's call), each asset as the origin reads it. */
+  xTokensTransfer(origin: TChain, assets: SentAsset[], feeItem: number, destination: Loc): void {
+    const start = this.open(origin, []);
+    if (destination.junctions.length === 0) return this.problem(start, 'destination', `${locText(destination)} is not a location ending with an account`);
+    const held: Held[] = [];
+    for (const [i, asset] of assets.entries()) {
+      const path = absolute(universalOfChain(origin), asset.location);
+      if (!path) return this.problem(start, `assets.${i}`, `${locText(asset.location)} climbs above the top of the universe when ${origin} reads it`);
+      held.push({ path, amount: asset.amount, reduced: false });
+    }
+    this.xTokensTo(start, destination, held, feeItem);
+  }
+
+  /** A call of the XCM pallet given by its method and arguments (as polkadot.js's toJSON spells them). */
+  palletCall(origin: TChain, method: string, args: Record<string, unknown>): void {
+    this.xcmPallet(origin, method, args);
+  }
+
   private xcmPallet(origin: TChain, method: string, a: Json): void {
     const start = this.open(origin, []);
     if (method === 'execute') {
@@ -293,8 +311,6 @@ class Walker {
     const start = this.open(origin, []);
     const destLoc = parseLocation(unversioned(a.dest));
     if (destLoc === null || destLoc.junctions.length === 0) return this.problem(start, `${method}.dest`, `dest ${JSON.stringify(a.dest)} is not a location ending with an account`);
-    const chainLoc: Loc = { parents: destLoc.parents, junctions: destLoc.junctions.slice(0, -1) };
-    const beneficiary = toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) });
     let assets: Held[];
     let feeIndex = Number(a.fee_item ?? 0);
     if (method === 'transfer' || method === 'transferWithFee') {
@@ -308,6 +324,14 @@ class Walker {
     } else {
       assets = readAssets(origin, a.assets);
     }
+    this.xTokensTo(start, destLoc, assets, feeIndex);
+  }
+
+  /** What xTokens sends for `assets` to `destLoc` (a chain location ending with the beneficiary, read on the origin). */
+  private xTokensTo(start: Hop, destLoc: Loc, assets: Held[], feeIndex: number): void {
+    const origin = start.chain;
+    const chainLoc: Loc = { parents: destLoc.parents, junctions: destLoc.junctions.slice(0, -1) };
+    const beneficiary = toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) });
     if (assets.length === 0) return;
     const destPath = absolute(universalOfChain(origin), chainLoc);
     const place = destPath ? placeOf(destPath) : null;
@@ -524,7 +548,8 @@ class Walker {
     // Ethereum runs no XCM: the bridge turns the message into a command there, paid on this side.
     if (hop.chain === 'Ethereum') return;
     const listed = assetOn(hop.chain, fee.path);
-    if (listed && !listed.accepted) this.problem(hop, at, `${hop.chain} does not take ${name} for fees`);
+    if (listed?.accepted === false) this.problem(hop, at, `${hop.chain} does not take ${name} for fees`);
+    else if (listed?.accepted === null) this.warning(hop, at, `the registry marks no fee asset on ${hop.chain}: whether it takes ${name} for fees cannot be told`);
     const held = hop.holding.find((h) => samePath(h.path, fee.path));
     if (!held) {
       this.problem(hop, at, `pays fees in ${name}, which the holding on ${hop.chain} does not hold`);
@@ -624,15 +649,44 @@ function accountLoc(value: unknown): Loc | null {
   return { parents: 0, junctions: [junction] };
 }
 
-/** Follows `call`, executed on `origin`, through every chain its message reaches. */
-export function walkCall(origin: TChain, call: Call): RouteWalk {
+/** Runs one walk; call data the walker cannot follow is not passed as if it could be. */
+function walk(origin: TChain, at: string, step: (walker: Walker) => void): RouteWalk {
   const walker = new Walker();
   try {
-    walker.call(origin, call);
+    step(walker);
   } catch (error) {
-    // Call data the walker cannot follow is not passed as if it could be.
     const reason = error instanceof Error ? error.message : String(error);
-    walker.hops.push({ chain: origin, instructions: [], ok: false, problems: [{ at: `${call.section}.${call.method}`, message: `the route could not be followed: ${reason}` }], warnings: [] });
+    walker.hops.push({ chain: origin, instructions: [], ok: false, problems: [{ at, message: `the route could not be followed: ${reason}` }], warnings: [] });
   }
   return { hops: walker.hops, arrivals: walker.arrivals };
+}
+
+/** Follows `call`, executed on `origin`, through every chain its message reaches. */
+export function walkCall(origin: TChain, call: Call): RouteWalk {
+  return walk(origin, `${call.section}.${call.method}`, (w) => w.call(origin, call));
+}
+
+/** One asset of a transfer given outside call data: its location as the origin reads it, and its amount. */
+export interface SentAsset {
+  location: Loc;
+  amount: bigint;
+}
+
+/** What xTokens does for a transfer that is no Substrate call (Moonbeam's XTokens precompile dispatches it). */
+export interface XTokensTransfer {
+  assets: SentAsset[];
+  /** The asset that pays the fees (index into `assets`). */
+  feeItem: number;
+  /** The destination chain followed by the beneficiary, as the origin reads it. */
+  destination: Loc;
+}
+
+/** Follows an xTokens transfer of `transfer.assets` from `origin` to `transfer.destination`. */
+export function walkXTokensTransfer(origin: TChain, transfer: XTokensTransfer): RouteWalk {
+  return walk(origin, 'xTokens', (w) => w.xTokensTransfer(origin, transfer.assets, transfer.feeItem, transfer.destination));
+}
+
+/** Follows an XCM pallet call given by its arguments (what Moonbeam's XCM-interface precompile dispatches). */
+export function walkPalletCall(origin: TChain, method: string, args: Record<string, unknown>): RouteWalk {
+  return walk(origin, `polkadotXcm.${method}`, (w) => w.palletCall(origin, method, args));
 }

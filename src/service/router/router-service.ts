@@ -8,9 +8,11 @@ import { ConnectionPool } from '../../chains/pool';
 import { ApiError, badRequest } from '../../errors';
 import { SDK_VERSION } from '../../sdk';
 import { exchangeBaseChain, isManual, OVERRIDE_IGNORING_EXCHANGES, type ExchangeName, type RouterRequest } from '../../schemas/router';
-import { ambiguityInWords, checkOverrideHosts, fromChainFailure, fromSdkError } from '../sdk-calls';
+import { ambiguityInWords, checkOverrideHosts, endpointResolver, fromChainFailure, fromSdkError } from '../sdk-calls';
+import type { RouteCheck, RouteExpectation } from '../route-check';
+import type { ApiPromise } from '../../sdk';
 import { checkSwapBeforeDial, type SwapPaths } from '../offline-checks';
-import { realEngine, toExchangeInput, type EngineCall, type RouterEngine } from './engine';
+import { toExchangeInput, type EngineCall, type RouterEngine } from './engine';
 import { toRouterDryRun, toRouterItems, toRouterXcmFees, type BestAmountOut, type RouterDryRunResult, type RouterItem, type RouterPair, type RouterXcmFeeResult } from './router-shapes';
 
 // ---- guards -----------------------------------------------------------------------------
@@ -63,22 +65,44 @@ function fromRouterError(error: unknown): unknown {
   return mapped;
 }
 
+/**
+ * Where the route check expects an item to end: its destination chain (the chain itself when the
+ * assets stay there), and the request's recipient on the item that carries them to the request's
+ * `to`. Transfers to the exchange go to the sender's account there, which the router chooses; a
+ * swap that leaves its output on its own chain deposits nothing the check can read.
+ */
+function expectationOf(item: RouterItem, req: RouterRequest): RouteExpectation {
+  const chain = (item.destinationChain ?? item.chain) as TChain;
+  const final = item.destinationChain !== undefined && item.destinationChain === req.to && item.statusType !== 'TO_EXCHANGE' && req.recipientAddress !== undefined;
+  return final ? { chain, recipient: req.recipientAddress! } : { chain };
+}
+
+/** The request as a route check's refusal logs it. */
+const logged = (req: RouterRequest, item: RouterItem) => ({
+  from: req.from,
+  to: req.to,
+  exchange: req.exchange,
+  currencyFrom: req.currencyFrom,
+  currencyTo: req.currencyTo,
+  recipient: req.recipientAddress,
+  item: { chain: item.chain, statusType: item.statusType, destinationChain: item.destinationChain },
+});
+
 // ---- the service ------------------------------------------------------------------------
 
 /** Cross-chain swaps through xcm-router: request checks, deadlines, error and result translation. */
 export class RouterService {
   constructor(
     private readonly config: Config,
-    private readonly engine: RouterEngine = realEngine,
+    private readonly engine: RouterEngine,
     /** Where the router's polkadot.js clients are borrowed from (the service's pool). */
-    private readonly pool: ConnectionPool = new ConnectionPool({
-      connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
-      idleTimeoutMs: config.IDLE_TIMEOUT_MS,
-      maxChains: config.MAX_CHAINS,
-    }),
+    private readonly pool: ConnectionPool,
+    /** Checks each item's call data before it is answered. */
+    private readonly routes: RouteCheck,
   ) {}
 
-  private async run<T>(req: RouterRequest, what: string, work: (call: EngineCall) => Promise<T>, fields?: SwapPaths): Promise<T> {
+  /** `work` may borrow a chain's client from the pool (the request's endpoints, under its deadline). */
+  private async run<T>(req: RouterRequest, what: string, work: (call: EngineCall, borrow: (chain: string) => Promise<ApiPromise>) => Promise<T>, fields?: SwapPaths): Promise<T> {
     checkSwapBeforeDial(req, this.config, fields);
     await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
     checkDevelopment(req);
@@ -94,8 +118,10 @@ export class RouterService {
     // Every chain client the router opens for this request is pooled or closed when it ends;
     // a client that cannot connect fails the request at the connect deadline.
     const scope = new EngineScope(this.pool, this.config.CONNECT_TIMEOUT_MS);
+    const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS);
+    const borrow = (chain: string) => scope.borrow(chain, endpoints(chain));
     try {
-      return await withDeadline((signal) => scope.run(() => work(call), signal), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
+      return await withDeadline((signal) => scope.run(() => work(call, borrow), signal), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
     } catch (error) {
       throw fromChainFailure(error, scope.leases) ?? fromRouterError(error);
     } finally {
@@ -108,7 +134,20 @@ export class RouterService {
 
   /** The transactions to sign and submit, in order (`/router`, `/router-hash`, `/x-transfers`). */
   build(req: RouterRequest, fields?: SwapPaths): Promise<RouterItem[]> {
-    return this.run(req, 'Building the swap', async (call) => toRouterItems(await this.engine.buildTransactions(call), req), fields);
+    return this.run(
+      req,
+      'Building the swap',
+      async (call, borrow) => {
+        const items = await toRouterItems(await this.engine.buildTransactions(call), req);
+        // Each item is decoded with the metadata of the chain it is submitted on, then walked.
+        for (const item of items) {
+          const api = await borrow(item.chain);
+          this.routes.check(api.registry, item.chain as TChain, item.tx, [expectationOf(item, req)], logged(req, item));
+        }
+        return items;
+      },
+      fields,
+    );
   }
 
   async dryRun(req: RouterRequest, fields?: SwapPaths): Promise<RouterDryRunResult> {
