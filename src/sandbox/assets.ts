@@ -37,11 +37,12 @@ const CATALOGUE: Record<SandboxChainName, ChainAsset[]> = {
   AssetHubPolkadot: [
     { symbol: 'DOT', location: PARENT, store: { pallet: 'System' }, perSecond: DOT_PER_SECOND },
     { symbol: 'USDT', location: loc({ parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1984 }] } }), store: { pallet: 'Assets', id: 1984 }, perSecond: USDT_PER_SECOND },
-    { symbol: 'KSM', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }) } },
+    // The other network's token over the bridge: taken for fees as the real Asset Hubs take it (swapped in their pools).
+    { symbol: 'KSM', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }) }, perSecond: KSM_PER_SECOND },
   ],
   AssetHubKusama: [
     { symbol: 'KSM', location: PARENT, store: { pallet: 'System' }, perSecond: KSM_PER_SECOND },
-    { symbol: 'DOT', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }) } },
+    { symbol: 'DOT', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }) }, perSecond: DOT_PER_SECOND },
   ],
   BridgeHubPolkadot: [{ symbol: 'DOT', location: PARENT, store: { pallet: 'System' }, perSecond: DOT_PER_SECOND }],
   Hydration: [

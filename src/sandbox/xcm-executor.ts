@@ -326,7 +326,8 @@ class Run {
     const list = field(p, 'assets');
     const taken = take(Array.isArray(list) ? { definite: [] } : filterOf(list));
     const nested = programOf(field(p, 'xcm') ?? []).map(([n, v]) => ({ [n]: v }));
-    const assets = this.afterDeliveryFee(taken, nested.length + 2, to);
+    // The message sent: the assets, ClearOrigin, the nested program and the SetTopic send() appends.
+    const assets = this.afterDeliveryFee(taken, nested.length + 3, to);
     if (first === 'ReserveAssetDeposited') for (const a of assets) this.creditSovereign(a, dest);
     this.send(to, [{ [first]: assets.map((a) => assetJson(reanchored(a, this.x.chain, to))) }, 'ClearOrigin', ...nested]);
   }
@@ -353,7 +354,7 @@ class Run {
     for (const kind of (field(p, 'assets') as unknown[]) ?? []) move(kind, this.holding);
     message.push(field(p, 'preserve_origin') === true && this.origin ? { AliasOrigin: locJson(reanchor(this.origin, universal(this.x.chain), universal(to))!) } : 'ClearOrigin');
     message.push(...programOf(field(p, 'remote_xcm') ?? []).map(([n, v]) => ({ [n]: v })));
-    this.chargeDelivery(message.length, to);
+    this.chargeDelivery(message.length + 1, to); // with the SetTopic send() appends
     this.send(to, message);
   }
 
