@@ -24,6 +24,7 @@ const loc = (value: unknown): Loc => parseLocation(value)!;
 const HERE = loc({ parents: 0, interior: 'Here' });
 const PARENT = loc({ parents: 1, interior: 'Here' });
 const USDT_FROM_SIBLING = loc({ parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } });
+const KSM_BRIDGED = loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } });
 const USDC_FROM_SIBLING = loc({ parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1337 }] } });
 
 // 0.4 DOT per second of weight, 0.04 KSM; USDt (and USDC) at 5 per DOT, HDX at 100 per DOT.
@@ -52,6 +53,7 @@ const CATALOGUE: Record<SandboxChainName, ChainAsset[]> = {
     { symbol: 'DOT', location: PARENT, store: { pallet: 'Tokens', id: 5 }, perSecond: DOT_PER_SECOND },
     { symbol: 'USDT', location: USDT_FROM_SIBLING, store: { pallet: 'Tokens', id: 10 }, perSecond: USDT_PER_SECOND },
     { symbol: 'USDC', location: USDC_FROM_SIBLING, store: { pallet: 'Tokens', id: 22 }, perSecond: USDT_PER_SECOND },
+    { symbol: 'KSM', location: KSM_BRIDGED, store: { pallet: 'Tokens', id: 1000771 }, perSecond: KSM_PER_SECOND },
   ],
   Moonbeam: [
     { symbol: 'GLMR', location: HERE, store: { pallet: 'System' }, perSecond: 10n ** 18n },

@@ -236,7 +236,9 @@ function fund(chain: Chain): void {
     const id = util.u8aToHex(keyring.addFromUri(`//${who}`).publicKey);
     ledger.credit(native, id, NATIVE_TOKENS * 10n ** decimals);
     for (const stable of [assetById(name, 'Assets', 1984), assetById(name, 'Assets', 1337)]) if (stable) ledger.credit(stable, id, NATIVE_TOKENS * whole(stable));
-    for (const token of name === 'Hydration' ? [5, 10, 22].map((t) => assetById(name, 'Tokens', t)!) : []) ledger.credit(token, id, 1_000n * whole(token));
+    for (const token of name === 'Hydration' ? [5, 10, 22, 1000771].map((t) => assetById(name, 'Tokens', t)!) : []) ledger.credit(token, id, 1_000n * whole(token));
+    const bridged = name === 'AssetHubPolkadot' ? assetsOf(name).find((a) => a.symbol === 'KSM') : undefined;
+    if (bridged) ledger.credit(bridged, id, 1_000n * whole(bridged));
   }
   // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
   for (const other of Object.keys(PLACES) as SandboxChainName[]) {

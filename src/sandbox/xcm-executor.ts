@@ -77,13 +77,16 @@ export function teleports(a: SandboxChainName, b: SandboxChainName, asset: Junct
 }
 
 /** The chains that are `asset`'s reserve: its issuing chain (a relay token: the relay and, since the migration, its Asset Hub). */
-export function reservesOf(asset: Junction[]): SandboxChainName[] {
+export function reservesOf(asset: Junction[], seenFrom?: SandboxChainName): SandboxChainName[] {
   const [consensus, second] = asset;
   if (!consensus) return [];
   const network = Object.keys((consensus.value as Record<string, unknown>) ?? {})[0] ?? '';
   const match = (c: SandboxChainName) => PLACES[c].network.toLowerCase() === network.toLowerCase();
-  if (!second || second.type !== 'Parachain') return CHAINS.filter((c) => match(c) && (PLACES[c].paraId === undefined || PLACES[c].paraId === 1000));
-  return CHAINS.filter((c) => match(c) && PLACES[c].paraId === Number(second.value));
+  // Another network's asset is held, in the network of the chain that sees it, by that network's
+  // Asset Hub (the bridge's end, its ForeignAssets): the reserve its other chains trust.
+  const bridgeEnd = seenFrom && !match(seenFrom) ? CHAINS.filter((c) => PLACES[c].network === PLACES[seenFrom].network && PLACES[c].paraId === 1000) : [];
+  if (!second || second.type !== 'Parachain') return [...CHAINS.filter((c) => match(c) && (PLACES[c].paraId === undefined || PLACES[c].paraId === 1000)), ...bridgeEnd];
+  return [...CHAINS.filter((c) => match(c) && PLACES[c].paraId === Number(second.value)), ...bridgeEnd];
 }
 
 /** Re-anchors `asset` from `from`'s view to `to`'s. */
@@ -287,7 +290,7 @@ class Run {
   private originIsReserveOf(asset: Asset): boolean {
     const from = this.origin && chainAt(this.x.chain, this.origin);
     const path = absolute(universal(this.x.chain), asset.id);
-    return from !== undefined && from !== null && path !== null && reservesOf(path).includes(from);
+    return from !== undefined && from !== null && path !== null && reservesOf(path, this.x.chain).includes(from);
   }
 
   /** Takes the weight's price in `asset` from `register` (holding, or the fees register). */
