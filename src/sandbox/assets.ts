@@ -24,8 +24,10 @@ const loc = (value: unknown): Loc => parseLocation(value)!;
 const HERE = loc({ parents: 0, interior: 'Here' });
 const PARENT = loc({ parents: 1, interior: 'Here' });
 const USDT_FROM_SIBLING = loc({ parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } });
+const KSM_BRIDGED = loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } });
+const USDC_FROM_SIBLING = loc({ parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1337 }] } });
 
-// 0.4 DOT per second of weight, 0.04 KSM; USDt at 5 per DOT, HDX at 100 per DOT.
+// 0.4 DOT per second of weight, 0.04 KSM; USDt (and USDC) at 5 per DOT, HDX at 100 per DOT.
 const DOT_PER_SECOND = 4_000_000_000n;
 const KSM_PER_SECOND = 40_000_000_000n;
 const USDT_PER_SECOND = 2_000_000n;
@@ -37,17 +39,21 @@ const CATALOGUE: Record<SandboxChainName, ChainAsset[]> = {
   AssetHubPolkadot: [
     { symbol: 'DOT', location: PARENT, store: { pallet: 'System' }, perSecond: DOT_PER_SECOND },
     { symbol: 'USDT', location: loc({ parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1984 }] } }), store: { pallet: 'Assets', id: 1984 }, perSecond: USDT_PER_SECOND },
-    { symbol: 'KSM', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }) } },
+    { symbol: 'USDC', location: loc({ parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1337 }] } }), store: { pallet: 'Assets', id: 1337 }, perSecond: USDT_PER_SECOND },
+    // The other network's token over the bridge: taken for fees as the real Asset Hubs take it (swapped in their pools).
+    { symbol: 'KSM', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }) }, perSecond: KSM_PER_SECOND },
   ],
   AssetHubKusama: [
     { symbol: 'KSM', location: PARENT, store: { pallet: 'System' }, perSecond: KSM_PER_SECOND },
-    { symbol: 'DOT', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }) } },
+    { symbol: 'DOT', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Polkadot: null } }] } }) }, perSecond: DOT_PER_SECOND },
   ],
   BridgeHubPolkadot: [{ symbol: 'DOT', location: PARENT, store: { pallet: 'System' }, perSecond: DOT_PER_SECOND }],
   Hydration: [
     { symbol: 'HDX', location: HERE, store: { pallet: 'System' }, perSecond: HDX_PER_SECOND },
     { symbol: 'DOT', location: PARENT, store: { pallet: 'Tokens', id: 5 }, perSecond: DOT_PER_SECOND },
     { symbol: 'USDT', location: USDT_FROM_SIBLING, store: { pallet: 'Tokens', id: 10 }, perSecond: USDT_PER_SECOND },
+    { symbol: 'USDC', location: USDC_FROM_SIBLING, store: { pallet: 'Tokens', id: 22 }, perSecond: USDT_PER_SECOND },
+    { symbol: 'KSM', location: KSM_BRIDGED, store: { pallet: 'Tokens', id: 1000771 }, perSecond: KSM_PER_SECOND },
   ],
   Moonbeam: [
     { symbol: 'GLMR', location: HERE, store: { pallet: 'System' }, perSecond: 10n ** 18n },

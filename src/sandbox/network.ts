@@ -227,7 +227,7 @@ function fund(chain: Chain): void {
   const { name, node, ledger } = chain;
   const decimals = BigInt(node.registry.chainDecimals[0] ?? 12);
   const native = nativeOf(name);
-  const whole = (asset: { symbol: string }) => 10n ** (asset.symbol === 'USDT' ? 6n : asset.symbol === 'DOT' ? 10n : decimals);
+  const whole = (asset: { symbol: string }) => 10n ** (asset.symbol === 'USDT' || asset.symbol === 'USDC' ? 6n : asset.symbol === 'DOT' ? 10n : decimals);
   if (name === 'Moonbeam') {
     for (const account of MOONBEAM_DEV_ACCOUNTS) ledger.credit(native, account, NATIVE_TOKENS * 10n ** decimals);
     return;
@@ -236,9 +236,10 @@ function fund(chain: Chain): void {
   for (const who of DEV_ACCOUNTS) {
     const id = util.u8aToHex(keyring.addFromUri(`//${who}`).publicKey);
     ledger.credit(native, id, NATIVE_TOKENS * 10n ** decimals);
-    const usdt = assetById(name, 'Assets', 1984);
-    if (usdt) ledger.credit(usdt, id, NATIVE_TOKENS * whole(usdt));
-    for (const token of name === 'Hydration' ? [assetById(name, 'Tokens', 5)!, assetById(name, 'Tokens', 10)!] : []) ledger.credit(token, id, 1_000n * whole(token));
+    for (const stable of [assetById(name, 'Assets', 1984), assetById(name, 'Assets', 1337)]) if (stable) ledger.credit(stable, id, NATIVE_TOKENS * whole(stable));
+    for (const token of name === 'Hydration' ? [5, 10, 22, 1000771].map((t) => assetById(name, 'Tokens', t)!) : []) ledger.credit(token, id, 1_000n * whole(token));
+    const bridged = name === 'AssetHubPolkadot' ? assetsOf(name).find((a) => a.symbol === 'KSM') : undefined;
+    if (bridged) ledger.credit(bridged, id, 1_000n * whole(bridged));
   }
   // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
   for (const other of Object.keys(PLACES) as SandboxChainName[]) {

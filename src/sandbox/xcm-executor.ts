@@ -77,13 +77,16 @@ export function teleports(a: SandboxChainName, b: SandboxChainName, asset: Junct
 }
 
 /** The chains that are `asset`'s reserve: its issuing chain (a relay token: the relay and, since the migration, its Asset Hub). */
-export function reservesOf(asset: Junction[]): SandboxChainName[] {
+export function reservesOf(asset: Junction[], seenFrom?: SandboxChainName): SandboxChainName[] {
   const [consensus, second] = asset;
   if (!consensus) return [];
   const network = Object.keys((consensus.value as Record<string, unknown>) ?? {})[0] ?? '';
   const match = (c: SandboxChainName) => PLACES[c].network.toLowerCase() === network.toLowerCase();
-  if (!second || second.type !== 'Parachain') return CHAINS.filter((c) => match(c) && (PLACES[c].paraId === undefined || PLACES[c].paraId === 1000));
-  return CHAINS.filter((c) => match(c) && PLACES[c].paraId === Number(second.value));
+  // Another network's asset is held, in the network of the chain that sees it, by that network's
+  // Asset Hub (the bridge's end, its ForeignAssets): the reserve its other chains trust.
+  const bridgeEnd = seenFrom && !match(seenFrom) ? CHAINS.filter((c) => PLACES[c].network === PLACES[seenFrom].network && PLACES[c].paraId === 1000) : [];
+  if (!second || second.type !== 'Parachain') return [...CHAINS.filter((c) => match(c) && (PLACES[c].paraId === undefined || PLACES[c].paraId === 1000)), ...bridgeEnd];
+  return [...CHAINS.filter((c) => match(c) && PLACES[c].paraId === Number(second.value)), ...bridgeEnd];
 }
 
 /** Re-anchors `asset` from `from`'s view to `to`'s. */
@@ -287,7 +290,7 @@ class Run {
   private originIsReserveOf(asset: Asset): boolean {
     const from = this.origin && chainAt(this.x.chain, this.origin);
     const path = absolute(universal(this.x.chain), asset.id);
-    return from !== undefined && from !== null && path !== null && reservesOf(path).includes(from);
+    return from !== undefined && from !== null && path !== null && reservesOf(path, this.x.chain).includes(from);
   }
 
   /** Takes the weight's price in `asset` from `register` (holding, or the fees register). */
@@ -326,7 +329,8 @@ class Run {
     const list = field(p, 'assets');
     const taken = take(Array.isArray(list) ? { definite: [] } : filterOf(list));
     const nested = programOf(field(p, 'xcm') ?? []).map(([n, v]) => ({ [n]: v }));
-    const assets = this.afterDeliveryFee(taken, nested.length + 2, to);
+    // The message sent: the assets, ClearOrigin, the nested program and the SetTopic send() appends.
+    const assets = this.afterDeliveryFee(taken, nested.length + 3, to);
     if (first === 'ReserveAssetDeposited') for (const a of assets) this.creditSovereign(a, dest);
     this.send(to, [{ [first]: assets.map((a) => assetJson(reanchored(a, this.x.chain, to))) }, 'ClearOrigin', ...nested]);
   }
@@ -353,7 +357,7 @@ class Run {
     for (const kind of (field(p, 'assets') as unknown[]) ?? []) move(kind, this.holding);
     message.push(field(p, 'preserve_origin') === true && this.origin ? { AliasOrigin: locJson(reanchor(this.origin, universal(this.x.chain), universal(to))!) } : 'ClearOrigin');
     message.push(...programOf(field(p, 'remote_xcm') ?? []).map(([n, v]) => ({ [n]: v })));
-    this.chargeDelivery(message.length, to);
+    this.chargeDelivery(message.length + 1, to); // with the SetTopic send() appends
     this.send(to, message);
   }
 

@@ -67,7 +67,7 @@ function resolveKind(chain: SandboxChainName, to: SandboxChainName, fee: Asset, 
   if (kind === 'reserve' && canTeleport) throw new ChainError(pallet, 'Filtered', 'a teleportable asset cannot be reserve-transferred');
   if (kind === 'teleport' || (kind === 'any' && canTeleport)) return 'teleport';
   if (typeof kind === 'object' || kind === 'local' || kind === 'destination') return kind;
-  const reserves = reservesOf(path);
+  const reserves = reservesOf(path, chain);
   if (reserves.includes(chain)) return 'local';
   if (reserves.includes(to)) return 'destination';
   const reserve = reserves.find((c) => c.startsWith('AssetHub')) ?? reserves[0];

@@ -4,28 +4,22 @@
 // with polkadot.js's keyring dev accounts and followed with POST /x-transfer/status.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SubmittableExtrinsic } from '@polkadot/api/types';
-import type { KeyringPair } from '@polkadot/keyring/types';
-import { polkadotApi, type ApiPromise } from '../../src/sdk';
+import type { ApiPromise } from '../../src/sdk';
 import type { SandboxChainName } from '../../src/sandbox/chain-node';
 import { startSandbox, type Sandbox } from '../../src/sandbox/network';
 import { testApp } from '../helpers/app';
-import { openStream } from '../helpers/transfer-status';
+import { account, dev, finalStatus as followed, SandboxClients, send, submit } from '../support/sandbox-client';
 
-const { Keyring } = createRequire(__filename)('@polkadot/keyring') as typeof import('@polkadot/keyring');
 const DOT = 10_000_000_000n;
 const CHAINS: SandboxChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama', 'BridgeHubPolkadot'];
 
 let sandbox: Sandbox;
 let server: Server;
 let url: string;
-const apis: Partial<Record<SandboxChainName, ApiPromise>> = {};
+const clients = new SandboxClients(() => sandbox);
 const { app, services } = testApp();
-const keyring = new Keyring({ type: 'sr25519', ss58Format: 0 });
-const dev = (name: string): KeyringPair => keyring.addFromUri(`//${name}`);
 
 beforeAll(async () => {
   sandbox = await startSandbox({ chains: CHAINS, blockMs: 250, basePort: 0 });
@@ -35,66 +29,21 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(Object.values(apis).map((api) => api.disconnect()));
+  await clients.close();
   await services.close();
   await new Promise((resolve) => server?.close(resolve));
   await sandbox?.close();
 });
 
-async function api(chain: SandboxChainName): Promise<ApiPromise> {
-  apis[chain] ??= await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(sandbox.endpoints[chain]!), noInitWarn: true });
-  return apis[chain];
-}
+const api = (chain: SandboxChainName): Promise<ApiPromise> => clients.api(chain);
 
 const options = () => ({ development: true, apiOverrides: sandbox.endpoints });
 const post = (path: string, body: Record<string, unknown>) => request(app).post(`/v5${path}`).send({ ...body, options: options() });
 
-interface Included {
-  hash: string;
-  blockHash: string;
-  events: string[];
-  error?: string;
-}
-
-/**
- * Signs and submits as a wallet does, the nonce read from the chain's AccountNonceApi (polkadot.js's
- * own lookup is memoized for about 2 s, longer than these 250 ms blocks): `ready` when the pool took
- * it, `included` when it is in a block.
- */
-async function send(chainApi: ApiPromise, tx: SubmittableExtrinsic<'promise'>, signer: KeyringPair): Promise<{ ready: Promise<void>; included: Promise<Included> }> {
-  const nonce = Number((await chainApi.call.accountNonceApi.accountNonce(signer.address)).toString());
-  let ready!: () => void;
-  const isReady = new Promise<void>((resolve) => (ready = resolve));
-  const included = new Promise<Included>((resolve, reject) => {
-    tx.signAndSend(signer, { nonce }, (result) => {
-      if (result.status.isReady) ready();
-      // Under load polkadot.js may report a block only once final (it drops InBlock for Finalized).
-      if (!result.status.isInBlock && !result.status.isFinalized) return;
-      const failed = result.dispatchError?.isModule ? chainApi.registry.findMetaError(result.dispatchError.asModule) : undefined;
-      resolve({
-        hash: tx.hash.toHex(),
-        blockHash: (result.status.isInBlock ? result.status.asInBlock : result.status.asFinalized).toHex(),
-        events: result.events.map((e) => `${e.event.section}.${e.event.method}`),
-        ...(failed ? { error: `${failed.section}.${failed.name}` } : {}),
-      });
-    }).catch(reject);
-  });
-  return { ready: isReady, included };
-}
-
-const submit = async (chainApi: ApiPromise, tx: SubmittableExtrinsic<'promise'>, signer: KeyringPair): Promise<Included> => (await send(chainApi, tx, signer)).included;
-
 const freeOf = async (chain: SandboxChainName, address: string): Promise<bigint> =>
   ((await (await api(chain)).query.system.account(address)) as unknown as { data: { free: { toBigInt(): bigint } } }).data.free.toBigInt();
 
-/** Follows a transfer with POST /x-transfer/status until it is final. */
-async function finalStatus(from: string, to: string, txHash: string): Promise<Record<string, unknown>> {
-  const stream = await openStream(`${url}/v5/x-transfer/status`, { from, to, txHash, options: options() });
-  expect(stream.status).toBe(200);
-  const last = (await stream.until('status')).at(-1);
-  stream.close();
-  return last?.data as Record<string, unknown>;
-}
+const finalStatus = (from: string, to: string, txHash: string) => followed(url, { from, to, txHash, options: options() });
 
 describe('the sandbox: state that moves', () => {
   it('takes two transactions in a row from one account; the runtime API and the RPC agree on the nonce', async () => {
@@ -287,7 +236,7 @@ describe('the sandbox: soak', () => {
   it('includes 200 transfers from the 6 development accounts, every nonce in order, none stuck', async () => {
     const relay = await api('Polkadot');
     const senders = ['Alice', 'Bob', 'Charlie', 'Dave', 'Eve', 'Ferdie'].map(dev);
-    const recipient = keyring.addFromUri('//soak-recipient');
+    const recipient = account('//soak-recipient');
     const nonces = await Promise.all(senders.map(async (s) => (await relay.rpc.system.accountNextIndex(s.address)).toNumber()));
     const before = await freeOf('Polkadot', recipient.address);
     // Signed up front with consecutive nonces, as a wallet's CI fires them, then submitted together.
