@@ -262,6 +262,8 @@ export class PreflightService {
     for (const hop of info.hops ?? []) requireDryRun(hop.chain, `The receivable amount (through ${hop.chain})`);
     const received = info.destination.receivedCurrency.receivedAmount;
     if (received instanceof Error) throw badRequest('UnableToComputeError', `The amount received on ${req.to} cannot be computed: ${received.message}`);
+    // The fees on the way would take more than is sent: nothing arrives (never a negative amount).
+    if (BigInt(received) < 0n) throw badRequest('AmountTooLowError', `The amount does not cover the fees on the way to ${req.to}: they exceed it by ${(-BigInt(received)).toString()}`);
     return received.toString();
   }
 
