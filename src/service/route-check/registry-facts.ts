@@ -98,7 +98,11 @@ function registryAssetsOf(chain: TChain): Map<string, KnownAsset> {
   if (!list) {
     list = new Map();
     try {
-      const { nativeAssets, otherAssets } = outsideCustomAssets(() => sdk.getAssetsObject(chain));
+      // The lists are getters that answer the request's custom assets: read them inside the scope.
+      const { nativeAssets, otherAssets } = outsideCustomAssets(() => {
+        const registry = sdk.getAssetsObject(chain);
+        return { nativeAssets: registry.nativeAssets, otherAssets: registry.otherAssets };
+      });
       // Chains whose registry entry marks no fee asset at all (Acala, Centrifuge, Interlay, Karura
       // in sdk 11.14.8) say nothing about which foreign assets pay fees there.
       const marks = (otherAssets as TAssetInfo[]).some(isFeeAsset);
