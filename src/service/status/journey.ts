@@ -47,8 +47,8 @@ export class Journey {
   #stops: string[] = [];
   #stoppedAt?: Cursor;
   #settledAt?: number;
-  /** The head subscription `follow` reads from now. */
-  #heads?: HeadSubscription;
+  /** The head subscription `follow` reads from now, and the cursor it reads for. */
+  #heads?: { heads: HeadSubscription; cursor: Cursor };
 
   constructor(
     private readonly req: StatusRequest,
@@ -92,7 +92,7 @@ export class Journey {
   snapshot(): JourneySnapshot {
     const at = this.#cursor ?? this.#stoppedAt;
     // While following, the blocks the head watcher passed over need not be read again.
-    const cursor = at && this.#heads && at.next !== undefined ? { ...at, next: this.#heads.caughtUp(at.next) } : at;
+    const cursor = at && at === this.#heads?.cursor && at.next !== undefined ? { ...at, next: this.#heads.heads.caughtUp(at.next) } : at;
     return {
       legs: structuredClone(this.#legs),
       ...(this.#messageId ? { messageId: this.#messageId } : {}),
@@ -149,7 +149,7 @@ export class Journey {
     await this.#budgeted(async () => {
       for (let cursor = this.#cursor; cursor; cursor = this.#cursor) {
         const heads = await watchers.watch(cursor.chain, this.reader.endpoints(cursor.chain), signal, this.indexed ? this.#interest(cursor) : undefined);
-        this.#heads = heads;
+        this.#heads = { heads, cursor };
         try {
           changed();
           for (;;) {
