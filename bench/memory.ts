@@ -28,7 +28,7 @@ async function post(service: Service, path: string, body: unknown): Promise<void
 async function connections(chains: TestChain[]): Promise<void> {
   const [polkadot] = chains as [TestChain];
   const endpoints = Object.fromEntries(chains.map((c) => [c.chain, c.url]));
-  const service = await startService({ CHAIN_ENDPOINTS: JSON.stringify(endpoints), ALLOW_PRIVATE_OVERRIDES: 'true', MAX_OVERRIDE_CONNECTIONS: '16', MAX_OVERRIDE_CONNECTIONS_PER_HOST: '16', MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '16' });
+  const service = await startService({ CHAIN_ENDPOINTS: JSON.stringify(endpoints), ALLOW_PRIVATE_OVERRIDES: 'true', MAX_OVERRIDE_CONNECTIONS: '48', MAX_OVERRIDE_CONNECTIONS_PER_HOST: '16', MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '16' });
   try {
     const start = service.rssMb();
     step('at rest');

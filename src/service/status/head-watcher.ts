@@ -2,6 +2,9 @@
 // chain: each new block is announced once, and what a stream reads of it (events, extrinsics,
 // timestamp) is read once for all of them. The watcher holds its connection from the pool while
 // anyone listens; the last listener to leave unsubscribes and gives the connection back.
+// A listener that names what can settle it (an extrinsic's hash, a message's id) is indexed under it
+// and offered only the blocks that hold it: the watcher reads a block's extrinsics or events once,
+// looks each up in its index, and an empty block costs the same however many listen.
 import type { ConnectionPool, Lease } from '../../chains/pool';
 import { abortable } from '../../chains/pool';
 import { withDeadline } from '../../chains/deadline';
@@ -17,9 +20,24 @@ const MAX_GAP = 32;
 /** Blocks a slow listener may have waiting; older ones are dropped (it reads the gap itself). */
 const MAX_QUEUED = 256;
 
+/** What alone can settle a listener: its extrinsic in a block, or its message's outcome in a block's events. */
+export type Interest = { txHash: string } | { messageId: string };
+
+/** A block offered to a listener, and the first of the blocks before it the watcher checked for it and passed over. */
+export interface Offered {
+  block: BlockView;
+  /** Blocks `passedFrom` .. `block.number - 1` hold nothing for the listener (indexed listeners only). */
+  passedFrom?: number;
+}
+
 export interface HeadSubscription {
   /** The next finalized block, in order; rejects when the watch fails or the signal aborts. */
-  next(signal: AbortSignal): Promise<BlockView>;
+  next(signal: AbortSignal): Promise<Offered>;
+  /**
+   * Where a reader that needs block `next` next carries on, given the blocks the watcher has passed
+   * over for this listener since (`next` itself when nothing is known of them).
+   */
+  caughtUp(next: number): number;
   /** Leaves the watch (the last to leave ends it). */
   close(): void;
 }
@@ -27,18 +45,30 @@ export interface HeadSubscription {
 const noop = (): void => undefined;
 
 class Listener implements HeadSubscription {
-  readonly #queue: (BlockView | Error)[] = [];
+  readonly #queue: (Offered | Error)[] = [];
   #wake = noop;
+  /** Indexed only: the first block checked for this listener and not yet offered. */
+  since = 0;
 
-  constructor(private readonly watcher: HeadWatcher) {}
+  constructor(
+    private readonly watcher: HeadWatcher,
+    readonly interest?: Interest,
+  ) {}
 
-  push(item: BlockView | Error): void {
+  push(item: Offered | Error): void {
     this.#queue.push(item);
     if (this.#queue.length > MAX_QUEUED) this.#queue.shift();
     this.#wake();
   }
 
-  async next(signal: AbortSignal): Promise<BlockView> {
+  caughtUp(next: number): number {
+    if (!this.interest || this.#queue.length > 0) return next;
+    const checked = this.watcher.checked;
+    const from = Math.max(this.since, this.watcher.runStart);
+    return checked !== undefined && from <= next && next <= checked ? checked + 1 : next;
+  }
+
+  async next(signal: AbortSignal): Promise<Offered> {
     for (;;) {
       signal.throwIfAborted();
       const item = this.#queue.shift();
@@ -61,8 +91,44 @@ class Listener implements HeadSubscription {
   }
 }
 
+/** Listeners indexed under a key (a hash, an id). */
+class Index {
+  readonly #map = new Map<string, Set<Listener>>();
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  add(key: string, listener: Listener): void {
+    const set = this.#map.get(key) ?? new Set();
+    set.add(listener);
+    this.#map.set(key, set);
+  }
+
+  delete(key: string, listener: Listener): void {
+    const set = this.#map.get(key);
+    set?.delete(listener);
+    if (set?.size === 0) this.#map.delete(key);
+  }
+
+  collect(key: string, into: Set<Listener>): void {
+    for (const listener of this.#map.get(key) ?? []) into.add(listener);
+  }
+
+  all(into: Set<Listener>): void {
+    for (const set of this.#map.values()) for (const listener of set) into.add(listener);
+  }
+}
+
 class HeadWatcher {
   readonly listeners = new Set<Listener>();
+  /** Listeners that name no interest: offered every block. */
+  readonly #open = new Set<Listener>();
+  readonly #byTx = new Index();
+  readonly #byMessage = new Index();
+  /** The last block checked against the index, and the first of its run of consecutive blocks. */
+  checked?: number;
+  runStart = 0;
   readonly ready: Promise<void>;
   readonly #stop = new AbortController();
   #lease?: Lease;
@@ -83,8 +149,22 @@ class HeadWatcher {
     this.ready.catch(noop);
   }
 
+  join(listener: Listener): void {
+    this.listeners.add(listener);
+    const { interest } = listener;
+    // Blocks checked from now on include it (its index entries are in place before the next lookup).
+    listener.since = (this.checked ?? -1) + 1;
+    if (!interest) this.#open.add(listener);
+    else if ('txHash' in interest) this.#byTx.add(interest.txHash, listener);
+    else this.#byMessage.add(interest.messageId, listener);
+  }
+
   leave(listener: Listener): void {
     this.listeners.delete(listener);
+    const { interest } = listener;
+    if (!interest) this.#open.delete(listener);
+    else if ('txHash' in interest) this.#byTx.delete(interest.txHash, listener);
+    else this.#byMessage.delete(interest.messageId, listener);
     if (this.listeners.size === 0) this.stop();
   }
 
@@ -135,9 +215,36 @@ class HeadWatcher {
         const hash = await this.#read((api) => blockHashAt(api, this.chain, budget, n));
         if (!hash) throw new ChainResponseError(this.chain, `announced block ${number} as finalized but has no hash for block ${n}`);
         const block = lazyBlock(this.chain, { number: n, hash }, (work) => this.#read(work), budget);
-        for (const listener of this.listeners) listener.push(block);
+        for (const listener of this.#open) listener.push({ block });
+        await this.#offer(block);
       }
     }).catch((error: unknown) => this.#fail(error));
+  }
+
+  /**
+   * Offers `block` to the indexed listeners it holds something for. A block whose parts cannot be
+   * read here is offered to every indexed listener: each then reads it and fails as it would alone.
+   */
+  async #offer(block: BlockView): Promise<void> {
+    const matched = new Set<Listener>();
+    try {
+      if (this.#byTx.size > 0) for (const hash of await block.extrinsics()) this.#byTx.collect(hash, matched);
+      if (this.#byMessage.size > 0) {
+        for (const { fact } of await block.events()) if (fact?.kind === 'outcome') for (const id of fact.ids) this.#byMessage.collect(id, matched);
+      }
+    } catch {
+      this.#byTx.all(matched);
+      this.#byMessage.all(matched);
+    }
+    if (this.#stop.signal.aborted) return;
+    // From the lookups to here nothing awaits: a listener joining later is checked from the next block.
+    if (block.number !== (this.checked ?? -2) + 1) this.runStart = block.number;
+    this.checked = block.number;
+    for (const listener of matched) {
+      if (!this.listeners.has(listener)) continue;
+      listener.push({ block, passedFrom: Math.max(listener.since, this.runStart) });
+      listener.since = block.number + 1;
+    }
   }
 
   /** One read on the watcher's connection, under its own deadline, failures named by chain. */
@@ -169,7 +276,7 @@ export class HeadWatchers {
   ) {}
 
   /** Joins (or starts) the watch of `chain`'s finalized heads; resolves once the subscription is set up. */
-  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal): Promise<HeadSubscription> {
+  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest): Promise<HeadSubscription> {
     const key = `${chain} ${distinctEndpoints(endpoints).join(' ')}`;
     let watcher = this.#watchers.get(key);
     if (!watcher) {
@@ -179,8 +286,8 @@ export class HeadWatchers {
       this.#watchers.set(key, started);
       watcher = started;
     }
-    const listener = new Listener(watcher);
-    watcher.listeners.add(listener);
+    const listener = new Listener(watcher, interest);
+    watcher.join(listener);
     try {
       await abortable(watcher.ready, signal);
     } catch (error) {

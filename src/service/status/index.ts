@@ -183,7 +183,7 @@ export class StatusService {
     // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the
     // read (read again later), and the shared blocks it follows are not summed into its budget.
     const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
-    const journey = this.#journey(req, reader, this.#searches.search, true);
+    const journey = this.#journey(req, reader, this.#searches.search, true, true);
     try {
       await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
       if (resume) await journey.restore(resume);
@@ -219,7 +219,7 @@ export class StatusService {
     return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting);
   }
 
-  #journey(req: StatusRequest, reader: ChainReader, search?: StartSearch, timed = false): Journey {
-    return new Journey(req, reader, { lookback: this.config.TRACK_LOOKBACK_BLOCKS, maxBlocks: this.config.TRACK_MAX_BLOCKS }, search, timed);
+  #journey(req: StatusRequest, reader: ChainReader, search?: StartSearch, timed = false, indexed = false): Journey {
+    return new Journey(req, reader, { lookback: this.config.TRACK_LOOKBACK_BLOCKS, maxBlocks: this.config.TRACK_MAX_BLOCKS }, search, timed, indexed);
   }
 }

@@ -6,7 +6,7 @@
 import { abortable } from '../../chains/pool';
 import type { StatusRequest } from '../../schemas/status';
 import { pendingLeg, summarise, type Leg, type StatusAnswer } from './answer';
-import type { HeadWatchers } from './head-watcher';
+import type { HeadSubscription, HeadWatchers, Interest } from './head-watcher';
 import { findMessage, reachedLeg } from './messages';
 import { indexIn, lookBack, notFoundLeg, readOrigin } from './origin';
 import { BlockBudgetSpent, type BlockView, type ChainReader } from './reader';
@@ -47,6 +47,8 @@ export class Journey {
   #stops: string[] = [];
   #stoppedAt?: Cursor;
   #settledAt?: number;
+  /** The head subscription `follow` reads from now, and the cursor it reads for. */
+  #heads?: { heads: HeadSubscription; cursor: Cursor };
 
   constructor(
     private readonly req: StatusRequest,
@@ -56,6 +58,11 @@ export class Journey {
     private readonly search: StartSearch = startBlock,
     /** Whether to read the time of each settling block (watches: the delivery latency); else it is read only to find the next leg. */
     private readonly timed = false,
+    /**
+     * Whether `follow` is offered only the blocks that hold its extrinsic or message (watches): the
+     * blocks passed over are not counted against TRACK_MAX_BLOCKS, as this journey never reads them.
+     */
+    private readonly indexed = false,
   ) {
     this.#legs = [notFoundLeg(req.from)];
   }
@@ -83,7 +90,9 @@ export class Journey {
 
   /** What a later journey needs to carry on from here (a stop's cursor included, its reason not). */
   snapshot(): JourneySnapshot {
-    const cursor = this.#cursor ?? this.#stoppedAt;
+    const at = this.#cursor ?? this.#stoppedAt;
+    // While following, the blocks the head watcher passed over need not be read again.
+    const cursor = at && at === this.#heads?.cursor && at.next !== undefined ? { ...at, next: this.#heads.heads.caughtUp(at.next) } : at;
     return {
       legs: structuredClone(this.#legs),
       ...(this.#messageId ? { messageId: this.#messageId } : {}),
@@ -139,11 +148,17 @@ export class Journey {
   async follow(watchers: HeadWatchers, changed: () => void, signal: AbortSignal): Promise<void> {
     await this.#budgeted(async () => {
       for (let cursor = this.#cursor; cursor; cursor = this.#cursor) {
-        const heads = await watchers.watch(cursor.chain, this.reader.endpoints(cursor.chain), signal);
+        const heads = await watchers.watch(cursor.chain, this.reader.endpoints(cursor.chain), signal, this.indexed ? this.#interest(cursor) : undefined);
+        this.#heads = { heads, cursor };
         try {
           changed();
           for (;;) {
-            const block = await heads.next(signal);
+            const { block, passedFrom } = await heads.next(signal);
+            if (passedFrom !== undefined && cursor.next !== undefined) {
+              // The watcher looked in the blocks it passed over: read only what came before them.
+              if (cursor.next < passedFrom && (await this.#readRange(cursor, passedFrom - 1))) break;
+              if (cursor.next >= passedFrom) cursor.next = Math.max(cursor.next, block.number);
+            }
             const next = cursor.next ?? block.number;
             if (block.number < next) continue;
             // A gap (the watch began, or the node skipped ahead): read it first, in order.
@@ -156,12 +171,20 @@ export class Journey {
             if (found) break;
           }
         } finally {
+          if (this.#cursor === cursor && cursor.next !== undefined) cursor.next = heads.caughtUp(cursor.next);
+          this.#heads = undefined;
           heads.close();
         }
         await this.#readToHead();
       }
     });
     changed();
+  }
+
+  /** What alone can settle the cursor: its extrinsic on the origin, else its message's outcome. */
+  #interest(cursor: Cursor): Interest | undefined {
+    if (cursor.leg === 0) return { txHash: this.req.txHash };
+    return this.#messageId ? { messageId: this.#messageId } : undefined;
   }
 
   async #takeOrigin(block: BlockView, index: number): Promise<void> {
