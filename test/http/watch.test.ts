@@ -269,7 +269,7 @@ describe('POST /x-transfer/watch: TRACK_MAX_BLOCKS', () => {
 
 describe('POST /x-transfer/watch: REQUEST_MAX_CHAIN_ITEMS', () => {
   // 16 event records (25 items each): a block of 8 reads, three such blocks would not in one request.
-  const tight = testApp({ IDLE_TIMEOUT_MS: '200', REQUEST_MAX_CHAIN_ITEMS: '400', WATCH_RETRY_FIRST_MS: '60000', WATCH_RETRY_MAX_MS: '60000' });
+  const tight = testApp({ REQUEST_MAX_CHAIN_ITEMS: '400', WATCH_RETRY_FIRST_MS: '60000', WATCH_RETRY_MAX_MS: '60000' });
   afterAll(() => tight.services.close());
 
   it('bounds each block the head watcher reads, not the sum of the blocks a watch follows', async () => {
