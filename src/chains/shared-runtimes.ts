@@ -2,7 +2,7 @@
 // spec version), taken from the registry's own connections (endpoints the operator or the SDK
 // chose, which this service trusts to describe their runtime). A connection to an endpoint a client
 // named, whose node runs a runtime shared here, costs its socket and a few MB, not a second decode
-// (src/sdk/shared-runtime.ts). A client's node never provides a runtime: one that lied about its
+// (src/sdk/patches/shared-runtime.ts). A client's node never provides a runtime: one that lied about its
 // metadata would otherwise decode every other client's reads.
 import { runtimeKey, runtimeOf, type ApiPromise, type RuntimeVersionKey } from '../sdk';
 

@@ -1,9 +1,11 @@
-// A connection that reuses another connection's decoded runtime (metadata, type registry and the
+// Patch: a connection reuses another connection's decoded runtime (metadata, type registry and the
 // decorated query/tx/consts), through polkadot.js's own `source` option (what `api.clone()` uses).
-// Measured over the sandbox's Polkadot node: a fresh ApiPromise holds about 15 MB of heap, one made
-// from a source about 2 MB. `source` also takes the source's provider (a clone of it); here the
-// new api takes the provider it is given: the source's provider is swapped for the few synchronous
-// lines of the constructor that read it (@polkadot/api 16: base/Decorate.js, the constructor).
+//
+// Corrects: every ApiPromise decodes and decorates its node's metadata again. Measured over the
+// sandbox's Polkadot node: a fresh ApiPromise holds about 15 MB of heap, one made from a source
+// about 2 MB. `source` also takes the source's provider (a clone of it); here the new api takes the
+// provider it is given: the source's provider is swapped for the few synchronous lines of the
+// constructor that read it (@polkadot/api 16.5.6: base/Decorate.js, the constructor).
 //
 // What a source shares is trusted by every api made from it, so the caller shares only runtimes it
 // trusts (the registry's connections), and an api made here never changes the shared runtime:
@@ -12,10 +14,18 @@
 // - a read at a block of another runtime would add a registry to the shared list
 //   (`getBlockRegistry`): it fails instead, and a block of the same runtime is decoded with the
 //   shared one.
+//
+// Still needed? It reads polkadot.js internals (`_rpcCore.provider`, `getBlockRegistry`,
+// `_getDefaultRegistry`): on any @polkadot/api upgrade, read base/Decorate.js and base/Init.js for
+// them and run the guard tests. An @polkadot/api that takes a provider beside `source`, or shares
+// decorated runtimes between instances itself, makes this file unnecessary.
+//
+// Guarded by: test/chains/shared-runtimes.test.ts, all 3 tests (shares the registry and reads;
+// keeps reading once the registry connection is gone; another runtime gets a registry of its own).
 import type { ApiPromise } from '@polkadot/api';
 import type { ProviderInterface } from '@polkadot/rpc-provider/types';
 import { firstValueFrom, type Observable } from 'rxjs';
-import { polkadotApi } from './load';
+import { polkadotApi } from '../load';
 
 /** The runtime a node runs: what two connections must agree on to share a decoded runtime. */
 export interface RuntimeVersionKey {
