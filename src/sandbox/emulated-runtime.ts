@@ -6,7 +6,8 @@
 //   any other), the delivery fee of a message, the assets taken for fees;
 // - DryRunApi_dry_run_call: the call dispatched (pallets.ts) on the chain's ledger and rolled back:
 //   its events, the local program and the messages it forwards; dry_run_xcm: the message executed
-//   (xcm-executor.ts) and rolled back, with the events a block would carry for it.
+//   (xcm-executor.ts) and rolled back, with the events a block would carry for it;
+// - AssetConversionApi (Asset Hub's pools): a price at the fee model's rates.
 import type { TypeRegistry } from '@polkadot/types';
 import { assetOf as chainAssetOf, assetsOf, nativeOf } from './assets';
 import { encodeEvent } from './blocks';
@@ -127,6 +128,14 @@ export function emulateRuntime(chain: SandboxChainName, node: ChainNode, ledger:
       .filter((a) => a.perSecond !== undefined)
       .map((a) => ({ V5: locJson(a.location) })),
   }));
+  // Asset Hub's pools, quoted at the fee model's prices: what the executor charges when it takes a
+  // delivery fee (priced in the native token) from another asset it forwards (xcm-executor.ts).
+  node.setRuntimeCall('AssetConversionApi_quote_price_exact_tokens_for_tokens', (args, registry) => {
+    const [from, to, amount] = runtimeArgs(registry, 'AssetConversionApi', 'quote_price_exact_tokens_for_tokens', args);
+    const [a, b] = [chainAssetOf(chain, locationOf(from)), chainAssetOf(chain, locationOf(to))];
+    if (a?.perSecond === undefined || b?.perSecond === undefined) return null;
+    return (BigInt(amount as string | number) * b.perSecond + a.perSecond - 1n) / a.perSecond;
+  });
   node.setRuntimeCall('DryRunApi_dry_run_call', (args, registry) => dryRunCall(chain, ledger, registry, args));
   node.setRuntimeCall('DryRunApi_dry_run_xcm', (args, registry) => dryRunXcm(chain, ledger, registry, args));
 }
