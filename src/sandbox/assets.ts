@@ -58,8 +58,10 @@ const CATALOGUE: Record<SandboxChainName, ChainAsset[]> = {
     { symbol: 'USDC', location: loc({ parents: 0, interior: { X2: [{ PalletInstance: 50 }, { GeneralIndex: 1337 }] } }), store: { pallet: 'Assets', id: 1337 }, perSecond: USDT_PER_SECOND },
     // The other network's token over the bridge: taken for fees as the real Asset Hubs take it (swapped in their pools).
     { symbol: 'KSM', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }), store: { pallet: 'ForeignAssets', location: loc({ parents: 2, interior: { X1: [{ GlobalConsensus: { Kusama: null } }] } }) }, perSecond: KSM_PER_SECOND },
-    // Hydration's HDX, registered in ForeignAssets as on the real Asset Hub (not taken for fees).
+    // Hydration's HDX and Moonbeam's GLMR, in ForeignAssets as on the real Asset Hub; GLMR, which
+    // has a pool there (the registry's isFeeAsset), is taken for fees, HDX is not.
     { symbol: 'HDX', location: HDX_FROM_SIBLING, store: { pallet: 'ForeignAssets', location: HDX_FROM_SIBLING } },
+    { symbol: 'GLMR', location: GLMR_FROM_SIBLING, store: { pallet: 'ForeignAssets', location: GLMR_FROM_SIBLING }, perSecond: GLMR_PER_SECOND },
   ],
   AssetHubKusama: [
     { symbol: 'KSM', location: PARENT, store: { pallet: 'System' }, perSecond: KSM_PER_SECOND },

@@ -117,11 +117,17 @@ export function emulateRuntime(chain: SandboxChainName, node: ChainNode, ledger:
     return { Ok: weightFee(chain, { refTime: BigInt(w.refTime), proofSize: BigInt(w.proofSize) }, asset) };
   });
   node.setRuntimeCall('XcmPaymentApi_query_delivery_fees', (args, registry) => {
-    const [dest, message] = runtimeArgs(registry, 'XcmPaymentApi', 'query_delivery_fees', args);
+    const [dest, message, assetId] = runtimeArgs(registry, 'XcmPaymentApi', 'query_delivery_fees', args);
     const version = Object.keys(dest as object)[0]?.toUpperCase() ?? 'V5';
     const native = nativeOf(chain);
     // Asked as the runtime would be: the message as it goes (its SetTopic included).
-    return { Ok: { [version]: [assetJson({ id: native.location, amount: deliveryFee(chain, programOf(message).length) })] } };
+    const fee = deliveryFee(chain, programOf(message).length);
+    if (assetId === undefined) return { Ok: { [version]: [assetJson({ id: native.location, amount: fee })] } };
+    // XcmPaymentApi v2 (Moonbeam) quotes in the asset asked for, one it takes for fees.
+    const asset = feeAsset(chain, assetId);
+    if (asset?.perSecond === undefined) return { Err: 'AssetNotFound' };
+    const amount = (fee * asset.perSecond + native.perSecond! - 1n) / native.perSecond!;
+    return { Ok: { [version]: [assetJson({ id: asset.location, amount })] } };
   });
   node.setRuntimeCall('XcmPaymentApi_query_acceptable_payment_assets', () => ({
     Ok: assetsOf(chain)

@@ -3,8 +3,9 @@
 // forceBatch, pallet-xcm (xcmPallet, polkadotXcm: limitedTeleportAssets, limitedReserveTransferAssets,
 // transferAssets, transferAssetsUsingTypeAndThen, execute, send) and xTokens (transfer,
 // transferMultiasset(s)), and as root what the SDK's dry runs fund a sender with (forceSetBalance,
-// tokens.setBalance, assets.mint, system.setStorage of an XC-20 balance). An XCM transfer is
-// turned into the local program pallet-xcm executes (xcm-transfers.ts), run by the executor; what it sends goes out by the network. Any other call
+// tokens.setBalance, assets and foreignAssets forceAssetStatus / mint, system.setStorage of an
+// XC-20 balance). An XCM transfer is turned into the local program pallet-xcm executes
+// (xcm-transfers.ts), run by the executor; what it sends goes out by the network. Any other call
 // fails with System.CallFiltered naming it: never a silent success.
 import { createRequire } from 'node:module';
 import type { Call } from '@polkadot/types/interfaces';
@@ -14,6 +15,7 @@ import type { EventSpec } from './blocks';
 import type { SandboxChainName } from './chain-data';
 import { deliveryFee as deliveryFeeOf } from './fee-model';
 import { ChainError, type Ledger } from './ledger';
+import { sameLocation } from '../xcm/location';
 import { evmStorageKey } from './storage-keys';
 import { PLACES, xcmPalletOf } from './topology';
 import { chainAt, execute, type Hex, type Outgoing } from './xcm-executor';
@@ -96,6 +98,17 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
       d.ledger.credit(asset, accountOf(args['beneficiary']), bigintOf(args['amount']));
       return { events: [], sent: [] };
     }
+    case 'foreignAssets.forceCreate':
+    case 'foreignAssets.forceAssetStatus':
+      rootOnly(d);
+      foreignAsset(d.chain, args['id']);
+      return { events: [], sent: [] };
+    case 'foreignAssets.mint':
+      d.ledger.credit(foreignAsset(d.chain, args['id']), accountOf(args['beneficiary']), bigintOf(args['amount']));
+      return { events: [], sent: [] };
+    case 'foreignAssets.transfer':
+    case 'foreignAssets.transferKeepAlive':
+      return moveAsset(d, foreignAsset(d.chain, args['id']), accountOf(args['target']), bigintOf(args['amount']));
     case 'utility.dispatchAs': {
       rootOnly(d);
       const as = field(field(args['as_origin'], 'system'), 'signed');
@@ -137,6 +150,10 @@ function setXc20Balance(d: Dispatch, call: Call, key: string, value: string): vo
   const named = bytes.length === 116 && asset && evmStorageKey(call.registry as TypeRegistry, contract, slot) === key.toLowerCase();
   if (!named || !d.ledger.setEvmSlot(asset, slot, util.hexToBigInt(value))) throw new ChainError('System', 'CallFiltered', `the sandbox sets only the XC-20 balances of accounts it knows, not ${key}`);
 }
+
+/** A ForeignAssets asset by its id, a location. */
+const foreignAsset = (chain: SandboxChainName, id: unknown): ChainAsset =>
+  known(assetsOf(chain).find((a) => a.store.pallet === 'ForeignAssets' && sameLocation(a.store.location, locationOf(id))));
 
 const known = (asset: ChainAsset | undefined): ChainAsset => {
   if (!asset) throw new ChainError('Assets', 'Unknown', 'the sandbox holds no such asset on this chain');

@@ -29,24 +29,12 @@ interface Pending {
 
 const BRIDGE_FEE: Pending = { reason: "the SDK's receivable amount over the bridge needs a bridge fee it is not given", fails: /receivable-amount .*bridgeFee is required for native asset transfer/ };
 const BRIDGE_FOREIGN: Pending = { reason: "the SDK computes a receivable amount over the bridge only for the origin's native asset", fails: /receivable-amount .*is not the native asset .* of origin/ };
-/** The chain has no such asset in the sandbox (src/sandbox/assets.ts), so the destination's fee is quoted in another asset and the SDK cannot subtract it. */
-const NOT_HELD = (what: string): Pending => ({ reason: `the sandbox's ${what}`, fails: /receivable-amount .*Fee currency is not the same/ });
 
 const PENDING: Record<string, Pending> = {
   'AssetHubPolkadot -> AssetHubKusama DOT': BRIDGE_FEE,
   'AssetHubKusama -> AssetHubPolkadot KSM': BRIDGE_FEE,
   'AssetHubPolkadot -> AssetHubKusama KSM': BRIDGE_FOREIGN,
   'AssetHubKusama -> AssetHubPolkadot DOT': BRIDGE_FOREIGN,
-  'AssetHubPolkadot -> Hydration KSM': {
-    reason: "/xcm-fee falls back to paymentInfo and quotes Hydration's fee in HDX where /dry-run quotes it in KSM, so the SDK cannot subtract it",
-    fails: /receivable-amount .*Fee currency is not the same/,
-  },
-  'AssetHubPolkadot -> Hydration GLMR': NOT_HELD('AssetHubPolkadot holds no GLMR'),
-  'AssetHubPolkadot -> Moonbeam HDX': { reason: 'a fee on the way through Hydration (the reserve of HDX) is quoted in another asset than HDX', fails: /receivable-amount .*Fee currency is not the same/ },
-  'Hydration -> AssetHubPolkadot GLMR': {
-    reason: "through Moonbeam (the reserve of GLMR) the SDK calls XcmPaymentApi.query_delivery_fees with 2 arguments; Moonbeam's runtime (4401) takes 3 (the fee asset too): a 500",
-    fails: /receivable-amount .*"statusCode":500/,
-  },
   'Moonbeam -> Polkadot DOT': { reason: "as Hydration -> Polkadot DOT: after Asset Hub, the SDK does not dry-run the relay chain", fails: /dry-run destination fee: expected undefined to be '0'/ },
   'Hydration -> Polkadot DOT': { reason: "after Asset Hub, the SDK does not dry-run the relay chain: /xcm-fee quotes its fee 0 (noFeeRequired), /dry-run answers no destination", fails: /dry-run destination fee: expected undefined to be '0'/ },
 };
