@@ -6,7 +6,8 @@
 //   any other), the delivery fee of a message, the assets taken for fees;
 // - DryRunApi_dry_run_call: the call dispatched (pallets.ts) on the chain's ledger and rolled back:
 //   its events, the local program and the messages it forwards; dry_run_xcm: the message executed
-//   (xcm-executor.ts) and rolled back, with the events a block would carry for it.
+//   (xcm-executor.ts) and rolled back, with the events a block would carry for it;
+// - AssetConversionApi (Asset Hub's pools): a price at the fee model's rates.
 import type { TypeRegistry } from '@polkadot/types';
 import { assetOf as chainAssetOf, assetsOf, nativeOf } from './assets';
 import { encodeEvent } from './blocks';
@@ -116,17 +117,31 @@ export function emulateRuntime(chain: SandboxChainName, node: ChainNode, ledger:
     return { Ok: weightFee(chain, { refTime: BigInt(w.refTime), proofSize: BigInt(w.proofSize) }, asset) };
   });
   node.setRuntimeCall('XcmPaymentApi_query_delivery_fees', (args, registry) => {
-    const [dest, message] = runtimeArgs(registry, 'XcmPaymentApi', 'query_delivery_fees', args);
+    const [dest, message, assetId] = runtimeArgs(registry, 'XcmPaymentApi', 'query_delivery_fees', args);
     const version = Object.keys(dest as object)[0]?.toUpperCase() ?? 'V5';
     const native = nativeOf(chain);
     // Asked as the runtime would be: the message as it goes (its SetTopic included).
-    return { Ok: { [version]: [assetJson({ id: native.location, amount: deliveryFee(chain, programOf(message).length) })] } };
+    const fee = deliveryFee(chain, programOf(message).length);
+    if (assetId === undefined) return { Ok: { [version]: [assetJson({ id: native.location, amount: fee })] } };
+    // XcmPaymentApi v2 (Moonbeam) quotes in the asset asked for, one it takes for fees.
+    const asset = feeAsset(chain, assetId);
+    if (asset?.perSecond === undefined) return { Err: 'AssetNotFound' };
+    const amount = (fee * asset.perSecond + native.perSecond! - 1n) / native.perSecond!;
+    return { Ok: { [version]: [assetJson({ id: asset.location, amount })] } };
   });
   node.setRuntimeCall('XcmPaymentApi_query_acceptable_payment_assets', () => ({
     Ok: assetsOf(chain)
       .filter((a) => a.perSecond !== undefined)
       .map((a) => ({ V5: locJson(a.location) })),
   }));
+  // Asset Hub's pools, quoted at the fee model's prices: what the executor charges when it takes a
+  // delivery fee (priced in the native token) from another asset it forwards (xcm-executor.ts).
+  node.setRuntimeCall('AssetConversionApi_quote_price_exact_tokens_for_tokens', (args, registry) => {
+    const [from, to, amount] = runtimeArgs(registry, 'AssetConversionApi', 'quote_price_exact_tokens_for_tokens', args);
+    const [a, b] = [chainAssetOf(chain, locationOf(from)), chainAssetOf(chain, locationOf(to))];
+    if (a?.perSecond === undefined || b?.perSecond === undefined) return null;
+    return (BigInt(amount as string | number) * b.perSecond + a.perSecond - 1n) / a.perSecond;
+  });
   node.setRuntimeCall('DryRunApi_dry_run_call', (args, registry) => dryRunCall(chain, ledger, registry, args));
   node.setRuntimeCall('DryRunApi_dry_run_xcm', (args, registry) => dryRunXcm(chain, ledger, registry, args));
 }

@@ -1,9 +1,12 @@
 // The Ethereum JSON-RPC a Moonbeam node serves next to its Substrate RPC (Frontier), as much of it
 // as the ParaSpell SDK and the service ask for: the chain id, the block number, and `eth_call` of
 // an XC-20's `balanceOf` (how the SDK reads xcDOT while it builds Moonbeam -> Polkadot, Hydration
-// and AssetHubPolkadot transfers). Nothing executes: the sandbox holds no EVM state, so every
-// XC-20 balance reads 0; any other contract call reverts, as a call to a contract that lacks the
-// function does.
+// and AssetHubPolkadot transfers, and wallets read any XC-20). No EVM runs: `balanceOf(who)` reads
+// the word the contract keeps at who's slot of its balances mapping (EVM.AccountStorages, where
+// ledger.ts writes XC-20 balances); any other contract call reverts, as a call to a contract that
+// lacks the function does.
+
+import { balanceSlot } from './assets';
 
 /** The methods a Moonbeam node lists in `rpc_methods` on top of the Substrate ones. */
 export const ETHEREUM_RPC_METHODS: readonly string[] = ['eth_chainId', 'net_version', 'eth_blockNumber', 'eth_call', 'eth_getBalance'];
@@ -27,8 +30,11 @@ export class EthereumRpcError extends Error {
 
 const zeroWord = `0x${'0'.repeat(64)}`;
 
+/** Reads one word of a contract's storage at the head (null: never written). */
+export type EvmStorage = (contract: string, slot: string) => string | null;
+
 /** The answer of `method` (one of ETHEREUM_RPC_METHODS) at block `head`; throws EthereumRpcError. */
-export function answerEthereumRpc(method: string, params: unknown[], head: number): unknown {
+export function answerEthereumRpc(method: string, params: unknown[], head: number, storage: EvmStorage): unknown {
   switch (method) {
     case 'eth_chainId':
       return `0x${CHAIN_ID.toString(16)}`;
@@ -42,7 +48,10 @@ export function answerEthereumRpc(method: string, params: unknown[], head: numbe
       const call = params[0] as { to?: unknown; data?: unknown; input?: unknown } | undefined;
       const to = typeof call?.to === 'string' ? call.to : '';
       const data = typeof call?.data === 'string' ? call.data : typeof call?.input === 'string' ? call.input : '';
-      if (XC20.test(to) && data.toLowerCase().startsWith(BALANCE_OF) && data.length === BALANCE_OF.length + 64) return zeroWord;
+      if (XC20.test(to) && data.toLowerCase().startsWith(BALANCE_OF) && data.length === BALANCE_OF.length + 64) {
+        const holder = `0x${data.slice(-40)}`;
+        return storage(to.toLowerCase(), balanceSlot(holder)) ?? zeroWord;
+      }
       throw new EthereumRpcError(3, 'execution reverted');
     }
     default:

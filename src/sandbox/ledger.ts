@@ -1,14 +1,16 @@
 // One chain's state that moves: each account's nonce and its free and reserved balance of every
 // asset the chain holds (assets.ts), written to the node's storage the way the runtime lays it out
-// (System.Account, Assets.Account, ForeignAssets.Account, Tokens.Accounts) when a block is made,
-// so wallets and our /balance read them with their usual queries. A dispatch that must be all or
+// (System.Account, Assets.Account, ForeignAssets.Account, Tokens.Accounts; on Moonbeam an XC-20's
+// balances in its contract's EVM storage, EVM.AccountStorages at the `balanceOf` mapping's slot)
+// when a block is made, so wallets and our /balance read them with their usual queries. A dispatch that must be all or
 // nothing (a batchAll, an XCM program's effects) works on a copy and commits it.
 import { createRequire } from 'node:module';
 import { toSdkJson, type Loc } from '../xcm/location';
-import { assetsOf, type ChainAsset } from './assets';
+import { assetsOf, balanceSlot, xc20Address, type ChainAsset } from './assets';
 import type { SandboxChainName } from './chain-data';
 import type { ChainNode } from './chain-node';
-import { seedAsset, seedForeignAsset, seedNative, seedTokens } from './seed';
+import { seedAsset, seedEvmStorage, seedForeignAsset, seedNative, seedTokens } from './seed';
+import { PLACES } from './topology';
 
 const load = createRequire(__filename);
 const util = load('@polkadot/util') as typeof import('@polkadot/util');
@@ -113,9 +115,21 @@ export class Ledger {
         case 'Tokens':
           seedTokens(node, util.u8aToHex(address), asset.store.id, b.free, b.reserved);
           break;
+        case 'EvmForeignAssets':
+          seedEvmStorage(node, xc20Address(asset.store.id), balanceSlot(who), util.u8aToHex(util.bnToU8a(b.free, { bitLength: 256, isLe: false })));
+          break;
       }
     }
     this.dirty.clear();
+  }
+
+  /** Sets the free balance of the account whose XC-20 balance sits at EVM storage `slot` (what `system.setStorage` writes); false when no account the chain knows has that slot. */
+  setEvmSlot(asset: ChainAsset, slot: string, free: bigint): boolean {
+    const accounts = new Set([...this.tables.nonces.keys(), ...[...this.tables.balances.values()].flatMap((m) => [...m.keys()])]);
+    const who = [...accounts].find((a) => balanceSlot(a) === slot.toLowerCase());
+    if (!who) return false;
+    this.set(asset, who, { ...this.balance(asset, who), free });
+    return true;
   }
 
   private set(asset: ChainAsset, who: string, b: Balance): void {
@@ -131,14 +145,20 @@ export class Ledger {
 }
 
 const insufficient = (asset: ChainAsset): [string, string] =>
-  asset.store.pallet === 'System' ? ['Balances', 'InsufficientBalance'] : asset.store.pallet === 'Tokens' ? ['Tokens', 'BalanceTooLow'] : [asset.store.pallet, 'BalanceLow'];
+  asset.store.pallet === 'System' ? ['Balances', 'InsufficientBalance'] : asset.store.pallet === 'Tokens' ? ['Tokens', 'BalanceTooLow'] : asset.store.pallet === 'EvmForeignAssets' ? ['EvmForeignAssets', 'InsufficientBalance'] : [asset.store.pallet, 'BalanceLow'];
 
 /**
- * The account a location controls on a chain: an AccountId32 / AccountKey20 below it, else its
+ * The account a location controls on `chain`: an AccountId32 / AccountKey20 below it, else its
  * sovereign account as the runtime derives it (`para` + id on a relay chain, `sibl` + id on a
- * parachain, `Parent` for the relay chain, a hash for anything further).
+ * parachain, `Parent` for the relay chain, a hash for anything further); Moonbeam's accounts are
+ * 20 bytes, its sovereign accounts the first 20 of those (AccountId20 from 32 bytes).
  */
-export function accountOfLocation(location: Loc, onRelay: boolean): string | undefined {
+export function accountOfLocation(location: Loc, chain: SandboxChainName): string | undefined {
+  const account = accountOf32(location, PLACES[chain].paraId === undefined);
+  return chain === 'Moonbeam' && account?.length === 66 ? account.slice(0, 42) : account;
+}
+
+function accountOf32(location: Loc, onRelay: boolean): string | undefined {
   const [first, ...rest] = location.junctions;
   if (location.parents === 0 && location.junctions.length === 1 && first) {
     const v = first.value as Record<string, unknown> | null;

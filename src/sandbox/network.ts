@@ -8,19 +8,21 @@
 // ExtrinsicSuccess / ExtrinsicFailed), and its storage is the state after it.
 import { createRequire } from 'node:module';
 import type { Extrinsic } from '@polkadot/types/interfaces';
-import { assetById, assetsOf, nativeOf } from './assets';
+import { assetsOf, nativeOf, type ChainAsset } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
 import { emulateRuntime } from './emulated-runtime';
 import { transactionFee, type Weight } from './fee-model';
 import { accountOfLocation, ChainError, Ledger } from './ledger';
 import { messageEvents } from './message-events';
+import { seedXc20 } from './seed';
 import { dispatch } from './pallets';
 import { accept } from './pool';
 import { PLACES, queueOrigin } from './topology';
 import { execute, universal, type Outgoing } from './xcm-executor';
 import { extrinsicSuccess, moduleError, processed, topicOf, type Hex } from './xcm-events';
 import { locationOf, programOf } from './xcm-program';
+import { toSdkJson } from '../xcm/location';
 import { destinationJson } from './xcm-transfers';
 
 const load = createRequire(__filename);
@@ -223,28 +225,33 @@ function encodable(node: ChainNode, events: EventSpec[]): EventSpec[] {
   }
 }
 
+/** Decimals by symbol (an XC-20 has its asset's). */
+const DECIMALS: Record<string, bigint> = { DOT: 10n, KSM: 12n, USDT: 6n, USDC: 6n, HDX: 12n, GLMR: 18n };
+const whole = (asset: ChainAsset): bigint => 10n ** DECIMALS[asset.symbol.replace(/^xc/, '')]!;
+
+/** What each development account holds besides its native token, by chain: 10,000 stablecoins on Asset Hub, 1,000 of the rest. */
+function extraFunds(name: SandboxChainName): [ChainAsset, bigint][] {
+  const grant = (asset: ChainAsset): [ChainAsset, bigint] => [asset, (asset.store.pallet === 'Assets' ? 10_000n : 1_000n) * whole(asset)];
+  return assetsOf(name).filter((a) => a !== nativeOf(name)).map(grant);
+}
+
 function fund(chain: Chain): void {
   const { name, node, ledger } = chain;
-  const decimals = BigInt(node.registry.chainDecimals[0] ?? 12);
   const native = nativeOf(name);
-  const whole = (asset: { symbol: string }) => 10n ** (asset.symbol === 'USDT' || asset.symbol === 'USDC' ? 6n : asset.symbol === 'DOT' ? 10n : decimals);
-  if (name === 'Moonbeam') {
-    for (const account of MOONBEAM_DEV_ACCOUNTS) ledger.credit(native, account, NATIVE_TOKENS * 10n ** decimals);
-    return;
+  const accounts =
+    name === 'Moonbeam'
+      ? MOONBEAM_DEV_ACCOUNTS
+      : DEV_ACCOUNTS.map((who) => util.u8aToHex(new Keyring({ type: 'sr25519', ss58Format: node.registry.chainSS58 ?? 42 }).addFromUri(`//${who}`).publicKey));
+  for (const id of accounts) {
+    ledger.credit(native, id, NATIVE_TOKENS * whole(native));
+    for (const [asset, amount] of extraFunds(name)) ledger.credit(asset, id, amount);
   }
-  const keyring = new Keyring({ type: 'sr25519', ss58Format: node.registry.chainSS58 ?? 42 });
-  for (const who of DEV_ACCOUNTS) {
-    const id = util.u8aToHex(keyring.addFromUri(`//${who}`).publicKey);
-    ledger.credit(native, id, NATIVE_TOKENS * 10n ** decimals);
-    for (const stable of [assetById(name, 'Assets', 1984), assetById(name, 'Assets', 1337)]) if (stable) ledger.credit(stable, id, NATIVE_TOKENS * whole(stable));
-    for (const token of name === 'Hydration' ? [5, 10, 22, 1000771].map((t) => assetById(name, 'Tokens', t)!) : []) ledger.credit(token, id, 1_000n * whole(token));
-    const bridged = name === 'AssetHubPolkadot' ? assetsOf(name).find((a) => a.symbol === 'KSM') : undefined;
-    if (bridged) ledger.credit(bridged, id, 1_000n * whole(bridged));
-  }
+  // Moonbeam's XC-20s are registered as its runtime registers them, with their price relative to GLMR.
+  for (const asset of assetsOf(name)) if (asset.store.pallet === 'EvmForeignAssets') seedXc20(node, asset.store.id, toSdkJson(asset.location), 10n ** 36n / asset.perSecond!);
   // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
   for (const other of Object.keys(PLACES) as SandboxChainName[]) {
     if (other === name || PLACES[other].network !== PLACES[name].network) continue;
-    const sovereign = accountOfLocation(locationOf(destinationJson(name, other)), PLACES[name].paraId === undefined);
+    const sovereign = accountOfLocation(locationOf(destinationJson(name, other)), name);
     if (!sovereign) continue;
     for (const asset of assetsOf(name)) if (asset.perSecond !== undefined) ledger.credit(asset, sovereign, SOVEREIGN_TOKENS * whole(asset));
   }

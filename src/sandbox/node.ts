@@ -10,6 +10,7 @@ import { BlockProducer, type ProducedBlock } from './blocks';
 import { CHAIN_STATIC, registryForChain, type ChainData, type ChainStatic, type SandboxChainName } from './chain-data';
 import { RpcError } from './rpc-error';
 import { RuntimeCalls } from './runtime-calls';
+import { evmStorageKey } from './storage-keys';
 
 const load = createRequire(__filename);
 
@@ -275,7 +276,8 @@ export class Node {
   /** Moonbeam's Ethereum JSON-RPC (ethereum-rpc.ts). */
   private ethereumRpc(method: string, p: unknown[]): unknown {
     try {
-      return answerEthereumRpc(method, p, this.headNumber());
+      const registry = registryForChain(this.chain, this.data.metadataHex);
+      return answerEthereumRpc(method, p, this.headNumber(), (contract, slot) => this.storageValue(evmStorageKey(registry, contract, slot)));
     } catch (error) {
       if (error instanceof EthereumRpcError) throw new RpcError(error.code, error.message);
       throw error;

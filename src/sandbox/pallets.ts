@@ -2,16 +2,21 @@
 // assets / foreignAssets / tokens / currencies transfers, utility.batch / batchAll (atomic) /
 // forceBatch, pallet-xcm (xcmPallet, polkadotXcm: limitedTeleportAssets, limitedReserveTransferAssets,
 // transferAssets, transferAssetsUsingTypeAndThen, execute, send) and xTokens (transfer,
-// transferMultiasset(s)). An XCM transfer is turned into the local program pallet-xcm executes
+// transferMultiasset(s)), and as root what the SDK's dry runs fund a sender with (forceSetBalance,
+// tokens.setBalance, assets and foreignAssets forceAssetStatus / mint, system.setStorage of an
+// XC-20 balance). An XCM transfer is turned into the local program pallet-xcm executes
 // (xcm-transfers.ts), run by the executor; what it sends goes out by the network. Any other call
 // fails with System.CallFiltered naming it: never a silent success.
 import { createRequire } from 'node:module';
 import type { Call } from '@polkadot/types/interfaces';
-import { assetById, nativeOf, type ChainAsset } from './assets';
+import type { TypeRegistry } from '@polkadot/types';
+import { assetById, assetsOf, nativeOf, xc20Address, type ChainAsset } from './assets';
 import type { EventSpec } from './blocks';
 import type { SandboxChainName } from './chain-data';
 import { deliveryFee as deliveryFeeOf } from './fee-model';
 import { ChainError, type Ledger } from './ledger';
+import { sameLocation } from '../xcm/location';
+import { evmStorageKey } from './storage-keys';
 import { PLACES, xcmPalletOf } from './topology';
 import { chainAt, execute, type Hex, type Outgoing } from './xcm-executor';
 import { assetsIn, field, locationOf, programOf, type Asset } from './xcm-program';
@@ -79,6 +84,10 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
     case 'tokens.setBalance':
     case 'currencies.updateBalance':
       return setFree(d, known(assetById(d.chain, 'Tokens', Number(args['currency_id']))), accountOf(args['who']), bigintOf(args['new_free'] ?? args['amount']));
+    case 'system.setStorage':
+      rootOnly(d);
+      for (const [key, value] of args['items'] as [string, string][]) setXc20Balance(d, call, key, value);
+      return { events: [], sent: [] };
     case 'assets.forceCreate':
     case 'assets.forceAssetStatus':
       rootOnly(d);
@@ -89,6 +98,17 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
       d.ledger.credit(asset, accountOf(args['beneficiary']), bigintOf(args['amount']));
       return { events: [], sent: [] };
     }
+    case 'foreignAssets.forceCreate':
+    case 'foreignAssets.forceAssetStatus':
+      rootOnly(d);
+      foreignAsset(d.chain, args['id']);
+      return { events: [], sent: [] };
+    case 'foreignAssets.mint':
+      d.ledger.credit(foreignAsset(d.chain, args['id']), accountOf(args['beneficiary']), bigintOf(args['amount']));
+      return { events: [], sent: [] };
+    case 'foreignAssets.transfer':
+    case 'foreignAssets.transferKeepAlive':
+      return moveAsset(d, foreignAsset(d.chain, args['id']), accountOf(args['target']), bigintOf(args['amount']));
     case 'utility.dispatchAs': {
       rootOnly(d);
       const as = field(field(args['as_origin'], 'system'), 'signed');
@@ -117,6 +137,24 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
   throw new ChainError('System', 'CallFiltered', `the sandbox does not emulate ${name}`);
 }
 
+/**
+ * `system.setStorage` of an XC-20 balance (EVM.AccountStorages at an account's `balanceOf` slot),
+ * how the SDK's dry runs fund a sender on Moonbeam; any other key is refused, as the sandbox
+ * holds no raw state but what its ledger knows.
+ */
+function setXc20Balance(d: Dispatch, call: Call, key: string, value: string): void {
+  const bytes = util.hexToU8a(key);
+  const contract = util.u8aToHex(bytes.subarray(48, 68));
+  const slot = util.u8aToHex(bytes.subarray(84, 116));
+  const asset = assetsOf(d.chain).find((a) => a.store.pallet === 'EvmForeignAssets' && xc20Address(a.store.id) === contract);
+  const named = bytes.length === 116 && asset && evmStorageKey(call.registry as TypeRegistry, contract, slot) === key.toLowerCase();
+  if (!named || !d.ledger.setEvmSlot(asset, slot, util.hexToBigInt(value))) throw new ChainError('System', 'CallFiltered', `the sandbox sets only the XC-20 balances of accounts it knows, not ${key}`);
+}
+
+/** A ForeignAssets asset by its id, a location. */
+const foreignAsset = (chain: SandboxChainName, id: unknown): ChainAsset =>
+  known(assetsOf(chain).find((a) => a.store.pallet === 'ForeignAssets' && sameLocation(a.store.location, locationOf(id))));
+
 const known = (asset: ChainAsset | undefined): ChainAsset => {
   if (!asset) throw new ChainError('Assets', 'Unknown', 'the sandbox holds no such asset on this chain');
   return asset;
@@ -126,6 +164,8 @@ function moveAsset(d: Dispatch, asset: ChainAsset, to: string, amount: bigint): 
   d.ledger.debit(asset, d.signer, amount);
   d.ledger.credit(asset, to, amount);
   const store = asset.store;
+  // An XC-20 moves inside the EVM: its events are EVM logs, which the sandbox does not make.
+  if (store.pallet === 'EvmForeignAssets') return { events: [], sent: [] };
   const event =
     store.pallet === 'System'
       ? { pallet: 'Balances', name: 'Transfer', fields: { from: d.signer, to, amount } }

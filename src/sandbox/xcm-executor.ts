@@ -161,7 +161,7 @@ class Run {
 
   private originAccount(): string {
     if (!this.origin) throw fail('BadOrigin', 'the origin was cleared');
-    const account = accountOfLocation(this.origin, PLACES[this.x.chain].paraId === undefined);
+    const account = accountOfLocation(this.origin, this.x.chain);
     if (!account) throw fail('BadOrigin', 'the origin has no account here');
     return account;
   }
@@ -307,7 +307,7 @@ class Run {
   }
 
   private deposit(assets: Asset[], beneficiary: Loc): void {
-    const who = accountOfLocation(beneficiary, PLACES[this.x.chain].paraId === undefined);
+    const who = accountOfLocation(beneficiary, this.x.chain);
     for (const [i, a] of assets.entries()) {
       try {
         if (!who) throw fail('FailedToTransactAsset', `no account for ${JSON.stringify(locJson(beneficiary))}`);
@@ -362,7 +362,7 @@ class Run {
   }
 
   private creditSovereign(asset: Asset, dest: Loc): void {
-    const sovereign = accountOfLocation(dest, PLACES[this.x.chain].paraId === undefined);
+    const sovereign = accountOfLocation(dest, this.x.chain);
     if (sovereign) this.transact(() => this.x.ledger.credit(this.chainAsset(asset), sovereign, asset.amount));
   }
 

@@ -86,7 +86,8 @@ export function xTokensTransfer(chain: SandboxChainName, method: string, args: R
     const id = Number(args['currency_id']);
     const asset = id === 0 ? nativeOf(chain) : assetById(chain, 'Tokens', id);
     if (!asset) throw new ChainError('XTokens', 'NotCrossChainTransferableCurrency', `${chain} has no currency ${String(args['currency_id'])}`);
-    assets = [{ id: asset.location, amount: BigInt(args['amount'] as string | number) }];
+    // The location the runtime's currency conversion gives the currency (HDX: {0, X1[GeneralIndex 0]}).
+    assets = [{ id: asset.aliases?.[0] ?? asset.location, amount: BigInt(args['amount'] as string | number) }];
   } else if (method === 'transferMultiasset') {
     assets = assetsIn(args['asset']);
   } else if (method === 'transferMultiassets') {

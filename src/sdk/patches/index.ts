@@ -6,13 +6,14 @@
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
-//                                         moonbeam-erc20-balances.ts
+//                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
+import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
@@ -31,4 +32,5 @@ export function patchSdk(): void {
   readCustomAssetsInTheRegistry();
   anchorNestedProgramsToTheirChains();
   readMoonbeamErc20BalancesOverTheChain();
+  askDeliveryFeesInTheNativeAsset();
 }
