@@ -66,7 +66,6 @@ const PENDING: Record<string, Pending> = {
   'Moonbeam -> BridgeHubPolkadot DOT': MOONBEAM_ORIGIN,
   'Moonbeam -> Hydration HDX': MOONBEAM_ORIGIN,
   'Hydration -> Moonbeam GLMR': { reason: "the sandbox's Hydration holds no GLMR to send", fails: /dry-run .*NotCrossChainTransferableCurrency/ },
-  'Hydration -> Polkadot DOT': { reason: "after Asset Hub, the SDK does not dry-run the relay chain: /xcm-fee quotes its fee 0 (noFeeRequired), /dry-run answers no destination", fails: /dry-run destination fee: expected undefined to be '0'/ },
 };
 
 /** What each route sends: a few tokens, enough to pay every hop's fees. */

@@ -6,7 +6,7 @@
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
-//                                         moonbeam-erc20-balances.ts
+//                                         moonbeam-erc20-balances.ts, relay-after-hop.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
@@ -15,6 +15,7 @@ import { readCustomAssetsInTheRegistry } from './custom-assets';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
+import { followForwardsToTheRelay } from './relay-after-hop';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -30,4 +31,5 @@ export function patchSdk(): void {
   readCustomAssetsInTheRegistry();
   anchorNestedProgramsToTheirChains();
   readMoonbeamErc20BalancesOverTheChain();
+  followForwardsToTheRelay();
 }
