@@ -64,3 +64,28 @@ describe('Hydration -> Polkadot DOT (through Asset Hub)', () => {
     expect(BigInt(receivable.body as string)).toBe(amount - BigInt(hop.result.fee) - BigInt(fee.destination.fee));
   });
 });
+
+describe.each([
+  ['AssetHubPolkadot', 'AssetHubKusama', 'DOT', 2n * 10n ** 10n],
+  ['AssetHubKusama', 'AssetHubPolkadot', 'KSM', 10n ** 12n],
+] as const)('%s -> %s %s over the bridge', (from, to, asset, amount) => {
+  it('the other asset hub is dry-run: /xcm-fee and /dry-run give its fee alike, in the token sent, and /receivable-amount subtracts it', async () => {
+    const { fee, dryRun, receivable } = await preflight(body(from, to, asset, amount));
+    expect(fee.destination.feeType).toBe('dryRun');
+    expect(BigInt(fee.destination.fee)).toBeGreaterThan(0n);
+    expect(fee.destination.asset.symbol).toBe(asset);
+    expect(dryRun.success).toBe(true);
+    expect(dryRun.destination?.fee).toBe(fee.destination.fee);
+    expect(receivable.status, JSON.stringify(receivable.body)).toBe(200);
+    expect(BigInt(receivable.body as string)).toBe(amount - BigInt(fee.destination.fee));
+  });
+
+  it('/transfer-info says the same: the destination fee, and what arrives', async () => {
+    const { fee } = await preflight(body(from, to, asset, amount));
+    const info = await request(app).post('/v5/transfer-info').send(body(from, to, asset, amount));
+    expect(info.status, JSON.stringify(info.body)).toBe(200);
+    const destination = (info.body as { destination: { receivedCurrency: { receivedAmount: string }; xcmFee: { fee: string } } }).destination;
+    expect(destination.xcmFee.fee).toBe(fee.destination.fee);
+    expect(destination.receivedCurrency.receivedAmount).toBe(String(amount - BigInt(fee.destination.fee)));
+  });
+});

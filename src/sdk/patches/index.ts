@@ -6,10 +6,12 @@
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
-//                                         moonbeam-erc20-balances.ts, relay-after-hop.ts
+//                                         moonbeam-erc20-balances.ts, relay-after-hop.ts,
+//                                         bridge-destination.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
+import { followTransfersAcrossTheBridge } from './bridge-destination';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
@@ -32,4 +34,5 @@ export function patchSdk(): void {
   anchorNestedProgramsToTheirChains();
   readMoonbeamErc20BalancesOverTheChain();
   followForwardsToTheRelay();
+  followTransfersAcrossTheBridge();
 }
