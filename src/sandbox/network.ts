@@ -223,6 +223,9 @@ function encodable(node: ChainNode, events: EventSpec[]): EventSpec[] {
   }
 }
 
+/** The other network's token each asset hub holds over the bridge. */
+const bridgedOn: Partial<Record<SandboxChainName, string>> = { AssetHubPolkadot: 'KSM', AssetHubKusama: 'DOT' };
+
 function fund(chain: Chain): void {
   const { name, node, ledger } = chain;
   const decimals = BigInt(node.registry.chainDecimals[0] ?? 12);
@@ -238,8 +241,15 @@ function fund(chain: Chain): void {
     ledger.credit(native, id, NATIVE_TOKENS * 10n ** decimals);
     for (const stable of [assetById(name, 'Assets', 1984), assetById(name, 'Assets', 1337)]) if (stable) ledger.credit(stable, id, NATIVE_TOKENS * whole(stable));
     for (const token of name === 'Hydration' ? [5, 10, 22, 1000771].map((t) => assetById(name, 'Tokens', t)!) : []) ledger.credit(token, id, 1_000n * whole(token));
-    const bridged = name === 'AssetHubPolkadot' ? assetsOf(name).find((a) => a.symbol === 'KSM') : undefined;
+    // The other network's token over the bridge, on each asset hub.
+    const bridged = bridgedOn[name] && assetsOf(name).find((a) => a.symbol === bridgedOn[name]);
     if (bridged) ledger.credit(bridged, id, 1_000n * whole(bridged));
+  }
+  // The other network's asset hub's sovereign account holds the tokens that back its bridged copies.
+  for (const other of Object.keys(bridgedOn) as SandboxChainName[]) {
+    if (!bridgedOn[name] || other === name) continue;
+    const sovereign = accountOfLocation(locationOf(destinationJson(name, other)), false);
+    if (sovereign) ledger.credit(native, sovereign, SOVEREIGN_TOKENS * 10n ** decimals);
   }
   // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
   for (const other of Object.keys(PLACES) as SandboxChainName[]) {

@@ -7,7 +7,7 @@
 // fails with System.CallFiltered naming it: never a silent success.
 import { createRequire } from 'node:module';
 import type { Call } from '@polkadot/types/interfaces';
-import { assetById, nativeOf, type ChainAsset } from './assets';
+import { assetById, assetOf, nativeOf, type ChainAsset } from './assets';
 import type { EventSpec } from './blocks';
 import type { SandboxChainName } from './chain-data';
 import { deliveryFee as deliveryFeeOf } from './fee-model';
@@ -89,6 +89,13 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
       d.ledger.credit(asset, accountOf(args['beneficiary']), bigintOf(args['amount']));
       return { events: [], sent: [] };
     }
+    case 'foreignAssets.forceAssetStatus':
+      rootOnly(d);
+      known(foreignAsset(d.chain, args['id']));
+      return { events: [], sent: [] };
+    case 'foreignAssets.mint':
+      d.ledger.credit(known(foreignAsset(d.chain, args['id'])), accountOf(args['beneficiary']), bigintOf(args['amount']));
+      return { events: [], sent: [] };
     case 'utility.dispatchAs': {
       rootOnly(d);
       const as = field(field(args['as_origin'], 'system'), 'signed');
@@ -116,6 +123,12 @@ function dispatchInner(d: Dispatch, call: Call): Dispatched {
   if (call.section === 'xTokens') return xcm(d, xTokensTransfer(d.chain, call.method, args));
   throw new ChainError('System', 'CallFiltered', `the sandbox does not emulate ${name}`);
 }
+
+/** A ForeignAssets asset by its id (its location). */
+const foreignAsset = (chain: SandboxChainName, id: unknown): ChainAsset | undefined => {
+  const asset = assetOf(chain, locationOf(id));
+  return asset?.store.pallet === 'ForeignAssets' ? asset : undefined;
+};
 
 const known = (asset: ChainAsset | undefined): ChainAsset => {
   if (!asset) throw new ChainError('Assets', 'Unknown', 'the sandbox holds no such asset on this chain');

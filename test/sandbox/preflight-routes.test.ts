@@ -68,6 +68,9 @@ describe('Hydration -> Polkadot DOT (through Asset Hub)', () => {
 describe.each([
   ['AssetHubPolkadot', 'AssetHubKusama', 'DOT', 2n * 10n ** 10n],
   ['AssetHubKusama', 'AssetHubPolkadot', 'KSM', 10n ** 12n],
+  // The other network's token going home (the SDK computed a received amount only for the origin's own).
+  ['AssetHubPolkadot', 'AssetHubKusama', 'KSM', 10n ** 12n],
+  ['AssetHubKusama', 'AssetHubPolkadot', 'DOT', 2n * 10n ** 10n],
 ] as const)('%s -> %s %s over the bridge', (from, to, asset, amount) => {
   it('the other asset hub is dry-run: /xcm-fee and /dry-run give its fee alike, in the token sent, and /receivable-amount subtracts it', async () => {
     const { fee, dryRun, receivable } = await preflight(body(from, to, asset, amount));
@@ -87,5 +90,18 @@ describe.each([
     const destination = (info.body as { destination: { receivedCurrency: { receivedAmount: string }; xcmFee: { fee: string } } }).destination;
     expect(destination.xcmFee.fee).toBe(fee.destination.fee);
     expect(destination.receivedCurrency.receivedAmount).toBe(String(amount - BigInt(fee.destination.fee)));
+  });
+});
+
+describe('AssetHubPolkadot -> Hydration KSM (a foreign asset of Asset Hub)', () => {
+  const amount = 10n ** 12n;
+
+  it("/xcm-fee dry-runs the origin as /dry-run does and quotes Hydration's fee in KSM, which /receivable-amount subtracts", async () => {
+    const { fee, dryRun, receivable } = await preflight(body('AssetHubPolkadot', 'Hydration', 'KSM', amount));
+    expect(fee.destination.feeType).toBe('dryRun');
+    expect(fee.destination.asset.symbol).toBe('KSM');
+    expect(dryRun.destination?.fee).toBe(fee.destination.fee);
+    expect(receivable.status, JSON.stringify(receivable.body)).toBe(200);
+    expect(BigInt(receivable.body as string)).toBe(amount - BigInt(fee.destination.fee));
   });
 });

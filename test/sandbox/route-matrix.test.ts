@@ -28,7 +28,6 @@ interface Pending {
   fails: RegExp;
 }
 
-const BRIDGE_FOREIGN: Pending = { reason: "the SDK computes a receivable amount over the bridge only for the origin's native asset", fails: /receivable-amount .*is not the native asset .* of origin/ };
 /** The chain has no such asset in the sandbox (src/sandbox/assets.ts), so the destination's fee is quoted in another asset and the SDK cannot subtract it. */
 const NOT_HELD = (what: string): Pending => ({ reason: `the sandbox's ${what}`, fails: /receivable-amount .*Fee currency is not the same/ });
 /** Moonbeam holds only GLMR in the sandbox: its fee is quoted in GLMR and subtracted from the amount of another asset, below zero: /receivable-amount says the amount does not cover the fees. */
@@ -36,13 +35,7 @@ const MOONBEAM_NEGATIVE: Pending = { reason: "the sandbox's Moonbeam holds only 
 const MOONBEAM_ORIGIN: Pending = { reason: "the sandbox's Moonbeam holds only GLMR: the dry run of a transfer of another asset fails there", fails: /dry-run .*"subReason":"Overflow"/ };
 
 const PENDING: Record<string, Pending> = {
-  'AssetHubPolkadot -> AssetHubKusama KSM': BRIDGE_FOREIGN,
-  'AssetHubKusama -> AssetHubPolkadot DOT': BRIDGE_FOREIGN,
   'AssetHubPolkadot -> Hydration GLMR': NOT_HELD('Hydration holds no GLMR'),
-  'AssetHubPolkadot -> Hydration KSM': {
-    reason: "/xcm-fee falls back to paymentInfo and quotes Hydration's fee in HDX where /dry-run quotes it in KSM, so the SDK cannot subtract it",
-    fails: /receivable-amount .*Fee currency is not the same/,
-  },
   'Hydration -> AssetHubPolkadot GLMR': NOT_HELD('Hydration holds no GLMR'),
   'AssetHubPolkadot -> Moonbeam USDC': MOONBEAM_NEGATIVE,
   'AssetHubPolkadot -> Moonbeam HDX': NOT_HELD('Moonbeam holds only GLMR'),
