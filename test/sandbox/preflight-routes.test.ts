@@ -105,3 +105,12 @@ describe('AssetHubPolkadot -> Hydration KSM (a foreign asset of Asset Hub)', () 
     expect(BigInt(receivable.body as string)).toBe(amount - BigInt(fee.destination.fee));
   });
 });
+
+it('/dry-run-preview over the bridge dry-runs the other asset hub too', async () => {
+  const sent = body('AssetHubPolkadot', 'AssetHubKusama', 'DOT', 2n * 10n ** 10n);
+  const [fee, preview] = await Promise.all([request(app).post('/v5/xcm-fee').send(sent), request(app).post('/v5/dry-run-preview').send(sent)]);
+  expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+  const destination = (preview.body as { destination?: Leg }).destination;
+  expect(destination?.asset.symbol).toBe('DOT');
+  expect(destination?.fee).toBe((fee.body as { destination: Leg }).destination.fee);
+});

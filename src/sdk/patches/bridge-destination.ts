@@ -10,9 +10,12 @@
 // charges and took the origin fee (paid from the sender's account) from the amount. Here the
 // destination is dry-run with the message as it arrives there (from its bridge hub, opened with
 // the UniversalOrigin and DescendOrigin the bridge's exporter prepends) and priced as the SDK
-// prices any destination (XcmPaymentApi, in the transferred asset); /xcm-fee takes that leg from
-// the same dry run, and transfer info's received amount is the amount less the fees charged in
-// it on the way (the hops' and the destination's), as for any other route.
+// prices any destination (XcmPaymentApi, in the transferred asset), in /dry-run and
+// /dry-run-preview; /xcm-fee takes that leg from the same dry run, and transfer info's received
+// amount is the amount less the fees charged in it on the way (the hops' and the destination's),
+// as for any other route. Read: a forward addressed to the other network's asset hub (the
+// sandbox's spelling). A real asset hub hands the message to its bridge hub inside an
+// ExportMessage, which is not read yet: there the SDK's answer stands.
 //
 // Still needed? Read sdk-core's traverseXcmHops (how it names the next chain from `destParaId`)
 // and buildDestInfo's `isSubstrateBridge` branch: if the traversal dry-runs the other asset hub
@@ -85,6 +88,7 @@ interface Builder {
   api: ChainApi;
   _options: { from: TChain; to: unknown; currency: Record<string, unknown> };
   dryRun(): Promise<DryRunResult>;
+  dryRunPreview(options?: unknown): Promise<DryRunResult>;
   getXcmFee(options?: unknown): Promise<FeeResult>;
   getTransferInfo(): Promise<TransferInfo>;
 }
@@ -136,17 +140,22 @@ const sameAsset = (a: Asset, b: Asset): boolean => sdk.isAssetXcEqual(a as never
 
 export function followTransfersAcrossTheBridge(): void {
   const proto = Object.getPrototypeOf(sdk.Builder({})) as Builder;
-  const { dryRun, getXcmFee, getTransferInfo } = proto;
+  const { dryRun, dryRunPreview, getXcmFee, getTransferInfo } = proto;
 
-  proto.dryRun = async function (this: Builder) {
-    const result = await dryRun.call(this);
-    const route = bridged(this);
-    if (!route || result.destination || result.failureReason !== undefined) return result;
-    const destination = await destinationLeg(this, route, result.origin);
-    if (!destination) return result;
-    if (destination.success) return { ...result, destination };
-    return { ...result, destination, failureChain: 'destination', failureReason: destination.failureReason, failureSubReason: destination.failureSubReason };
-  };
+  /** A dry run (or its preview), completed with the destination's leg across the bridge. */
+  const acrossTheBridge =
+    (original: (this: Builder, ...args: never[]) => Promise<DryRunResult>) =>
+    async function (this: Builder, ...args: never[]): Promise<DryRunResult> {
+      const result = await original.apply(this, args);
+      const route = bridged(this);
+      if (!route || result.destination || result.failureReason !== undefined) return result;
+      const destination = await destinationLeg(this, route, result.origin);
+      if (!destination) return result;
+      if (destination.success) return { ...result, destination };
+      return { ...result, destination, failureChain: 'destination', failureReason: destination.failureReason, failureSubReason: destination.failureSubReason };
+    };
+  proto.dryRun = acrossTheBridge(dryRun);
+  proto.dryRunPreview = acrossTheBridge(dryRunPreview);
 
   proto.getXcmFee = async function (this: Builder, options) {
     const route = bridged(this);
