@@ -176,5 +176,15 @@ function accountOf32(location: Loc, onRelay: boolean): string | undefined {
   if (para !== undefined && location.parents === 0 && onRelay) return fixed('para', para);
   if (para !== undefined && location.parents === 1 && !onRelay) return fixed('sibl', para);
   if (location.parents === 0 && location.junctions.length === 0) return undefined;
-  return crypto.blake2AsHex(JSON.stringify(toSdkJson(location)), 256);
+  return crypto.blake2AsHex(spelledOnce(location), 256);
+}
+
+/**
+ * A location written one way, whatever spelling it came in: a network as `'Polkadot'` (SCALE
+ * decoded) or `{polkadot: null}` (toJSON), in any case, is one account (the other network's
+ * asset hub's sovereign account, bridged tokens' reserve, is the same whoever names it).
+ */
+function spelledOnce(location: Loc): string {
+  const junctions = location.junctions.map((j) => (j.type === 'GlobalConsensus' && typeof j.value === 'string' ? { ...j, value: { [j.value]: null } } : j));
+  return JSON.stringify(toSdkJson({ ...location, junctions })).toLowerCase();
 }

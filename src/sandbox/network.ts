@@ -235,6 +235,9 @@ function extraFunds(name: SandboxChainName): [ChainAsset, bigint][] {
   return assetsOf(name).filter((a) => a !== nativeOf(name)).map(grant);
 }
 
+/** The asset hubs, each holding the other network's token over the bridge. */
+const BRIDGED_HUBS: SandboxChainName[] = ['AssetHubPolkadot', 'AssetHubKusama'];
+
 function fund(chain: Chain): void {
   const { name, node, ledger } = chain;
   const native = nativeOf(name);
@@ -248,6 +251,12 @@ function fund(chain: Chain): void {
   }
   // Moonbeam's XC-20s are registered as its runtime registers them, with their price relative to GLMR.
   for (const asset of assetsOf(name)) if (asset.store.pallet === 'EvmForeignAssets') seedXc20(node, asset.store.id, toSdkJson(asset.location), 10n ** 36n / asset.perSecond!);
+  // The other network's asset hub's sovereign account holds the tokens that back its bridged copies.
+  for (const other of BRIDGED_HUBS) {
+    if (!BRIDGED_HUBS.includes(name) || other === name) continue;
+    const sovereign = accountOfLocation(locationOf(destinationJson(name, other)), name);
+    if (sovereign) ledger.credit(native, sovereign, SOVEREIGN_TOKENS * whole(native));
+  }
   // The sovereign accounts of the other chains of its network hold what reserve transfers left there.
   for (const other of Object.keys(PLACES) as SandboxChainName[]) {
     if (other === name || PLACES[other].network !== PLACES[name].network) continue;

@@ -108,6 +108,8 @@ class Run {
   private readonly out: Outcome;
   private appendix: Instruction[] = [];
   private jit: boolean;
+  /** Whether execution was bought already (BuyExecution or PayFees). */
+  private bought = false;
 
   constructor(
     private readonly x: Execution,
@@ -210,6 +212,9 @@ class Run {
         this.origin = locationOf(p);
         return;
       case 'BuyExecution':
+        // The barrier limits the first purchase to the message's weight; one left Unlimited after
+        // it buys nothing (polkadot-sdk's executor returns early on an Unlimited weight limit).
+        if (this.bought && isUnlimited(field(p, 'weight_limit'))) return;
         return this.buyExecution(assetsIn(field(p, 'fees'))[0]!, this.holding);
       case 'PayFees': {
         const asset = assetsIn(field(p, 'asset'))[0]!;
@@ -300,6 +305,7 @@ class Run {
     if (register.amount(asset.id) === 0n) throw fail('NotHoldingFees', 'the fee asset is not in holding');
     if (available < cost) throw fail('TooExpensive', `execution costs ${cost}, ${available} offered`);
     register.take({ id: asset.id, amount: cost });
+    this.bought = true;
     this.out.paid.push({ id: asset.id, amount: cost });
     const collector = feeAccount(this.x.chain);
     this.x.ledger.credit(this.chainAsset(asset), collector, cost);
@@ -401,6 +407,8 @@ class Run {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+const isUnlimited = (limit: unknown): boolean => (typeof limit === 'string' ? /^unlimited$/i.test(limit) : field(limit, 'unlimited') !== undefined);
 
 /** Where a chain's execution fees go (its treasury, as far as the sandbox is concerned). */
 const feeAccount = (chain: SandboxChainName): string => (chain === 'Moonbeam' ? `0x${'fe'.repeat(20)}` : `0x${'fe'.repeat(32)}`);

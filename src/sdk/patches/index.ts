@@ -6,17 +6,20 @@
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
-//                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts
+//                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
+//                                         relay-after-hop.ts, bridge-destination.ts
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
+import { followTransfersAcrossTheBridge } from './bridge-destination';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
 import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
+import { followForwardsToTheRelay } from './relay-after-hop';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -33,4 +36,6 @@ export function patchSdk(): void {
   anchorNestedProgramsToTheirChains();
   readMoonbeamErc20BalancesOverTheChain();
   askDeliveryFeesInTheNativeAsset();
+  followForwardsToTheRelay();
+  followTransfersAcrossTheBridge();
 }

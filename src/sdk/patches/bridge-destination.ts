@@ -1,0 +1,194 @@
+// Patch: pre-flight follows a transfer between the asset hubs across the bridge to its destination.
+//
+// Corrects: sdk-pjs 11.14.8 stops at the origin of AssetHubPolkadot <-> AssetHubKusama: the origin's
+// dry run forwards the message to the other network's asset hub, which its traversal cannot name
+// (it reads a para id and looks it up in the origin's network). So /xcm-fee quoted the
+// destination 0 (`noFeeRequired`), /dry-run answered no destination, and the received amount was
+// an UnableToComputeError: "bridgeFee is required for native asset transfer" for the origin's
+// token, "is not the native asset ... of origin" for the other network's token going home; and
+// where it had a bridge fee, its `amount - originFee - bridgeFee` left out what the destination
+// charges and took the origin fee (paid from the sender's account) from the amount. Here the
+// destination is dry-run with the message as it arrives there (from its bridge hub, opened with
+// the UniversalOrigin and DescendOrigin the bridge's exporter prepends) and priced as the SDK
+// prices any destination (XcmPaymentApi, in the transferred asset), in /dry-run and
+// /dry-run-preview; /xcm-fee takes that leg from the same dry run, and transfer info's received
+// amount is the amount less the fees charged in it on the way (the hops' and the destination's),
+// as for any other route. Read: a forward addressed to the other network's asset hub (the
+// sandbox's spelling). A real asset hub hands the message to its bridge hub inside an
+// ExportMessage, which is not read yet: there the SDK's answer stands.
+//
+// Still needed? Read sdk-core's traverseXcmHops (how it names the next chain from `destParaId`)
+// and buildDestInfo's `isSubstrateBridge` branch: if the traversal dry-runs the other asset hub
+// and the received amount subtracts its fee, the patch can go. Remove it and run the guard tests.
+//
+// Guarded by: test/sandbox/preflight-routes.test.ts "%s -> %s %s over the bridge", every test;
+// test/sandbox/route-matrix.test.ts "AssetHubPolkadot -> AssetHubKusama DOT" and the other three
+// routes between the asset hubs.
+import type { TSubstrateChain as TChain } from '@paraspell/sdk-pjs';
+import { sdk } from '../load';
+
+interface Asset {
+  symbol: string;
+}
+
+interface DryRunLeg {
+  success: boolean;
+  fee?: bigint;
+  asset: Asset;
+  currency?: string;
+  failureReason?: string;
+  failureSubReason?: string;
+  forwardedXcms?: unknown;
+}
+
+/** Failed where `failureReason` is set (the SDK's dry run carries no `success`). */
+interface DryRunResult {
+  failureReason?: string;
+  failureSubReason?: string;
+  failureChain?: string;
+  origin: DryRunLeg;
+  destination?: DryRunLeg;
+  hops: { chain: string; result: DryRunLeg }[];
+}
+
+interface FeeLeg {
+  fee?: bigint;
+  feeType?: string;
+  sufficient?: boolean;
+  currency?: string;
+  asset: Asset;
+  dryRunError?: string;
+  dryRunSubError?: string;
+}
+
+interface FeeResult {
+  failureChain?: string;
+  failureReason?: string;
+  origin: FeeLeg;
+  destination: FeeLeg;
+  hops: { chain: string; result: FeeLeg }[];
+}
+
+interface TransferInfo {
+  origin: { selectedCurrency: { balance: bigint; balanceAfter: bigint | Error; asset: Asset } };
+  destination: {
+    receivedCurrency: { sufficient: boolean | Error; receivedAmount: bigint | Error; balance: bigint; balanceAfter: bigint | Error; asset: Asset; existentialDeposit: bigint };
+    xcmFee: { fee: bigint; balance: bigint; balanceAfter: bigint; currencySymbol?: string; asset: Asset };
+  };
+}
+
+interface ChainApi {
+  clone(): ChainApi;
+  init(chain: TChain): Promise<void>;
+  disconnect(): Promise<void>;
+  getDryRunXcm(options: { originLocation: unknown; xcm: unknown; chain: TChain; origin: TChain; asset: Asset }): Promise<DryRunLeg>;
+}
+
+interface Builder {
+  api: ChainApi;
+  _options: { from: TChain; to: unknown; currency: Record<string, unknown> };
+  dryRun(): Promise<DryRunResult>;
+  dryRunPreview(options?: unknown): Promise<DryRunResult>;
+  getXcmFee(options?: unknown): Promise<FeeResult>;
+  getTransferInfo(): Promise<TransferInfo>;
+}
+
+type Location = { parents?: number; interior?: Record<string, unknown> };
+
+/** The route when it crosses the bridge between two networks' asset hubs. */
+function bridged(builder: Builder): { from: TChain; to: TChain } | undefined {
+  const { from, to } = builder._options;
+  return typeof to === 'string' && sdk.isSubstrateBridge(from, to as TChain) ? { from, to: to as TChain } : undefined;
+}
+
+const networkOf = (chain: TChain): string => sdk.getRelayChainOf(chain).toLowerCase();
+
+/**
+ * The message the origin forwards across the bridge (`[{v5: destination}, [message]]`, as
+ * polkadot.js's toJSON writes it), as the destination receives it; undefined when it goes elsewhere.
+ */
+function arriving(forwarded: unknown, from: TChain, to: TChain): Record<string, unknown[]> | undefined {
+  if (!Array.isArray(forwarded) || forwarded.length < 2) return undefined;
+  const dest = Object.values((forwarded[0] ?? {}) as Record<string, Location>)[0];
+  const junctions = Object.values(dest?.interior ?? {})[0];
+  const consensus = Array.isArray(junctions) ? (junctions[0] as { globalConsensus?: Record<string, unknown> } | undefined)?.globalConsensus : undefined;
+  if (dest?.parents !== 2 || !consensus || !(networkOf(to) in consensus)) return undefined;
+  const [message] = forwarded[1] as Record<string, unknown[]>[];
+  const [version, program] = Object.entries(message ?? {})[0] ?? [];
+  if (!version || !Array.isArray(program)) return undefined;
+  const opening = [{ universalOrigin: { globalConsensus: { [networkOf(from)]: null } } }, { descendOrigin: { x1: [{ parachain: sdk.getParaId(from) }] } }];
+  return { [version]: [...opening, ...program] };
+}
+
+/** The destination's dry run of what the origin's dry run forwarded across the bridge, priced in the transferred asset. */
+async function destinationLeg(builder: Builder, route: { from: TChain; to: TChain }, origin: DryRunLeg): Promise<DryRunLeg | undefined> {
+  const xcm = origin.success ? arriving(origin.forwardedXcms, route.from, route.to) : undefined;
+  if (!xcm) return undefined;
+  const { amount: _amount, ...currency } = builder._options.currency;
+  const asset = sdk.findAssetOnDestOrThrow(route.from, route.to, currency as never);
+  const bridgeHub = sdk.getParaId(`BridgeHub${sdk.getRelayChainOf(route.to)}` as TChain);
+  const api = builder.api.clone();
+  await api.init(route.to);
+  try {
+    return await api.getDryRunXcm({ originLocation: { V4: { parents: 1, interior: { X1: [{ Parachain: bridgeHub }] } } }, xcm, chain: route.to, origin: route.from, asset });
+  } finally {
+    await api.disconnect();
+  }
+}
+
+const sameAsset = (a: Asset, b: Asset): boolean => sdk.isAssetXcEqual(a as never, b as never);
+
+export function followTransfersAcrossTheBridge(): void {
+  const proto = Object.getPrototypeOf(sdk.Builder({})) as Builder;
+  const { dryRun, dryRunPreview, getXcmFee, getTransferInfo } = proto;
+
+  /** A dry run (or its preview), completed with the destination's leg across the bridge. */
+  const acrossTheBridge =
+    (original: (this: Builder, ...args: never[]) => Promise<DryRunResult>) =>
+    async function (this: Builder, ...args: never[]): Promise<DryRunResult> {
+      const result = await original.apply(this, args);
+      const route = bridged(this);
+      if (!route || result.destination || result.failureReason !== undefined) return result;
+      const destination = await destinationLeg(this, route, result.origin);
+      if (!destination) return result;
+      if (destination.success) return { ...result, destination };
+      return { ...result, destination, failureChain: 'destination', failureReason: destination.failureReason, failureSubReason: destination.failureSubReason };
+    };
+  proto.dryRun = acrossTheBridge(dryRun);
+  proto.dryRunPreview = acrossTheBridge(dryRunPreview);
+
+  proto.getXcmFee = async function (this: Builder, options) {
+    const route = bridged(this);
+    if (!route) return getXcmFee.call(this, options);
+    // The origin's forwarded message comes from a dry run; the destination leg is that dry run's.
+    const [fees, dry] = await Promise.all([getXcmFee.call(this, options), this.dryRun()]);
+    const leg = dry.destination;
+    if (!leg) return fees;
+    const { asset, currency } = leg;
+    if (leg.success) return { ...fees, destination: { fee: leg.fee, feeType: 'dryRun', sufficient: true, currency, asset } };
+    return { ...fees, failureChain: fees.failureChain ?? 'destination', failureReason: fees.failureReason ?? leg.failureReason, destination: { ...fees.destination, dryRunError: leg.failureReason, dryRunSubError: leg.failureSubReason } };
+  };
+
+  proto.getTransferInfo = async function (this: Builder) {
+    const route = bridged(this);
+    if (!route) return getTransferInfo.call(this);
+    const [info, fees] = await Promise.all([getTransferInfo.call(this), this.getXcmFee()]);
+    const { fee, asset, feeType, dryRunError } = fees.destination;
+    if (feeType !== 'dryRun' || fee === undefined || dryRunError) return info;
+    const { selectedCurrency } = info.origin;
+    if (selectedCurrency.balanceAfter instanceof Error) return info;
+    const received = info.destination.receivedCurrency;
+    // What arrives: the amount less what the hops and the destination take of it.
+    const taken = fees.hops.reduce((sum, hop) => (hop.result.fee !== undefined && sameAsset(hop.result.asset, selectedCurrency.asset) ? sum + hop.result.fee : sum), 0n);
+    const inAsset = sameAsset(asset, received.asset);
+    const amount = selectedCurrency.balance - selectedCurrency.balanceAfter - taken - (inAsset ? fee : 0n);
+    const floor = received.balance < received.existentialDeposit ? received.existentialDeposit : 0n;
+    return {
+      ...info,
+      destination: {
+        receivedCurrency: { ...received, receivedAmount: amount, balanceAfter: received.balance + amount, sufficient: amount > floor },
+        xcmFee: inAsset ? { fee, asset, currencySymbol: asset.symbol, balance: received.balance, balanceAfter: received.balance + amount } : { ...info.destination.xcmFee, fee, asset, currencySymbol: asset.symbol },
+      },
+    };
+  };
+}
