@@ -4,9 +4,8 @@
 // out, each for its reason below: what needs the router or Ethereum, and ids the service makes.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/network';
-import { testApp } from '../helpers/app';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
+import { sandboxService } from '../support/sandbox-service';
 import { deref, isObject, loadSpec, operations, type Json } from '../helpers/openapi-document';
 
 const doc = loadSpec();
@@ -56,21 +55,16 @@ const NOT_IN_SANDBOX = new Set(['post /v5/router', 'post /v5/router-hash', 'post
 const MADE_BY_THE_SERVICE = /\/x-transfer\/watch\/[^/]+$/;
 const ALL = examples().filter((e) => !NOT_IN_SANDBOX.has(`${e.method} ${e.path}`) && !NOT_IN_SANDBOX.has(`${e.method} ${e.path} ${e.name}`) && !MADE_BY_THE_SERVICE.test(e.path));
 
-let sandbox: Sandbox;
-let app: ReturnType<typeof testApp>;
 // The watch example's receiver resolves (to a public address, as it would online); nothing is sent
 // to it, since the example's transfer never settles.
 let names: DnsServer;
 beforeAll(async () => {
   names = await startDnsServer((name) => (name === 'wallet.example.com' ? ['93.184.215.14'] : 'nxdomain'));
-  sandbox = await startSandbox({ blockMs: 500, basePort: 0 });
-  app = testApp({ CHAIN_ENDPOINTS: JSON.stringify(sandbox.endpoints), DNS_SERVERS: names.address });
-}, 120_000);
+});
 afterAll(async () => {
-  await app?.services.close();
-  await sandbox?.close();
   await names?.close();
 });
+const served = sandboxService({ blockMs: 500 }, () => ({ DNS_SERVERS: names.address }));
 
 describe('openapi.yaml request examples against the sandbox', () => {
   it('the pre-flight operations and the transfers each open with an example', () => {
@@ -81,7 +75,7 @@ describe('openapi.yaml request examples against the sandbox', () => {
   });
 
   it.each(ALL.map((e) => [`${e.method.toUpperCase()} ${e.path} (${e.name})`, e] as const))('%s answers its success (200; 201 for a watch made)', async (_name, example) => {
-    const agent = request(app.app);
+    const agent = request(served.app);
     const req = example.method === 'get' ? agent.get(example.path) : example.method === 'delete' ? agent.delete(example.path) : agent.post(example.path).send(example.body as object);
     const res = await req;
     expect(res.status, JSON.stringify(res.body)).toBe(example.status);
