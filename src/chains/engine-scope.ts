@@ -5,7 +5,9 @@
 // in an EngineScope, which the router patches (src/sdk/patches/router-*.ts) find wherever the
 // router creates a client: its polkadot.js clients are borrowed from our pool, every other client
 // is created here, held to the connect deadline and closed when the request ends, whether it
-// answered or ran out of time.
+// answered or ran out of time. Both dial the endpoints the request resolves for the chain (its
+// apiOverrides, else CHAIN_ENDPOINTS, else the registry's), not the registry's endpoints the router
+// names when it was given no override: the router reaches the chains the rest of the service does.
 import type { WsProvider } from '@polkadot/api';
 import { inEngineScope, papiModules, sdk, type ApiPromise, type EngineClients, type PapiClient } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
@@ -38,10 +40,13 @@ export class EngineScope implements EngineClients {
     this.#fail = reject;
   });
   #signal?: AbortSignal;
+  readonly #endpoints: ((chain: string) => readonly string[]) | undefined;
 
-  constructor(pool: ConnectionPool, connectTimeoutMs: number) {
+  /** `endpoints`: where a chain is dialled (the router's own choice of endpoints when absent). */
+  constructor(pool: ConnectionPool, connectTimeoutMs: number, endpoints?: (chain: string) => readonly string[]) {
     this.#pool = pool;
     this.#connectTimeoutMs = connectTimeoutMs;
+    this.#endpoints = endpoints;
     this.#context = { guard: pool.guard, maxFrameBytes: pool.maxFrameBytes, onSocket: (socket) => this.#adoptSocket(socket) };
     this.#failed.catch(noop);
   }
@@ -104,7 +109,7 @@ export class EngineScope implements EngineClients {
 
   async borrow(chain: string, urls: readonly string[]): Promise<ApiPromise> {
     this.#refuseIfEnded(chain);
-    const lease = await this.#pool.acquire(chain, urls, this.#signal);
+    const lease = await this.#pool.acquire(chain, this.#endpoints?.(chain) ?? urls, this.#signal);
     if (this.#ended) {
       lease.release();
       this.#refuseIfEnded(chain);
@@ -127,7 +132,7 @@ export class EngineScope implements EngineClients {
 
   papiClient(chain: string, urls: string | string[]): PapiClient {
     this.#refuseIfEnded(chain);
-    const endpoints = Array.isArray(urls) ? urls : [urls];
+    const endpoints = [...(this.#endpoints?.(chain) ?? (Array.isArray(urls) ? urls : [urls]))];
     const papi = papiModules();
     // Connected means the node answered a request (a socket that opens and says nothing is not).
     let answered = false;

@@ -1,4 +1,4 @@
-// Two edits of real metadata that test chains need, made with the SCALE codecs polkadot-api
+// Edits of real metadata that test chains need, made with the SCALE codecs polkadot-api
 // ships (the copy polkadot-api itself depends on), no polkadot.js involved:
 //
 // - `metadataV15Of`: the v15 view of v16 metadata. A real node serves both (Metadata_metadata_at_version
@@ -8,6 +8,7 @@
 //   registry as it is, so every type id means the same in both. A node's own v15 registry need not
 //   number its types as its v16 does; what RFC-0078 hashes (the types an extrinsic reaches, the
 //   extrinsic's shape) is the same either way.
+// - `metadataV16Of`: the other way, for the chains whose real metadata we have as v15 only.
 // - `withSpecVersion`: the metadata a runtime upgrade that only bumps `spec_version` would have
 //   (its System.Version constant rewritten).
 import { createRequire } from 'node:module';
@@ -87,6 +88,56 @@ export function metadataV15Of(v16Bytes: Uint8Array): Uint8Array {
     custom: v16.custom,
   };
   return bindings.metadata.enc({ magicNumber: prefixed.magicNumber, metadata: { tag: 'v15', value: v15 } } as Prefixed);
+}
+
+const NOT_DEPRECATED = { tag: 'NotDeprecated', value: undefined } as const;
+
+/**
+ * The v16 metadata (`meta` magic and version byte included) of a v15 metadata blob: what a node of
+ * that runtime answers to Metadata_metadata_at_version(16). The same registry, pallets and runtime
+ * APIs; what v16 adds is empty (nothing deprecated, no view functions, no associated types), each
+ * runtime API carries `apiVersion(name)` (its version in the runtime version's `apis`), and the
+ * extensions are listed as v16 writes them: extension version 0 is all of them, in order. The
+ * extrinsic versions are the one v15 declares, so a client signs the format it signed before.
+ */
+export function metadataV16Of(v15Bytes: Uint8Array, apiVersion: (name: string) => number): Uint8Array {
+  const prefixed = bindings.metadata.dec(new Uint8Array(v15Bytes));
+  if (prefixed.metadata.tag !== 'v15') throw new Error(`metadata-versions: expected v15 metadata, got ${prefixed.metadata.tag}`);
+  const v15 = prefixed.metadata.value;
+  const v16: V16 = {
+    lookup: v15.lookup,
+    pallets: v15.pallets.map((p) => ({
+      name: p.name,
+      storage: p.storage && { prefix: p.storage.prefix, items: p.storage.items.map((item) => ({ ...item, deprecationInfo: NOT_DEPRECATED })) },
+      calls: p.calls === undefined ? undefined : { type: p.calls, deprecationInfo: [] },
+      events: p.events === undefined ? undefined : { type: p.events, deprecationInfo: [] },
+      constants: p.constants.map((c) => ({ ...c, deprecationInfo: NOT_DEPRECATED })),
+      errors: p.errors === undefined ? undefined : { type: p.errors, deprecationInfo: [] },
+      associatedTypes: [],
+      viewFns: [],
+      index: p.index,
+      docs: p.docs,
+      deprecationInfo: NOT_DEPRECATED,
+    })),
+    extrinsic: {
+      version: [v15.extrinsic.version],
+      address: v15.extrinsic.address,
+      call: v15.extrinsic.call,
+      signature: v15.extrinsic.signature,
+      signedExtensionsByVersion: [[0, v15.extrinsic.signedExtensions.map((_, i) => i)]],
+      signedExtensions: v15.extrinsic.signedExtensions,
+    },
+    apis: v15.apis.map((api) => ({
+      name: api.name,
+      methods: api.methods.map((m) => ({ ...m, deprecationInfo: NOT_DEPRECATED })),
+      docs: api.docs,
+      version: apiVersion(api.name),
+      deprecationInfo: NOT_DEPRECATED,
+    })),
+    outerEnums: v15.outerEnums,
+    custom: v15.custom,
+  };
+  return bindings.metadata.enc({ magicNumber: prefixed.magicNumber, metadata: { tag: 'v16', value: v16 } });
 }
 
 /** Offset of `spec_version` in an encoded RuntimeVersion: after spec_name, impl_name and authoring_version. */

@@ -2,20 +2,21 @@
 // runtime version (which a runtime upgrade changes), and the answers its owner configured with
 // `setRuntimeCall`, each encoded with the output type the chain's metadata declares for the call.
 // Nothing here executes a runtime: an unconfigured call fails with -32000.
-import { metadataV14Of, metadataV15Of, withSpecVersion } from './metadata-versions';
+import { createRequire } from 'node:module';
+import { metadataV14Of, metadataV15Of, metadataV16Of, withSpecVersion } from './metadata-versions';
 import { encodeCompact, hexU32, registryForChain, V15_PROJECTION, type ChainData, type RuntimeVersionJson, type SandboxChainName } from './chain-data';
 import { RpcError } from './rpc-error';
 import type { TypeRegistry as TypeRegistryClass } from '@polkadot/types';
+
+const crypto = createRequire(__filename)('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 /** A configured runtime call: gets the SCALE-encoded arguments, returns the value to encode. */
 export type RuntimeAnswer = (args: Uint8Array, registry: TypeRegistryClass) => unknown;
 
 export class RuntimeCalls {
   metadataRaw: Buffer;
-  /** The v15 projection of v16 metadata (`V15_PROJECTION` chains), made when first asked for. */
-  private metadataV15?: Buffer;
-  /** The v14 projection, what `state_getMetadata` answers (made when first asked for). */
-  private metadataV14?: Buffer;
+  /** The other versions served, projected from `metadataRaw` when first asked for (14 for `state_getMetadata`). */
+  private readonly projected = new Map<number, Buffer>();
   runtimeVersion: RuntimeVersionJson;
   readonly answers = new Map<string, RuntimeAnswer>();
 
@@ -30,32 +31,46 @@ export class RuntimeCalls {
     this.runtimeVersion = data.runtimeVersion;
   }
 
-  serves(version: number): boolean {
-    return version === 14 || version === this.data.metadataVersion || (version === 15 && V15_PROJECTION.has(this.chain));
+  /**
+   * The versions served: those of the bytes we hold, 14, and the other of 15 and 16 where we can
+   * make it (v16 from v15 always; v15 from v16 on `V15_PROJECTION` chains), as a real node serves all three.
+   */
+  get versions(): number[] {
+    const held = this.data.metadataVersion;
+    return [14, 15, 16].filter((v) => v === 14 || v === held || (held === 15 && v === 16) || (v === 15 && V15_PROJECTION.has(this.chain)));
   }
 
   /** The metadata served as `version`, if it is served. */
   metadataAt(version: number): Buffer | undefined {
     if (version === this.data.metadataVersion) return this.metadataRaw;
-    if (!this.serves(version)) return undefined;
-    if (version === 14) return (this.metadataV14 ??= Buffer.from(metadataV14Of(this.metadataRaw)));
-    this.metadataV15 ??= Buffer.from(metadataV15Of(this.metadataRaw));
-    return this.metadataV15;
+    if (!this.versions.includes(version)) return undefined;
+    let bytes = this.projected.get(version);
+    if (!bytes) {
+      bytes = Buffer.from(version === 14 ? metadataV14Of(this.metadataRaw) : version === 15 ? metadataV15Of(this.metadataRaw) : metadataV16Of(this.metadataRaw, (name) => this.apiVersion(name)));
+      this.projected.set(version, bytes);
+    }
+    return bytes;
+  }
+
+  /** A runtime API's version, as the runtime version lists it (by the blake2-64 of its name). */
+  private apiVersion(name: string): number {
+    const id = crypto.blake2AsHex(name, 64);
+    const listed = this.runtimeVersion.apis.find(([apiId]) => apiId === id);
+    if (!listed) throw new Error(`sandbox: ${this.chain}'s runtime version does not list runtime API ${name}`);
+    return listed[1];
   }
 
   setSpecVersion(specVersion: number): void {
     this.runtimeVersion = { ...this.runtimeVersion, specVersion };
     this.metadataRaw = Buffer.from(withSpecVersion(this.metadataRaw, specVersion));
-    this.metadataV15 = undefined;
-    this.metadataV14 = undefined;
+    this.projected.clear();
   }
 
   /** Answers `state_call`. Throws RpcError. */
   call(fn: string, data: string): string {
     switch (fn) {
       case 'Metadata_metadata_versions': {
-        // Vec<u32>: the version of the bytes we hold, and 14 (and 15) where projected from them.
-        const versions = [...new Set([14, 15, this.data.metadataVersion])].filter((v) => this.serves(v));
+        const { versions } = this;
         return `0x${encodeCompact(versions.length).toString('hex')}${versions.map(hexU32).join('')}`;
       }
       case 'Metadata_metadata_at_version': {

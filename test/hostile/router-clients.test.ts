@@ -42,6 +42,25 @@ describe('router chain clients', () => {
     await until(() => hydration.openConnections === 0 && polkadot.openConnections === 0, 'every socket to close');
   }, 60_000);
 
+  it("without apiOverrides the router dials CHAIN_ENDPOINTS' nodes, through the pool, not the registry's public endpoints", async () => {
+    const { app, services } = testApp({ CONNECT_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '20000', CHAIN_ENDPOINTS: JSON.stringify({ Polkadot: [polkadot.url], Hydration: [hydration.url] }) });
+    const [toPolkadot, toHydration] = [polkadot.connectionsOpened, hydration.connectionsOpened];
+    try {
+      const { options: _none, ...body } = swap({});
+      const res = await request(app).post('/v5/router').send(body);
+      // As with overrides: the exchange chain was reached, and the test chain cannot execute its runtime calls.
+      expect(res.status, JSON.stringify(res.body)).toBe(502);
+      expect(res.body.message).toContain('Chain Hydration answered with an RPC error');
+      expect(hydration.connectionsOpened).toBeGreaterThan(toHydration);
+      expect(polkadot.connectionsOpened).toBeGreaterThan(toPolkadot);
+      // The exchange chain's polkadot.js client is the pool's, the call's polkadot-api clients close with it.
+      await until(() => polkadot.openConnections === 0 && hydration.openConnections === 1, 'the clients of the call to close');
+      expect(services.pool.size).toBe(1);
+    } finally {
+      await services.close();
+    }
+  }, 60_000);
+
   it('an unreachable exchange chain: 503 ProviderUnavailableError naming the refused socket (not a 504 at the request deadline)', async () => {
     const { app, services } = testApp({ CONNECT_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '60000' });
     try {

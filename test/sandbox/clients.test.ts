@@ -1,7 +1,8 @@
 // Any client connects to the sandbox's chains, as to real nodes: polkadot.js 14 (which Hydration's
-// transfer libraries pin, and which reads metadata v14 from state_getMetadata) and 16 on every
-// chain, and polkadot-api 2.2 over the new JSON-RPC spec (chainHead_v1, transaction_v1,
-// chainSpec_v1), signing and submitting call data the service built.
+// transfer libraries pin, and which reads metadata v14 from state_getMetadata) and 16 (which reads
+// the latest version, v16) on every chain, and polkadot-api 2.2 (also v16) over the new JSON-RPC spec
+// (chainHead_v1, transaction_v1, chainSpec_v1), reading every chain and signing and submitting call
+// data the service built.
 import { createRequire } from 'node:module';
 import request from 'supertest';
 import { WebSocket } from 'ws';
@@ -16,6 +17,17 @@ const api14 = load('polkadot-api-14') as typeof import('@polkadot/api');
 const api16 = load('@polkadot/api') as typeof import('@polkadot/api');
 const { blake2AsHex } = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 const { Keyring } = load('@polkadot/keyring') as typeof import('@polkadot/keyring');
+
+/** The metadata versions each chain serves: what a real node serves (Moonbeam and BridgeHubPolkadot are kept without v15, for the tests of a chain that has none). */
+const SERVED: Record<SandboxChainName, number[]> = {
+  Polkadot: [14, 15, 16],
+  AssetHubPolkadot: [14, 15, 16],
+  Kusama: [14, 15, 16],
+  AssetHubKusama: [14, 15, 16],
+  Hydration: [14, 15, 16],
+  Moonbeam: [14, 16],
+  BridgeHubPolkadot: [14, 16],
+};
 
 describe('polkadot.js 14 and 16 on every sandbox chain', () => {
   const nodes = new Map<SandboxChainName, ChainNode>();
@@ -33,6 +45,8 @@ describe('polkadot.js 14 and 16 on every sandbox chain', () => {
     );
     try {
       for (const api of [older!, newer!]) expect(api.runtimeVersion.specVersion.toNumber()).toBe(node.runtimeVersion.specVersion);
+      // 16 reads the latest version served; 14 falls back to state_getMetadata (v14) when the latest is one it does not know.
+      expect([older!.runtimeMetadata.version, newer!.runtimeMetadata.version]).toEqual([14, 16]);
       expect(older!.registry.signedExtensions).toEqual(newer!.registry.signedExtensions);
       const remark = (api: typeof older) => api!.tx.system!.remark!('0x1234').method.toHex();
       expect(remark(older)).toBe(remark(newer));
@@ -67,9 +81,13 @@ interface PapiEvent {
   type: string;
   value: { type: string };
 }
+interface PapiStatics {
+  constants: { System: { Version: { spec_version: number } } };
+  tx: { System: { remark: { getEncodedData(args: { remark: unknown }): Uint8Array } } };
+}
 interface PapiClient {
   getChainSpecData(): Promise<{ name: string; genesisHash: string; properties: Record<string, unknown> }>;
-  getUnsafeApi(): { txFromCallData(data: unknown): Promise<{ signAndSubmit(signer: unknown): Promise<{ ok: boolean; events: PapiEvent[]; block: { hash: string; index: number } }> }> };
+  getUnsafeApi(): { getStaticApis(): Promise<PapiStatics>; txFromCallData(data: unknown): Promise<{ signAndSubmit(signer: unknown): Promise<{ ok: boolean; events: PapiEvent[]; block: { hash: string; index: number } }> }> };
   destroy(): void;
 }
 interface Papi {
@@ -82,12 +100,33 @@ const importEsm = <T>(specifier: string): Promise<T> => import(specifier) as Pro
 const DEV_MINI_SECRET = '0xfac7959dbfe72f052e5a0c3c8d6530f202b02fd8f9f5ca3580ec8deb7797479e';
 
 describe('polkadot-api 2 on the sandbox', () => {
+  // No listening service here (test/support/sandbox-service.ts): its connections would hold subscriptions of their own on the chains.
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ chains: ['Polkadot', 'AssetHubPolkadot'], blockMs: 200, basePort: 0 });
   }, 60_000);
   afterAll(async () => {
     await sandbox?.close();
+  });
+
+  it.each(SANDBOX_CHAINS)('%s: reads the runtime from the latest metadata served (v16), and encodes the call polkadot.js 16 encodes', async (chain) => {
+    const node = await startChainNode(chain);
+    const { createClient, Binary } = await importEsm<Papi>('polkadot-api-2');
+    const { getWsProvider } = await importEsm<{ getWsProvider(url: string): unknown }>('polkadot-api-2/ws');
+    const client = createClient(getWsProvider(node.url));
+    const api = await api16.ApiPromise.create({ provider: new api16.WsProvider(node.url), noInitWarn: true, throwOnConnect: true });
+    try {
+      const versions = api.createType('Vec<u32>', await api.rpc.state.call('Metadata_metadata_versions', '0x'));
+      expect(versions.map((v) => v.toNumber())).toEqual(SERVED[chain]);
+      const statics = await client.getUnsafeApi().getStaticApis();
+      expect(statics.constants.System.Version.spec_version).toBe(node.runtimeVersion.specVersion);
+      const remark = Buffer.from(statics.tx.System.remark.getEncodedData({ remark: Binary.fromHex('0x1234') })).toString('hex');
+      expect(`0x${remark}`).toBe(api.tx.system!.remark!('0x1234').method.toHex());
+    } finally {
+      client.destroy();
+      await api.disconnect();
+      await node.close();
+    }
   });
 
   it('connects over chainHead_v1, signs the call data /x-transfer built, submits it with transaction_v1 and sees it included', async () => {
@@ -189,8 +228,8 @@ describe('the new JSON-RPC spec, as a client reads it off the socket', () => {
     await events(follow, 'operationStorageDone', storage.operationId);
 
     const versions = (await call('chainHead_v1_call', [follow, block.hash, 'Metadata_metadata_versions', '0x'])).result as { operationId: string };
-    // Vec<u32> [14, 15]
-    expect((await events(follow, 'operationCallDone', versions.operationId))[0]).toMatchObject({ output: '0x080e0000000f000000' });
+    // Vec<u32> [14, 15, 16]
+    expect((await events(follow, 'operationCallDone', versions.operationId))[0]).toMatchObject({ output: '0x0c0e0000000f00000010000000' });
     const unknown = (await call('chainHead_v1_call', [follow, block.hash, 'Nothing_here', '0x'])).result as { operationId: string };
     expect((await events(follow, 'operationError', unknown.operationId))[0]).toMatchObject({ error: expect.stringMatching(/Nothing_here/) });
 

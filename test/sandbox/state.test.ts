@@ -2,48 +2,27 @@
 // executes, and pre-flight answers equal to what then happens. The chains run in-process
 // (src/sandbox/network.ts), the service over them (test/helpers/app.ts); transactions are signed
 // with polkadot.js's keyring dev accounts and followed with POST /x-transfer/status.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiPromise } from '../../src/sdk';
 import type { SandboxChainName } from '../../src/sandbox/chain-node';
-import { startSandbox, type Sandbox } from '../../src/sandbox/network';
-import { testApp } from '../helpers/app';
-import { account, dev, finalStatus as followed, SandboxClients, send, submit } from '../support/sandbox-client';
+import { account, dev, finalStatus as followed, send, submit } from '../support/sandbox-client';
+import { sandboxService } from '../support/sandbox-service';
 
 const DOT = 10_000_000_000n;
 const CHAINS: SandboxChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama', 'BridgeHubPolkadot'];
 
-let sandbox: Sandbox;
-let server: Server;
-let url: string;
-const clients = new SandboxClients(() => sandbox);
-const { app, services } = testApp();
+const served = sandboxService({ chains: CHAINS, blockMs: 250 });
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ chains: CHAINS, blockMs: 250, basePort: 0 });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 120_000);
+const api = (chain: SandboxChainName): Promise<ApiPromise> => served.clients.api(chain);
 
-afterAll(async () => {
-  await clients.close();
-  await services.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await sandbox?.close();
-});
-
-const api = (chain: SandboxChainName): Promise<ApiPromise> => clients.api(chain);
-
-const options = () => ({ development: true, apiOverrides: sandbox.endpoints });
-const post = (path: string, body: Record<string, unknown>) => request(app).post(`/v5${path}`).send({ ...body, options: options() });
+const options = () => ({ development: true, apiOverrides: served.sandbox.endpoints });
+const post = (path: string, body: Record<string, unknown>) => request(served.app).post(`/v5${path}`).send({ ...body, options: options() });
 
 const freeOf = async (chain: SandboxChainName, address: string): Promise<bigint> =>
   ((await (await api(chain)).query.system.account(address)) as unknown as { data: { free: { toBigInt(): bigint } } }).data.free.toBigInt();
 
-const finalStatus = (from: string, to: string, txHash: string) => followed(url, { from, to, txHash, options: options() });
+const finalStatus = (from: string, to: string, txHash: string) => followed(served.url, { from, to, txHash, options: options() });
 
 describe('the sandbox: state that moves', () => {
   it('takes two transactions in a row from one account; the runtime API and the RPC agree on the nonce', async () => {

@@ -288,7 +288,7 @@ describe('test chain: failure modes', () => {
 });
 
 describe('test chain: metadata versions', () => {
-  const SERVED: Record<TestChainName, number[]> = { Polkadot: [14, 15], AssetHubPolkadot: [14, 15], Kusama: [14, 15], AssetHubKusama: [14, 15], Hydration: [14, 15, 16], Moonbeam: [14, 16], BridgeHubPolkadot: [14, 16] };
+  const SERVED: Record<TestChainName, number[]> = { Polkadot: [14, 15, 16], AssetHubPolkadot: [14, 15, 16], Kusama: [14, 15, 16], AssetHubKusama: [14, 15, 16], Hydration: [14, 15, 16], Moonbeam: [14, 16], BridgeHubPolkadot: [14, 16] };
 
   for (const name of TEST_CHAIN_NAMES) {
     it(`${name}: serves ${SERVED[name].map((v) => `v${v}`).join(' and ')} through Metadata_metadata_at_version`, async () => {

@@ -4,7 +4,7 @@
 // creates a polkadot-api client per call, caches it and never destroys it; its provider retries an
 // unreachable or closing node for ever (at once, in a loop). Inside a request's engine scope the
 // client is created by the scope instead (src/chains/engine-scope.ts: our ChainSocket, the
-// connect deadline, destroyed when the request ends). Outside a scope the papi SDK behaves as before.
+// request's endpoints, the connect deadline, destroyed when the request ends). Outside a scope the papi SDK behaves as before.
 //
 // Still needed? While the router's papi clients cannot be given to it, or are not destroyed by it.
 // Remove it and run the guard tests.

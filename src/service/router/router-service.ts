@@ -117,8 +117,8 @@ export class RouterService {
     const route = `${req.from ?? 'exchange'} -> ${req.to ?? 'exchange'}`;
     // Every chain client the router opens for this request is pooled or closed when it ends;
     // a client that cannot connect fails the request at the connect deadline.
-    const scope = new EngineScope(this.pool, this.config.CONNECT_TIMEOUT_MS);
     const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS);
+    const scope = new EngineScope(this.pool, this.config.CONNECT_TIMEOUT_MS, endpoints);
     const borrow = (chain: string) => scope.borrow(chain, endpoints(chain));
     try {
       return await withDeadline((signal) => scope.run(() => work(call, borrow), signal), this.config.REQUEST_TIMEOUT_MS, `${what} ${route}`);
