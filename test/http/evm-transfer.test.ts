@@ -149,7 +149,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
     const hdx = await post(body(family, { from: 'Moonbeam', to: 'AssetHubPolkadot', currency: { symbol: 'xcHDX', amount: amount('1', 12) } }));
     expect(hdx.status, JSON.stringify(hdx.body)).toBe(400);
     expectErrorBody(hdx.body, 400, 'UnsupportedOperationError');
-    expect(hdx.body.message).toMatch(/Moonbeam -> AssetHubPolkadot xcHDX cannot arrive .*at hop 3 \(AssetHubPolkadot\), AssetHubPolkadot does not take HDX for fees, and no fee asset of Moonbeam \(xcUSDT, xcUSDC, xcDOT\)/);
+    expect(hdx.body.message).toMatch(/Moonbeam -> AssetHubPolkadot xcHDX cannot arrive .*at hop 3 \(AssetHubPolkadot\), AssetHubPolkadot does not take HDX for fees, and no fee asset of Moonbeam can go with it \(with xcUSDT, at hop 1 \(Moonbeam\) the fee asset xcUSDT moves as DestinationReserve, the assets through its reserve Hydration: pallet-xcm sends fees apart only where neither goes through a remote reserve/);
     expect(hdx.body.details).toEqual([{ path: 'body.currency', message: expect.stringContaining('xcHDX') }]);
     const eqd = await post(body(family, { from: 'Moonbeam', to: 'Acala', currency: { symbol: 'xcEQD', amount: amount('1', 9) } }));
     expect(eqd.status, JSON.stringify(eqd.body)).toBe(400);
@@ -309,7 +309,6 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
         'Moonbeam -> Phala xcEQD: reserve',
         'Moonbeam -> Phala xcPARA: reserve',
         'Moonriver -> Amplitude xcPICA: reserve',
-        'Moonriver -> AssetHubKusama MOVR: fees',
         'Moonriver -> AssetHubKusama xcTEER: reserve',
         'Moonriver -> AssetHubKusama xcTNKR: reserve',
         'Moonriver -> Basilisk xcTEER: reserve',
@@ -327,7 +326,8 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
     );
     // Where a chain on the way does not take the asset for fees, a fee asset goes with it, chosen by
     // the route check (Ajuna takes DOT only); non-sufficient asset hub assets go with xcUSDT as the
-    // registry's own builder sends them.
+    // registry's own builder sends them. MOVR leaves its reserve and xcUSDT returns to its own: the
+    // precompile's pallet-xcm sends the fee apart, first on the asset hub.
     expect(withFee.sort()).toEqual(
       [
         'Moonbeam -> Acala DAI.e + 200000 xcUSDT',
@@ -339,6 +339,7 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
         'Moonbeam -> Centrifuge DAI.e + 200000 xcUSDT',
         'Moonbeam -> Darwinia xcPINK + 200000 xcUSDT',
         'Moonbeam -> Hydration DAI.e + 200000 xcUSDT',
+        'Moonriver -> AssetHubKusama MOVR + 200000 xcUSDT',
         'Moonriver -> AssetHubKusama xcRMRK + 200000 xcUSDT',
         'Moonriver -> BifrostKusama xcRMRK + 200000 xcUSDT',
         'Moonriver -> Karura xcRMRK + 200000 xcUSDT',

@@ -96,13 +96,14 @@ export function planXTokensTransfer(routes: RouteCheck, transfer: XTokensTransfe
   for (const { symbol, amount } of FEE_ASSETS[from] ?? []) {
     const fee = feeAsset(from, symbol);
     if (!fee || fee.symbol === asset.symbol) continue;
-    tried.push(symbol);
     const call = buildXTokensTransfer({ ...transfer, fee: { asset: fee, amount: scaleAmount(amount, fee.decimals) } });
-    if (trial(call) === null) return call;
+    const withFee = trial(call);
+    if (withFee === null) return call;
+    tried.push(`with ${symbol}, at hop ${withFee.hop} (${withFee.chain}) ${withFee.message}`);
   }
   if (!isFeeRefusal(refusal)) return alone;
   throw cannotArrive(
     transfer,
-    `at hop ${refusal.hop} (${refusal.chain}), ${refusal.message}, and no fee asset of ${from} (${tried.join(', ') || 'none'}) reaches it with ${asset.symbol}: each must travel through ${asset.symbol}'s reserve and be taken for fees on every chain on the way`,
+    `at hop ${refusal.hop} (${refusal.chain}), ${refusal.message}, and no fee asset of ${from} can go with it (${tried.join('; ') || `${from} has none`})`,
   );
 }

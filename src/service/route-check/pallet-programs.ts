@@ -53,6 +53,35 @@ export function palletProgram(origin: TChain, dest: Loc, assets: Held[], fee: He
   }
 }
 
+/** How a transfer type moves an asset, in words. */
+export const wayText = (type: TransferType): string => (type.kind === 'RemoteReserve' ? `through its reserve ${type.reserve}` : `as ${type.kind}`);
+
+/** The asset filter InitiateTransfer names for each way (XCM v5). */
+const FILTER = { Teleport: 'Teleport', LocalReserve: 'ReserveDeposit', DestinationReserve: 'ReserveWithdraw' } as const;
+
+/**
+ * pallet-xcm's transfer_assets when the fee asset moves another way than the assets (neither
+ * through a remote reserve): one message whose fees come first, so that the destination's barrier
+ * lets it pay. Written here as the XCM v5 InitiateTransfer that says the same, each part moved its way.
+ */
+export function feesApartProgram(origin: TChain, dest: Loc, assets: Held[], fee: Held, way: TransferType, feeWay: TransferType, then: Then): unknown[] {
+  const destPath = absolute(universalOfChain(origin), dest);
+  const destChain = (destPath ? placeOf(destPath).chain : null) ?? origin;
+  const filter = (type: TransferType) => FILTER[type.kind as keyof typeof FILTER];
+  const rest = assets.filter((a) => a !== fee);
+  return [
+    { WithdrawAsset: [fee, ...rest].map((x) => assetJson(x, origin)) },
+    {
+      InitiateTransfer: {
+        destination: toSdkJson(dest),
+        remoteFees: { [filter(feeWay)]: { Definite: [assetJson(fee, origin)] } },
+        assets: [{ [filter(way)]: { Wild: { AllCounted: rest.length } } }],
+        remoteXcm: [{ BuyExecution: { fees: assetJson(fee, destChain), weightLimit: unlimited } }, ...thenProgram(then, assets.length)],
+      },
+    },
+  ];
+}
+
 function thenProgram(then: Then, count: number): unknown[] {
   if ('program' in then) return Array.isArray(then.program) ? (then.program as unknown[]) : [];
   return [{ DepositAsset: { assets: { Wild: { AllCounted: count } }, beneficiary: then.beneficiary } }];

@@ -23,7 +23,7 @@ import {
   teleportTrusted,
   universalOfChain,
 } from './registry-facts';
-import { palletProgram, type Then, type TransferType } from './pallet-programs';
+import { feesApartProgram, palletProgram, wayText, type Then, type TransferType } from './pallet-programs';
 import { accountLoc, amountOf, assetPath, isObject, junctionText, LOCAL_TARGET, locText, readAssets, samePath, unversioned, type Held, type Json } from './xcm-values';
 
 export interface RouteProblem {
@@ -119,7 +119,7 @@ class Walker {
       if (!path) return this.problem(start, `assets.${i}`, `${locText(asset.location)} climbs above the top of the universe when ${origin} reads it`);
       held.push({ path, amount: asset.amount, reduced: false });
     }
-    this.xTokensTo(start, destination, held, feeItem);
+    this.xTokensTo(start, destination, held, feeItem, true);
   }
 
   /** A call of the XCM pallet given by its method and arguments (as polkadot.js's toJSON spells them). */
@@ -225,16 +225,36 @@ class Walker {
     this.xTokensTo(start, destLoc, assets, feeIndex);
   }
 
-  /** What xTokens sends for `assets` to `destLoc` (a chain location ending with the beneficiary, read on the origin). */
-  private xTokensTo(start: Hop, destLoc: Loc, assets: Held[], feeIndex: number): void {
+  /**
+   * What xTokens sends for `assets` to `destLoc` (a chain location ending with the beneficiary, read
+   * on the origin). `palletXcm`: dispatched as pallet-xcm's transfer_assets (Moonbeam's precompile),
+   * which sends a fee asset that moves another way than the assets apart.
+   */
+  private xTokensTo(start: Hop, destLoc: Loc, assets: Held[], feeIndex: number, palletXcm = false): void {
     const origin = start.chain;
     const chainLoc: Loc = { parents: destLoc.parents, junctions: destLoc.junctions.slice(0, -1) };
-    const beneficiary = toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) });
+    const then = { beneficiary: toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) }) };
     if (assets.length === 0) return;
     const destPath = absolute(universalOfChain(origin), chainLoc);
     const place = destPath ? placeOf(destPath) : null;
-    const type = this.impliedType(start, origin, place?.chain && place.rest.length === 0 ? place.chain : null, assets, false);
-    this.palletTransfer(start, chainLoc, assets, assets[feeIndex] ?? assets[0], type, { beneficiary });
+    const destChain = place?.chain && place.rest.length === 0 ? place.chain : null;
+    const type = this.impliedType(start, origin, destChain, assets, false);
+    const fee = assets[feeIndex] ?? assets[0]!;
+    const feeType = palletXcm && fee !== assets[0] ? this.feeWay(start, destChain, fee, type) : type;
+    if (feeType === type) return this.palletTransfer(start, chainLoc, assets, fee, type, then);
+    if (type.kind === 'RemoteReserve' || feeType.kind === 'RemoteReserve') {
+      const message = `the fee asset ${assetName(origin, fee.path)} moves ${wayText(feeType)}, the assets ${wayText(type)}: pallet-xcm sends fees apart only where neither goes through a remote reserve (InvalidAssetUnsupportedReserve)`;
+      return this.problem(start, 'feeItem', message);
+    }
+    this.program(start, feesApartProgram(origin, chainLoc, assets, fee, type, feeType, then), '');
+  }
+
+  /** How pallet-xcm moves the fee asset: the assets' way where it can (their remote reserve holds it too), else its own. */
+  private feeWay(start: Hop, dest: TChain | null, fee: Held, assetsWay: TransferType): TransferType {
+    const own = this.impliedType(start, start.chain, dest, [fee], false);
+    if (own.kind !== 'RemoteReserve' && own.kind === assetsWay.kind) return assetsWay;
+    if (assetsWay.kind === 'RemoteReserve' && reservesOf(start.chain, fee.path)?.includes(assetsWay.reserve)) return assetsWay;
+    return own;
   }
 
   /** An xTokens currency id as the registry's asset; a warning when it lists none. */
