@@ -58,7 +58,7 @@ function departedReserve(from: TChain, asset: TAssetInfo): number | null {
   return registryParaIds(sdk.getRelayChainOf(from as TSubstrateChain)).has(paraId) ? null : paraId;
 }
 
-/** A refusal no fee asset mends differently from: the chain does not take what pays its fees. */
+/** A refusal a fee asset may mend: a chain on the way does not take the asset for fees. */
 const isFeeRefusal = (r: RouteRefusal | null): r is RouteRefusal => r !== null && r.at === 'BuyExecution.fees' && / does not take .+ for fees$/.test(r.message);
 
 const cannotArrive = ({ from, to, asset }: XTokensTransfer, why: string): ApiError =>
