@@ -134,6 +134,28 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
     expect([feeItem, destination, weight]).toEqual([1, { parents: 1, interior: [paraJunction(1000), account32(ACCOUNT)] }, U64_MAX]);
   });
 
+  it('an asset a chain on the way does not take for fees goes with a fee asset that chain takes (DAI.e through the asset hub to Hydration: xcUSDT)', async () => {
+    const usdt = sdk.findAssetInfoOrThrow('Moonbeam', { symbol: 'xcUSDT' }, 'Hydration') as { assetId: string };
+    const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'DAI.e', amount: amount('2', 18) } })).expect(200);
+    const call = decodeXTokens(res.body, 1284);
+    expect(call.functionName).toBe('transferMultiCurrencies');
+    const [currencies, feeItem] = call.args as unknown as [{ currency_address: string; amount: bigint }[], number];
+    expect(currencies[0]!.amount).toBe(2n * 10n ** 18n);
+    expect(currencies[1]).toEqual({ currency_address: erc20Of(usdt.assetId), amount: 200_000n });
+    expect(feeItem).toBe(1);
+  });
+
+  it('a transfer no fee asset can carry is a 400 naming the hop and why; so is one through a reserve the registry knows no chain for', async () => {
+    const hdx = await post(body(family, { from: 'Moonbeam', to: 'AssetHubPolkadot', currency: { symbol: 'xcHDX', amount: amount('1', 12) } }));
+    expect(hdx.status, JSON.stringify(hdx.body)).toBe(400);
+    expectErrorBody(hdx.body, 400, 'UnsupportedOperationError');
+    expect(hdx.body.message).toMatch(/Moonbeam -> AssetHubPolkadot xcHDX cannot arrive .*at hop 3 \(AssetHubPolkadot\), AssetHubPolkadot does not take HDX for fees, and no fee asset of Moonbeam can go with it \(with xcUSDT, at hop 1 \(Moonbeam\) the fee asset xcUSDT moves as DestinationReserve, the assets through its reserve Hydration: pallet-xcm sends fees apart only where neither goes through a remote reserve/);
+    expect(hdx.body.details).toEqual([{ path: 'body.currency', message: expect.stringContaining('xcHDX') }]);
+    const eqd = await post(body(family, { from: 'Moonbeam', to: 'Acala', currency: { symbol: 'xcEQD', amount: amount('1', 9) } }));
+    expect(eqd.status, JSON.stringify(eqd.body)).toBe(400);
+    expect(eqd.body.message).toMatch(/through its reserve, para 2011 of Polkadot, and the registry knows no chain with that para id/);
+  });
+
   it('a sender in lower case is taken; a wrong checksum is a 400 naming the field', async () => {
     const currency = { symbol: 'GLMR', amount: '1' };
     await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: SENDER.toLowerCase() })).expect(200);
@@ -218,9 +240,10 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
   const { app, services } = testApp();
   afterAll(() => services.close());
 
-  it('builds every destination and asset the registry pairs with Moonbeam and Moonriver, or refuses it where the destination does not take it for fees', async () => {
+  it('builds every destination and asset the registry pairs with Moonbeam and Moonriver, with a fee asset where a chain on the way does not take it for fees, or refuses it (400) naming why', async () => {
     let built = 0;
     const refused: string[] = [];
+    const withFee: string[] = [];
     for (const from of ['Moonbeam', 'Moonriver'] as const) {
       const relay = sdk.getRelayChainOf(from);
       const assets = [...sdk.getAssetsObject(from).nativeAssets, ...sdk.getAssetsObject(from).otherAssets];
@@ -241,10 +264,10 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
           const res = await request(app)
             .post(`/${family}/evm-x-transfer`)
             .send(body(family, { from, to, recipient: evm ? EVM_RECIPIENT : SS58, currency: sent, options: { abstractDecimals: false } }));
-          if (res.status === 500 && res.body.kind === 'RouteCheckError') {
-            // The route check: the asset pays its own fees where the registry says it cannot.
-            expect(res.body.message).toMatch(/BuyExecution\.fees: \w+ does not take \S+ for fees/);
-            refused.push(`${from} -> ${to} ${asset.symbol}`);
+          if (res.status === 400) {
+            expectErrorBody(res.body, 400, 'UnsupportedOperationError');
+            const why = /registry knows no chain with that para id/.test(res.body.message) ? 'reserve' : /does not take \S+ for fees, and no fee asset/.test(res.body.message) ? 'fees' : res.body.message;
+            refused.push(`${from} -> ${to} ${asset.symbol}: ${why}`);
             continue;
           }
           expect(res.status, `${from} -> ${to} ${asset.symbol}: ${JSON.stringify(res.body)}`).toBe(200);
@@ -252,6 +275,12 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
           const destination = call.args[2] as { parents: number; interior: string[] };
           const account = evm ? account20(EVM_RECIPIENT) : account32(ACCOUNT);
           expect(destination).toEqual({ parents: 1, interior: sdk.isRelayChain(to) ? [account] : [paraJunction(sdk.getParaId(to)), account] });
+          if (call.functionName === 'transferMultiCurrencies') {
+            // A fee asset goes with the asset: its XC-20 address names it (fee item 1).
+            expect(call.args[1]).toBe(1);
+            const fee = [...sdk.getAssetsObject(from).otherAssets].find((a) => 'assetId' in a && a.assetId && erc20Of(a.assetId as string) === call.args[0][1]!.currency_address);
+            withFee.push(`${from} -> ${to} ${asset.symbol} + ${call.args[0][1]!.amount} ${fee?.symbol}`);
+          }
           const currency = call.functionName === 'transfer' ? call.args[0] : call.args[0][0].currency_address;
           expect(currency).toBe(erc20Of(asset.symbol === sdk.getNativeAssetSymbol(from) ? undefined : (asset as { assetId: string }).assetId));
           built++;
@@ -259,24 +288,61 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
       }
     }
     expect(built).toBeGreaterThan(300);
-    // sdk 11.14.8's registry: asset hub and a few parachains list which foreign assets pay fees.
+    // sdk 11.14.8's registry. A 400: the asset's reserve is a para id no chain of the registry has
+    // (EQ, EQD: Equilibrium, gone), or the destination does not take it for fees and no fee asset
+    // travels the same way (HDX goes through Hydration, which holds no USDT or DOT in reserve).
     expect(refused.sort()).toEqual(
       [
-        'Moonbeam -> AssetHubPolkadot xcEQD',
-        'Moonbeam -> AssetHubPolkadot xcHDX',
-        'Moonbeam -> AssetHubPolkadot xcEQ',
-        'Moonbeam -> AssetHubPolkadot DAI.e',
-        'Moonbeam -> Acala DAI.e',
-        'Moonbeam -> Centrifuge DAI.e',
-        'Moonbeam -> Hydration DAI.e',
-        'Moonbeam -> Ajuna xcUSDC',
-        'Moonbeam -> Ajuna xcUSDT',
-        'Moonbeam -> Darwinia xcPINK',
-        'Moonriver -> AssetHubKusama MOVR',
-        'Moonriver -> AssetHubKusama xcTNKR',
-        'Moonriver -> AssetHubKusama xcRMRK',
-        'Moonriver -> Karura xcRMRK',
-        'Moonriver -> BifrostKusama xcRMRK',
+        'Moonbeam -> Acala xcEQ: reserve',
+        'Moonbeam -> Acala xcEQD: reserve',
+        'Moonbeam -> Acala xcPARA: reserve',
+        'Moonbeam -> Acala xcPDEX: reserve',
+        'Moonbeam -> AssetHubPolkadot xcEQ: reserve',
+        'Moonbeam -> AssetHubPolkadot xcEQD: reserve',
+        'Moonbeam -> AssetHubPolkadot xcHDX: fees',
+        'Moonbeam -> Astar xcEQ: reserve',
+        'Moonbeam -> Astar xcEQD: reserve',
+        'Moonbeam -> Crust xcEQD: reserve',
+        'Moonbeam -> Hydration xcSUB: reserve',
+        'Moonbeam -> Pendulum xcPDEX: reserve',
+        'Moonbeam -> Phala xcEQ: reserve',
+        'Moonbeam -> Phala xcEQD: reserve',
+        'Moonbeam -> Phala xcPARA: reserve',
+        'Moonriver -> Amplitude xcPICA: reserve',
+        'Moonriver -> AssetHubKusama xcTEER: reserve',
+        'Moonriver -> AssetHubKusama xcTNKR: reserve',
+        'Moonriver -> Basilisk xcTEER: reserve',
+        'Moonriver -> Basilisk xcTNKR: reserve',
+        'Moonriver -> BifrostKusama xcMGX: reserve',
+        'Moonriver -> BifrostKusama xcPHA: reserve',
+        'Moonriver -> Karura xcHKO: reserve',
+        'Moonriver -> Karura xcKMA: reserve',
+        'Moonriver -> Karura xcLIT: reserve',
+        'Moonriver -> Karura xcPHA: reserve',
+        'Moonriver -> Karura xcTEER: reserve',
+        'Moonriver -> Karura xcTUR: reserve',
+        'Moonriver -> Shiden xcPHA: reserve',
+      ].sort(),
+    );
+    // Where a chain on the way does not take the asset for fees, a fee asset goes with it, chosen by
+    // the route check (Ajuna takes DOT only); non-sufficient asset hub assets go with xcUSDT as the
+    // registry's own builder sends them. MOVR leaves its reserve and xcUSDT returns to its own: the
+    // precompile's pallet-xcm sends the fee apart, first on the asset hub.
+    expect(withFee.sort()).toEqual(
+      [
+        'Moonbeam -> Acala DAI.e + 200000 xcUSDT',
+        'Moonbeam -> Ajuna xcUSDC + 1000000000 xcDOT',
+        'Moonbeam -> Ajuna xcUSDT + 1000000000 xcDOT',
+        'Moonbeam -> AssetHubPolkadot DAI.e + 200000 xcUSDT',
+        'Moonbeam -> AssetHubPolkadot xcDED + 200000 xcUSDT',
+        'Moonbeam -> AssetHubPolkadot xcPINK + 200000 xcUSDT',
+        'Moonbeam -> Centrifuge DAI.e + 200000 xcUSDT',
+        'Moonbeam -> Darwinia xcPINK + 200000 xcUSDT',
+        'Moonbeam -> Hydration DAI.e + 200000 xcUSDT',
+        'Moonriver -> AssetHubKusama MOVR + 200000 xcUSDT',
+        'Moonriver -> AssetHubKusama xcRMRK + 200000 xcUSDT',
+        'Moonriver -> BifrostKusama xcRMRK + 200000 xcUSDT',
+        'Moonriver -> Karura xcRMRK + 200000 xcUSDT',
       ].sort(),
     );
   });

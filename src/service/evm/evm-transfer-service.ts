@@ -13,7 +13,8 @@ import { EthRpc } from './ethereum-rpc';
 import { AddressGuard } from '../../chains/address-guard';
 import { buildMoonbeamToEthereum, planMoonbeamToEthereum, ROUTE_CHAINS } from './moonbeam-ethereum';
 import { buildSendToken, DEFAULT_ETHEREUM_RPC, snowbridgeDestination, type EvmCall } from './snowbridge';
-import { buildXTokensTransfer, checkXTokensDestination, XTOKENS_ORIGINS } from './xtokens-precompile';
+import { checkXTokensDestination, XTOKENS_ORIGINS } from './xtokens-precompile';
+import { planXTokensTransfer } from './xtokens-fees';
 import { checkXcmInterfaceCall, checkXTokensCall } from './precompile-routes';
 import type { RouteCheck } from '../route-check';
 
@@ -83,7 +84,7 @@ export class EvmTransferService {
       throw badRequest('InvalidCurrencyError', `${asset.symbol} on ${req.from} has no counterpart on ${req.to} in the registry`);
     }
     const amount = toBaseUnits(req.currency.amount, asset, req.options.abstractDecimals);
-    const call = buildXTokensTransfer({ from: req.from, to: req.to, asset, amount, recipient: req.recipient });
+    const call = planXTokensTransfer(this.routes, { from: req.from, to: req.to, asset, amount, recipient: req.recipient });
     checkXTokensCall(this.routes, req.from, call.data, { to: req.to, recipient: req.recipient }, logged(req));
     return call;
   }

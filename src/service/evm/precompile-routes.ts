@@ -9,7 +9,7 @@ import type { TChain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import type { Registry } from '@polkadot/types/types';
 import { sdk } from '../../sdk';
 import { parseLocation, toSdkJson, type Loc } from '../../xcm/location';
-import type { RouteCheck, SentAsset } from '../route-check';
+import type { RouteCheck, SentAsset, XTokensTransfer } from '../route-check';
 import { XCM_INTERFACE_ABI } from './moonbeam-ethereum';
 import { readPrecompileLocation } from './precompile-locations';
 import { NATIVE_ERC20, XTOKENS_ABI } from './xtokens-precompile';
@@ -46,15 +46,20 @@ function destinationOf(location: { parents: number; interior: readonly Hex[] }):
   return read;
 }
 
-/** Checks XTokens precompile calldata built for `from` (throws the RouteCheckError naming the hop). */
-export function checkXTokensCall(routes: RouteCheck, from: TChain, data: Hex, expected: { to: TChain; recipient: string }, request: unknown): void {
+/** What XTokens precompile calldata built for `from` dispatches: the assets' locations, the fee item, the destination. */
+export function xTokensTransferOf(from: TChain, data: Hex): XTokensTransfer {
   const call = decodeFunctionData({ abi: XTOKENS_ABI, data });
   const sent = (address: Address, amount: bigint): SentAsset => ({ location: assetLocation(from, address), amount });
   const [assets, feeItem, destination] =
     call.functionName === 'transfer'
       ? [[sent(call.args[0], call.args[1])], 0, call.args[2]]
       : [call.args[0].map((c) => sent(c.currencyAddress, c.amount)), call.args[1], call.args[2]];
-  routes.checkXTokens(from, { assets, feeItem, destination: destinationOf(destination) }, [{ chain: expected.to, recipient: expected.recipient }], request);
+  return { assets, feeItem, destination: destinationOf(destination) };
+}
+
+/** Checks XTokens precompile calldata built for `from` (throws the RouteCheckError naming the hop). */
+export function checkXTokensCall(routes: RouteCheck, from: TChain, data: Hex, expected: { to: TChain; recipient: string }, request: unknown): void {
+  routes.checkXTokens(from, xTokensTransferOf(from, data), [{ chain: expected.to, recipient: expected.recipient }], request);
 }
 
 /**

@@ -22,13 +22,6 @@ export const XTOKENS_ORIGINS: Partial<Record<TChain, number>> = { Moonbeam: 1284
 /** u64::MAX: the precompile reads it as "Unlimited" weight. */
 const UNLIMITED = maxUint64;
 
-/**
- * Asset hub assets that are not sufficient cannot pay for their own delivery; the registry's
- * builder (sdk 11.x) sends them together with 0.2 xcUSDT as the fee item.
- */
-const NEEDS_USDT_FEE = new Set(['xcPINK', 'xcDED', 'xcSTINK', 'xcWIFD', 'xcNCTR']);
-const USDT_FEE = 200_000n;
-
 export interface XTokensTransfer {
   from: TChain;
   to: TChain;
@@ -36,6 +29,8 @@ export interface XTokensTransfer {
   /** Base units. */
   amount: bigint;
   recipient: string;
+  /** A second asset that pays the fees on every chain the transfer reaches (xtokens' fee item). */
+  fee?: { asset: TAssetInfo; amount: bigint };
 }
 
 function erc20Of(from: TChain, asset: TAssetInfo): Address {
@@ -57,20 +52,16 @@ export function checkXTokensDestination(from: TChain, to: TChain): void {
   }
 }
 
-export function buildXTokensTransfer({ from, to, asset, amount, recipient }: XTokensTransfer): EvmCall {
+export function buildXTokensTransfer({ from, to, asset, amount, recipient, fee }: XTokensTransfer): EvmCall {
   const paraId = sdk.isRelayChain(to) ? undefined : sdk.getParaId(to);
   const destination = beneficiaryLocation(paraId, accountJunction(recipient, sdk.isChainEvm(to)));
   const currency = erc20Of(from, asset);
-  let data: Hex;
-  if (from === 'Moonbeam' && to === 'AssetHubPolkadot' && NEEDS_USDT_FEE.has(asset.symbol)) {
-    const usdt = sdk.findAssetInfoOrThrow(from, { symbol: 'xcUSDT' }, to);
-    data = encodeFunctionData({
-      abi: XTOKENS_ABI,
-      functionName: 'transferMultiCurrencies',
-      args: [[{ currencyAddress: currency, amount }, { currencyAddress: erc20Of(from, usdt), amount: USDT_FEE }], 1, destination, UNLIMITED],
-    });
-  } else {
-    data = encodeFunctionData({ abi: XTOKENS_ABI, functionName: 'transfer', args: [currency, amount, destination, UNLIMITED] });
-  }
+  const data: Hex = fee
+    ? encodeFunctionData({
+        abi: XTOKENS_ABI,
+        functionName: 'transferMultiCurrencies',
+        args: [[{ currencyAddress: currency, amount }, { currencyAddress: erc20Of(from, fee.asset), amount: fee.amount }], 1, destination, UNLIMITED],
+      })
+    : encodeFunctionData({ abi: XTOKENS_ABI, functionName: 'transfer', args: [currency, amount, destination, UNLIMITED] });
   return { chainId: XTOKENS_ORIGINS[from]!, to: XTOKENS_PRECOMPILE, data, value: 0n };
 }

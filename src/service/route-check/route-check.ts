@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { RouteCheckError, type ErrorDetail } from '../../errors';
 import { utilCrypto } from '../../sdk';
 import { toSdkJson, type Loc } from '../../xcm/location';
-import { walkCall, walkPalletCall, walkXTokensTransfer, type RouteHop, type RouteWalk, type XTokensTransfer } from './walker';
+import { walkCall, walkPalletCall, walkXTokensTransfer, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
 
 /** Where one transfer of the request must end: its chain (null for a custom location) and recipient. */
 export interface RouteExpectation {
@@ -18,6 +18,12 @@ export interface RouteExpectation {
 }
 
 export type RouteOutcome = 'passed' | 'warned' | 'refused';
+
+/** The first problem of a walk: the hop (1-based) and chain it is on. */
+export interface RouteRefusal extends RouteProblem {
+  hop: number;
+  chain: string;
+}
 
 /** What /metrics counts (the HTTP layer wires it to src/ops/metrics.ts). */
 export interface RouteCheckObserver {
@@ -105,6 +111,19 @@ export class RouteCheck {
    */
   checkXTokens(origin: TChain, transfer: XTokensTransfer, expected: RouteExpectation[], request: unknown): void {
     this.judge(origin, walkXTokensTransfer(origin, transfer), expected, request);
+  }
+
+  /**
+   * Walks an xTokens transfer as `checkXTokens` does, without logging or counting it: the first
+   * problem, or null when it would pass. A builder choosing between ways to send asks this.
+   */
+  trialXTokens(origin: TChain, transfer: XTokensTransfer, expected: RouteExpectation[]): RouteRefusal | null {
+    const walk = walkXTokensTransfer(origin, transfer);
+    compare(walk, expected);
+    const failing = walk.hops.findIndex((h) => !h.ok);
+    if (failing === -1) return null;
+    const hop = walk.hops[failing]!;
+    return { hop: failing + 1, chain: hop.chain, ...hop.problems[0]! };
   }
 
   /** Checks an XCM pallet call given by its arguments (Moonbeam's XCM-interface precompile dispatches one); throws as `check`. */

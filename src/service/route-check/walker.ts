@@ -1,12 +1,13 @@
 // Follows a decoded call hop by hop: each chain its message reaches, the instructions that chain
 // executes, and what is wrong there. Every location is read as the chain executing it reads it
 // (absolute paths from src/xcm/location.ts). Calls whose program the XCM pallet or xTokens writes
-// (teleports, reserve transfers, type-and-then) are walked as the program the pallet sends, built
-// here the way pallet-xcm builds it; `execute`, `send` and custom programs are walked as written.
+// (teleports, reserve transfers, type-and-then) are walked as the program the pallet sends
+// (pallet-programs.ts); `execute`, `send` and custom programs are walked as written. The XCM
+// values it reads (assets as holdings, locations) are read by xcm-values.ts.
 import type { TChain } from '@paraspell/sdk-pjs';
 import type { Call } from '@polkadot/types/interfaces';
 import { sdk } from '../../sdk';
-import { absolute, parseLocation, reanchor, relative, sameJunction, toSdkJson, variantOf, type Junction, type Loc } from '../../xcm/location';
+import { absolute, parseLocation, toSdkJson, variantOf, type Junction, type Loc } from '../../xcm/location';
 import {
   assetName,
   assetOn,
@@ -22,6 +23,8 @@ import {
   teleportTrusted,
   universalOfChain,
 } from './registry-facts';
+import { feesApartProgram, palletProgram, wayText, type Then, type TransferType } from './pallet-programs';
+import { accountLoc, amountOf, assetPath, isObject, junctionText, LOCAL_TARGET, locText, readAssets, samePath, unversioned, type Held, type Json } from './xcm-values';
 
 export interface RouteProblem {
   /** Where in the hop: the instruction and its field (`DepositReserveAsset.dest`), or the call's argument. */
@@ -54,17 +57,6 @@ export interface RouteWalk {
   arrivals: Arrival[];
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** One asset in a holding: its absolute path, its amount (null when not given) and whether a fee was taken from it. */
-interface Held {
-  path: Junction[];
-  amount: bigint | null;
-  /** A chain before took its fees from it: less than `amount` reaches here. */
-  reduced: boolean;
-}
-
 interface Hop {
   chain: TChain;
   view: RouteHop;
@@ -72,60 +64,6 @@ interface Hop {
   /** A message that arrived from another chain, whose first BuyExecution the barrier makes pay. */
   paid: 'first' | 'done' | 'local';
 }
-
-function amountOf(value: unknown): bigint | null {
-  try {
-    if (typeof value === 'number' || typeof value === 'bigint') return BigInt(value);
-    if (typeof value === 'string') return BigInt(value.replace(/,/g, ''));
-  } catch {
-    // not a number
-  }
-  return null;
-}
-
-/** `{v4: x}` -> x (versioned XCM values). */
-export function unversioned(value: unknown): unknown {
-  if (isObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && /^v\d+$/i.test(keys[0]!)) return value[keys[0]!];
-  }
-  return value;
-}
-
-const locText = (loc: Loc): string => JSON.stringify(toSdkJson(loc));
-const junctionText = ({ type, value }: Junction): string => `${type}(${typeof value === 'object' ? JSON.stringify(value) : String(value)})`;
-
-/** Holdings and sends move by asset path; the V3 `{concrete}` wrapper is read through. */
-function assetPath(reader: TChain, id: unknown): Junction[] | null {
-  const loc = parseLocation(isObject(id) && 'concrete' in id ? id.concrete : id);
-  return loc ? absolute(universalOfChain(reader), loc) : null;
-}
-
-function readAssets(reader: TChain, value: unknown): Held[] {
-  const list = unversioned(value);
-  if (!Array.isArray(list)) return [];
-  const held: Held[] = [];
-  for (const asset of list) {
-    if (!isObject(asset)) continue;
-    const path = assetPath(reader, asset.id);
-    if (!path) continue;
-    const fun = variantOf(asset.fun);
-    held.push({ path, amount: fun?.[0] === 'Fungible' ? amountOf(fun[1]) : null, reduced: false });
-  }
-  return held;
-}
-
-const samePath = (a: Junction[], b: Junction[]): boolean => a.length === b.length && a.every((j, i) => sameJunction(j, b[i]!));
-
-/** A location written by `writer`, in the spelling `reader` reads (for programs the pallet writes). */
-const seenBy = (loc: Loc, writer: TChain, reader: TChain): unknown => toSdkJson(reanchor(loc, universalOfChain(writer), universalOfChain(reader)) ?? loc);
-const assetJson = (held: Held, reader: TChain): unknown => ({
-  id: toSdkJson(relative(universalOfChain(reader), held.path)),
-  fun: { Fungible: held.amount === null ? '0' : held.amount.toString() },
-});
-const halved = (held: Held): Held => ({ ...held, amount: held.amount === null ? null : held.amount / 2n });
-
-type TransferType = { kind: 'Teleport' } | { kind: 'LocalReserve' } | { kind: 'DestinationReserve' } | { kind: 'RemoteReserve'; reserve: TChain };
 
 /** Walks calls into hops. One instance per walk. */
 class Walker {
@@ -181,7 +119,7 @@ class Walker {
       if (!path) return this.problem(start, `assets.${i}`, `${locText(asset.location)} climbs above the top of the universe when ${origin} reads it`);
       held.push({ path, amount: asset.amount, reduced: false });
     }
-    this.xTokensTo(start, destination, held, feeItem);
+    this.xTokensTo(start, destination, held, feeItem, true);
   }
 
   /** A call of the XCM pallet given by its method and arguments (as polkadot.js's toJSON spells them). */
@@ -262,49 +200,9 @@ class Walker {
     return reserves !== null && reserves.some((r) => teleportTrusted(r, chain) || r === chain);
   }
 
-  /**
-   * The program pallet-xcm (or xTokens) sends for a transfer, walked from the origin: withdraw,
-   * then teleport, transfer to or withdraw from the reserve; a remote reserve buys execution with
-   * half the fees and deposits to the destination, which buys with the other half.
-   */
-  private palletTransfer(start: Hop, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: { beneficiary: unknown } | { program: unknown }): void {
-    const origin = start.chain;
-    const destPath = absolute(universalOfChain(origin), dest);
-    const destPlace = destPath ? placeOf(destPath) : null;
-    const destChain = destPlace?.chain ?? origin;
-    const onDest = (reader: TChain, feeHeld: Held | undefined): unknown[] => [
-      ...(feeHeld ? [{ BuyExecution: { fees: assetJson(feeHeld, reader), weightLimit: { Unlimited: null } } }] : []),
-      ...('program' in then ? ((Array.isArray(then.program) ? then.program : []) as unknown[]) : [{ DepositAsset: { assets: { Wild: { AllCounted: assets.length } }, beneficiary: then.beneficiary } }]),
-    ];
-    const all = { Wild: { AllCounted: assets.length } };
-    const definite = { Definite: assets.map((x) => assetJson(x, origin)) };
-    const destJson = toSdkJson(dest);
-    let program: unknown[] = [];
-    if (type.kind === 'Teleport') {
-      program = [{ WithdrawAsset: definite.Definite }, { InitiateTeleport: { assets: all, dest: destJson, xcm: onDest(destChain, fee) } }];
-    } else if (type.kind === 'LocalReserve') {
-      program = [{ TransferReserveAsset: { assets: definite.Definite, dest: destJson, xcm: onDest(destChain, fee) } }];
-    } else if (type.kind === 'DestinationReserve') {
-      program = [{ WithdrawAsset: definite.Definite }, { InitiateReserveWithdraw: { assets: all, reserve: destJson, xcm: onDest(destChain, fee) } }];
-    } else if (type.kind === 'RemoteReserve') {
-      const reserve = type.reserve;
-      const reserveLoc = relative(universalOfChain(origin), universalOfChain(reserve));
-      const half = fee ? halved(fee) : undefined;
-      program = [
-        { WithdrawAsset: definite.Definite },
-        {
-          InitiateReserveWithdraw: {
-            assets: all,
-            reserve: toSdkJson(reserveLoc),
-            xcm: [
-              ...(half ? [{ BuyExecution: { fees: assetJson(half, reserve), weightLimit: { Unlimited: null } } }] : []),
-              { DepositReserveAsset: { assets: all, dest: seenBy(dest, origin, reserve), xcm: onDest(destChain, half) } },
-            ],
-          },
-        },
-      ];
-    }
-    this.program(start, program, '');
+  /** Walks the program pallet-xcm (or xTokens) sends for a transfer (pallet-programs.ts) from the origin. */
+  private palletTransfer(start: Hop, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: Then): void {
+    this.program(start, palletProgram(start.chain, dest, assets, fee, type, then), '');
   }
 
   private xTokens(origin: TChain, method: string, a: Json): void {
@@ -327,16 +225,36 @@ class Walker {
     this.xTokensTo(start, destLoc, assets, feeIndex);
   }
 
-  /** What xTokens sends for `assets` to `destLoc` (a chain location ending with the beneficiary, read on the origin). */
-  private xTokensTo(start: Hop, destLoc: Loc, assets: Held[], feeIndex: number): void {
+  /**
+   * What xTokens sends for `assets` to `destLoc` (a chain location ending with the beneficiary, read
+   * on the origin). `palletXcm`: dispatched as pallet-xcm's transfer_assets (Moonbeam's precompile),
+   * which sends a fee asset that moves another way than the assets apart.
+   */
+  private xTokensTo(start: Hop, destLoc: Loc, assets: Held[], feeIndex: number, palletXcm = false): void {
     const origin = start.chain;
     const chainLoc: Loc = { parents: destLoc.parents, junctions: destLoc.junctions.slice(0, -1) };
-    const beneficiary = toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) });
+    const then = { beneficiary: toSdkJson({ parents: 0, junctions: destLoc.junctions.slice(-1) }) };
     if (assets.length === 0) return;
     const destPath = absolute(universalOfChain(origin), chainLoc);
     const place = destPath ? placeOf(destPath) : null;
-    const type = this.impliedType(start, origin, place?.chain && place.rest.length === 0 ? place.chain : null, assets, false);
-    this.palletTransfer(start, chainLoc, assets, assets[feeIndex] ?? assets[0], type, { beneficiary });
+    const destChain = place?.chain && place.rest.length === 0 ? place.chain : null;
+    const type = this.impliedType(start, origin, destChain, assets, false);
+    const fee = assets[feeIndex] ?? assets[0]!;
+    const feeType = palletXcm && fee !== assets[0] ? this.feeWay(start, destChain, fee, type) : type;
+    if (feeType === type) return this.palletTransfer(start, chainLoc, assets, fee, type, then);
+    if (type.kind === 'RemoteReserve' || feeType.kind === 'RemoteReserve') {
+      const message = `the fee asset ${assetName(origin, fee.path)} moves ${wayText(feeType)}, the assets ${wayText(type)}: pallet-xcm sends fees apart only where neither goes through a remote reserve (InvalidAssetUnsupportedReserve)`;
+      return this.problem(start, 'feeItem', message);
+    }
+    this.program(start, feesApartProgram(origin, chainLoc, assets, fee, type, feeType, then), '');
+  }
+
+  /** How pallet-xcm moves the fee asset: the assets' way where it can (their remote reserve holds it too), else its own. */
+  private feeWay(start: Hop, dest: TChain | null, fee: Held, assetsWay: TransferType): TransferType {
+    const own = this.impliedType(start, start.chain, dest, [fee], false);
+    if (own.kind !== 'RemoteReserve' && own.kind === assetsWay.kind) return assetsWay;
+    if (assetsWay.kind === 'RemoteReserve' && reservesOf(start.chain, fee.path)?.includes(assetsWay.reserve)) return assetsWay;
+    return own;
   }
 
   /** An xTokens currency id as the registry's asset; a warning when it lists none. */
@@ -623,30 +541,6 @@ class Walker {
       if (!this.teleportable(hop.chain, held.path)) this.problem(hop, at, `${assetName(hop.chain, held.path)} cannot be teleported: its reserve is not a chain that ${hop.chain} and ${target} trust`);
     }
   }
-}
-
-/** The argument holding a local transfer's target account. */
-const LOCAL_TARGET: Record<string, string> = {
-  'balances.transferKeepAlive': 'dest',
-  'balances.transferAllowDeath': 'dest',
-  'balances.transfer': 'dest',
-  'balances.transferAll': 'dest',
-  'assets.transfer': 'target',
-  'assets.transferKeepAlive': 'target',
-  'foreignAssets.transfer': 'target',
-  'foreignAssets.transferKeepAlive': 'target',
-  'tokens.transfer': 'dest',
-  'tokens.transferKeepAlive': 'dest',
-  'tokens.transferAll': 'dest',
-  'currencies.transfer': 'dest',
-};
-
-/** A local transfer's target (`{id: '0x..'}`, a bare account id, or a 20-byte key) as a beneficiary location. */
-function accountLoc(value: unknown): Loc | null {
-  const raw = isObject(value) ? (value.id ?? value.address20 ?? null) : value;
-  if (typeof raw !== 'string' || !/^0x[0-9a-f]+$/i.test(raw)) return null;
-  const junction: Junction = raw.length === 42 ? { type: 'AccountKey20', value: { network: null, key: raw } } : { type: 'AccountId32', value: { network: null, id: raw } };
-  return { parents: 0, junctions: [junction] };
 }
 
 /** Runs one walk; call data the walker cannot follow is not passed as if it could be. */
