@@ -7,20 +7,17 @@
 // /xcm-fee's origin fee, and every fee quoted is in an asset the chain that charges it takes.
 // The routes that cannot pass yet are listed in PENDING with what happens instead, so a route that
 // starts (or stops) passing fails here.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { ApiPromise } from '../../src/sdk';
 import { assetOf, assetsOf, nativeOf, xc20Address, type ChainAsset } from '../../src/sandbox/assets';
 import type { SandboxChainName } from '../../src/sandbox/chain-node';
-import { startSandbox, type Sandbox } from '../../src/sandbox/network';
 import { PLACES } from '../../src/sandbox/topology';
 import { parseLocation, reanchor, sameLocation, toSdkJson, universalOf } from '../../src/xcm/location';
-import { testApp } from '../helpers/app';
 import { key, networkOf, REFUSED, ROUTES, selector, type Asset, type Route } from '../support/route-matrix';
-import { alith, dev, finalStatus, SandboxClients, submit } from '../support/sandbox-client';
+import { alith, dev, finalStatus, submit } from '../support/sandbox-client';
+import { sandboxService } from '../support/sandbox-service';
 
 /** A route that cannot pass yet: why, and the error its run fails with (it must, so one that starts passing fails). */
 interface Pending {
@@ -28,35 +25,12 @@ interface Pending {
   fails: RegExp;
 }
 
-const PENDING: Record<string, Pending> = {
-};
+const PENDING: Record<string, Pending> = {};
 
 /** What each route sends: a few tokens, enough to pay every hop's fees. */
 const AMOUNT: Record<Asset, bigint> = { DOT: 2n * 10n ** 10n, KSM: 10n ** 12n, USDT: 5_000_000n, USDC: 5_000_000n, HDX: 10n ** 14n, GLMR: 10n ** 18n };
 
-let sandbox: Sandbox;
-let server: Server;
-let url: string;
-let app: ReturnType<typeof testApp>['app'];
-let services: ReturnType<typeof testApp>['services'];
-const clients = new SandboxClients(() => sandbox);
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ blockMs: 100, basePort: 0 });
-  // The service reaches the chains as the sandbox's own does (CHAIN_ENDPOINTS), not through
-  // callers' overrides, whose connections per client are bounded.
-  ({ app, services } = testApp({ CHAIN_ENDPOINTS: JSON.stringify(sandbox.endpoints) }));
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 120_000);
-
-afterAll(async () => {
-  await clients.close();
-  await services?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  await sandbox?.close();
-});
+const served = sandboxService({ blockMs: 100 });
 
 const options = () => ({ abstractDecimals: false });
 
@@ -139,7 +113,7 @@ type Arrival = (route: Route, destination: ApiPromise) => Promise<(txHash: strin
 
 /** Followed with /x-transfer/status to `delivered`. */
 const delivered: Arrival = async ({ from, to }) => async (txHash) => {
-  const status = await finalStatus(url, { from, to, txHash });
+  const status = await finalStatus(served.url, { from, to, txHash });
   expect(status['status'], `status ${JSON.stringify(status)}`).toBe('delivered');
 };
 
@@ -151,7 +125,7 @@ const delivered: Arrival = async ({ from, to }) => async (txHash) => {
 const overTheBridge: Arrival = async ({ from, to }, destination) => {
   const processed = await nextProcessed(destination);
   return async (txHash) => {
-    if (from === 'AssetHubPolkadot') expect((await finalStatus(url, { from, to, txHash }))['status']).toBe('bridged');
+    if (from === 'AssetHubPolkadot') expect((await finalStatus(served.url, { from, to, txHash }))['status']).toBe('bridged');
     expect(await processed(), `${to} processed the message`).toBe(true);
   };
 };
@@ -173,11 +147,11 @@ async function transfer(route: Route, arrival: Arrival): Promise<void> {
   // Pre-flight from an EVM origin asks where what is left on the asset hub goes.
   const preflight = from === 'Moonbeam' ? { ...body, ahAddress: dev('Eve').address } : body;
   const [built, builtV2, fee, dryRun, receivable] = await Promise.all([
-    request(app).post('/v5/x-transfer').send(body),
-    request(app).post('/v2/x-transfer').send(v2),
-    request(app).post('/v5/xcm-fee').send(preflight),
-    request(app).post('/v5/dry-run').send(preflight),
-    request(app).post('/v5/receivable-amount').send(preflight),
+    request(served.app).post('/v5/x-transfer').send(body),
+    request(served.app).post('/v2/x-transfer').send(v2),
+    request(served.app).post('/v5/xcm-fee').send(preflight),
+    request(served.app).post('/v5/dry-run').send(preflight),
+    request(served.app).post('/v5/receivable-amount').send(preflight),
   ]);
   expect(built.status, JSON.stringify(built.body)).toBe(200);
   expect(builtV2.body, 'the /v2 call data').toBe(built.body);
@@ -193,7 +167,7 @@ async function transfer(route: Route, arrival: Arrival): Promise<void> {
   for (const hop of quoted.hops ?? []) expectFeesTaken(hop.chain, hop.result, `hop ${hop.chain}`);
   expectFeesTaken(to, quoted.destination, 'destination');
 
-  const [origin, destination] = [await clients.api(from), await clients.api(to)];
+  const [origin, destination] = [await served.clients.api(from), await served.clients.api(to)];
   const [sent, got, native] = [held(from, asset)!, held(to, asset)!, nativeOf(from)];
   expect(sent, `${from} holds ${asset}`).toBeDefined();
   expect(got, `${to} holds ${asset}`).toBeDefined();
