@@ -199,6 +199,19 @@ export function follower(options: FollowerOptions): FollowWork {
       waiting.close();
       waiting = undefined;
     };
+    // One read, its answer taken; in a function of its own so that the loop, suspended while the
+    // watch waits, holds no register that still points at the read's journey and reader.
+    const read = async (): Promise<boolean> => {
+      const tracking = await options.status.track(watch.request, halt.signal, resume, offered);
+      offered = undefined;
+      try {
+        recorder.take(tracking);
+        resume = tracking.snapshot();
+        return tracking.watching();
+      } finally {
+        tracking.release();
+      }
+    };
     let failures = 0;
     try {
       while (!recorder.progress.ended && !recorder.lost && !signal.aborted) {
@@ -209,16 +222,7 @@ export function follower(options: FollowerOptions): FollowWork {
         const before = JSON.stringify(resume);
         let waited = false;
         try {
-          const tracking = await options.status.track(watch.request, halt.signal, resume, offered);
-          offered = undefined;
-          let watching: boolean;
-          try {
-            recorder.take(tracking);
-            resume = tracking.snapshot();
-            watching = tracking.watching();
-          } finally {
-            tracking.release();
-          }
+          const watching = await read();
           if (waiting && !(watching && resume && waiting.holds(resume))) leave(false);
           if (watching && resume && !recorder.progress.ended) {
             if (!waiting) {
