@@ -189,8 +189,9 @@ export function follower(options: FollowerOptions): FollowWork {
     let resume = progress.resume as JourneySnapshot | undefined;
     let offered: Offered | undefined;
     let waiting: Waiting | undefined;
+    // Not while a block offered to it is read: past that block, its position would skip it.
     const save = (): void => {
-      if (waiting && resume) recorder.save(waiting.caughtUp(resume));
+      if (waiting && resume && !offered) recorder.save(waiting.caughtUp(resume));
     };
     const leave = (caughtUp: boolean): void => {
       if (!waiting) return;
