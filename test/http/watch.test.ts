@@ -191,6 +191,17 @@ describe('POST /x-transfer/watch', () => {
     await until(() => a.services.status.watching().length === 0 && assetHub.openSubscriptionsOf('chain_finalizedHead') === 0, 'the head subscription to go');
   });
 
+  it('a waiting watch holds no connection of its own: while three wait on AssetHubPolkadot, only its head watcher holds it', async () => {
+    const { body, arrive } = await teleport();
+    const made = [await watch(a.app, watchBody(body)), await watch(a.app, watchBody(body)), await watch(a.app, watchBody(body))];
+    await until(() => a.services.status.watching().some((w) => w.chain === 'AssetHubPolkadot' && w.listeners === 3), 'three watches waiting');
+    const leases = () => a.services.pool.stats().reduce((n, e) => n + (e.chain === 'AssetHubPolkadot' ? e.leases : 0), 0);
+    // Each used to keep the reader of its last read (and its lease) for as long as it waited.
+    await until(() => leases() === 1, `AssetHubPolkadot lent once, not ${leases()} times`);
+    arrive();
+    for (const m of made) await receiver.eventsOf(m.id, 2);
+  });
+
   it('a chain that fails while a watch follows it does not end the watch: it is read again later, and delivers', async () => {
     const hostile = await startHostileNode({ upstream: assetHub.url });
     try {

@@ -187,7 +187,7 @@ class HeadWatcher {
         lease.api,
         this.chain,
         (number) => this.#announce(number),
-        (error) => this.#fail(error),
+        (error) => this.fail(error),
       );
       // A watch stopped (or timed out) before the subscription is set up cancels it once it is.
       subscribing.then((unsubscribe) => {
@@ -201,7 +201,7 @@ class HeadWatcher {
     }
   }
 
-  readonly #dropped = (): void => this.#fail(new ProviderUnavailableError(this.chain, this.endpoints, 'the connection was lost while following the chain'));
+  readonly #dropped = (): void => this.fail(new ProviderUnavailableError(this.chain, this.endpoints, 'the connection was lost while following the chain'));
 
   /** A new finalized head: each block since the last one is announced in order. */
   #announce(number: number): void {
@@ -218,7 +218,7 @@ class HeadWatcher {
         for (const listener of this.#open) listener.push({ block });
         await this.#offer(block);
       }
-    }).catch((error: unknown) => this.#fail(error));
+    }).catch((error: unknown) => this.fail(error));
   }
 
   /**
@@ -257,7 +257,8 @@ class HeadWatcher {
     }
   }
 
-  #fail(error: unknown): void {
+  /** Tells every listener of `error`, and ends the watch. */
+  fail(error: unknown): void {
     if (this.#stop.signal.aborted) return;
     const failure = error instanceof Error ? error : new Error(String(error));
     for (const listener of this.listeners) listener.push(failure);
@@ -302,7 +303,8 @@ export class HeadWatchers {
     return [...this.#watchers.values()].map((w) => ({ chain: w.chain, listeners: w.listeners.size }));
   }
 
+  /** Ends every watch: its listeners are told (a watch waiting on one stops waiting). */
   close(): void {
-    for (const watcher of [...this.#watchers.values()]) watcher.stop();
+    for (const watcher of [...this.#watchers.values()]) watcher.fail(new Error('the head watch ended: the service is closing'));
   }
 }

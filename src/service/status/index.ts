@@ -6,34 +6,46 @@ import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
 import { ApiError, DeadlineExceededError } from '../../errors';
 import type { StatusRequest } from '../../schemas/status';
-import { checkOverrideHosts, readLimits } from '../sdk-calls';
+import { checkOverrideHosts, endpointResolver, readLimits } from '../sdk-calls';
 import type { Leg, StatusAnswer } from './answer';
-import { HeadWatchers } from './head-watcher';
-import { Journey, type JourneySnapshot } from './journey';
+import { HeadWatchers, type Interest, type Offered } from './head-watcher';
+import { interestOf, Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
 import { SharedSearches, type StartSearch } from './timestamp-search';
 import { laterLegs } from './route';
 
 export type { Leg, StatusAnswer } from './answer';
 export type { JourneySnapshot } from './journey';
+export type { Offered } from './head-watcher';
 
 /** Whether the transfer's route ends at a bridge hub (another ecosystem, or Ethereum): its message takes longer. */
 export const crossesBridge = (req: StatusRequest): boolean => laterLegs(req.from, req.to, undefined).some((step) => step.role === 'bridge');
 
-/** A transfer read for a watch: what is known, and following it on with the shared head watchers. */
+/** A transfer read for a watch: what is known, and where a later read carries on. */
 export interface Tracking {
   answer(): StatusAnswer;
   /** The timestamp (epoch ms) of the block that settled the latest leg found in this read. */
   settledAt(): number | undefined;
   /** Where a later read carries on (`track`'s `resume`), in this process or another. */
   snapshot(): JourneySnapshot;
-  /**
-   * Reads new finalized blocks until the answer is final, or this read spent TRACK_MAX_BLOCKS (then
-   * the answer is not final and `track` carries on from a snapshot). `changed` as in Journey.follow.
-   */
-  follow(changed: () => void): Promise<void>;
-  /** Gives back the chain connections (once following is over). */
+  /** Whether new blocks of a chain can still change the answer (`wait` for them). */
+  watching(): boolean;
+  /** Gives back the chain connections. */
   release(): void;
+}
+
+/**
+ * A watch waiting for the blocks that can settle it: it is held by the head watcher's index under
+ * its extrinsic or message, and nothing else waits on its behalf.
+ */
+export interface Waiting {
+  /** The next block offered to it, in order; rejects when the head watch fails (or closes) or the signal aborts. */
+  next(signal: AbortSignal): Promise<Offered>;
+  /** Whether `snapshot` waits for the same thing (chain, extrinsic or message): then this wait carries on. */
+  holds(snapshot: JourneySnapshot): boolean;
+  /** `snapshot` moved past the blocks the watcher checked for it and passed over (what a takeover need not read again). */
+  caughtUp(snapshot: JourneySnapshot): JourneySnapshot;
+  close(): void;
 }
 
 /** A stream whose first answer has been read; `run` follows it to the end. */
@@ -45,6 +57,25 @@ export interface StatusStream {
    */
   run(leg: (leg: Leg) => void): Promise<StatusAnswer | undefined>;
 }
+
+/**
+ * A signal that aborts when any of `sources` does, and lets go of them on `dispose`. Not
+ * AbortSignal.any: its weak references and registry entries, made for every read of every watch,
+ * cost far more than these listeners.
+ */
+function linked(...sources: AbortSignal[]): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const aborts = sources.map((source) => {
+    const abort = (): void => controller.abort(source.reason);
+    source.addEventListener('abort', abort, { once: true });
+    return abort;
+  });
+  const aborted = sources.find((source) => source.aborted);
+  if (aborted) controller.abort(aborted.reason);
+  return { signal: controller.signal, dispose: () => sources.forEach((source, i) => source.removeEventListener('abort', aborts[i]!)) };
+}
+
+const sameInterest = (a: Interest | undefined, b: Interest | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Aborts with `reason` after `ms`, unless cleared first. */
 function timer(ms: number, reason: () => unknown): { signal: AbortSignal; clear(): void } {
@@ -172,36 +203,57 @@ export class StatusService {
   }
 
   /**
-   * For a watch: reads what is known now (from the snapshot `resume`, else afresh as `status`
-   * does), the first read under REQUEST_TIMEOUT_MS; following then lasts as long as `signal` (or
-   * until the service closes). Each call reads at most TRACK_MAX_BLOCKS blocks; following shares
-   * the head watchers of streams, so many watches on one chain hold one subscription.
+   * For a watch: reads what is known now, up to each chain's finalized head: from the snapshot
+   * `resume` (first looking at `offered`, a block the watch's `wait` was offered), else afresh as
+   * `status` does. A read from scratch or from a snapshot alone is bounded by REQUEST_TIMEOUT_MS;
+   * each read has that deadline of its own too, and the read stops at TRACK_MAX_BLOCKS blocks.
    */
-  async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot): Promise<Tracking> {
-    const firstRead = timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
-    const following = AbortSignal.any([signal, this.#closing.signal]);
-    // Following lasts for hours: each read has a deadline of its own, so a node that hangs fails the
-    // read (read again later), and the shared blocks it follows are not summed into its budget.
-    const reader = this.#reader(req, AbortSignal.any([following, firstRead.signal]), { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
+  async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot, offered?: Offered): Promise<Tracking> {
+    const firstRead = offered ? undefined : timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
+    const reading = linked(...[signal, this.#closing.signal, firstRead?.signal].filter((s) => s !== undefined));
+    const reader = this.#reader(req, reading.signal, { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
+    const release = (): void => {
+      reading.dispose();
+      reader.release();
+    };
     const journey = this.#journey(req, reader, this.#searches.search, true, true);
     try {
       await checkOverrideHosts(req.options.apiOverrides, this.pool.guard);
-      if (resume) await journey.restore(resume);
+      if (resume && offered) await journey.resumeWith(resume, offered, reading.signal);
+      else if (resume) await journey.restore(resume);
       else await journey.scan();
     } catch (error) {
-      reader.release();
+      release();
       throw error;
     } finally {
-      firstRead.clear();
+      firstRead?.clear();
     }
     return {
       answer: () => journey.answer(),
       settledAt: () => journey.settledAt,
       snapshot: () => journey.snapshot(),
-      follow: async (changed) => {
-        if (journey.watching) await journey.follow(this.#watchers, changed, following);
-      },
-      release: () => reader.release(),
+      watching: () => journey.watching !== undefined,
+      release,
+    };
+  }
+
+  /**
+   * For a watch whose `track` is `watching`: joins the shared head watcher of its cursor's chain,
+   * indexed under what alone can settle it (resolves once the subscription is set up).
+   */
+  async wait(req: StatusRequest, snapshot: JourneySnapshot, signal: AbortSignal): Promise<Waiting> {
+    const cursor = snapshot.cursor;
+    if (!cursor) throw new Error('nothing to wait for: the snapshot has no cursor');
+    const closing = this.#closing.signal;
+    if (closing.aborted) throw closing.reason;
+    const interest = interestOf(req, cursor.leg, snapshot.messageId);
+    const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS)(cursor.chain);
+    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest);
+    return {
+      next: (stop) => heads.next(stop),
+      holds: (other) => other.cursor?.chain === cursor.chain && sameInterest(interestOf(req, other.cursor.leg, other.messageId), interest),
+      caughtUp: (other) => (other.cursor?.next === undefined ? other : { ...other, cursor: { ...other.cursor, next: heads.caughtUp(other.cursor.next) } }),
+      close: () => heads.close(),
     };
   }
 

@@ -6,7 +6,7 @@
 import { abortable } from '../../chains/pool';
 import type { StatusRequest } from '../../schemas/status';
 import { pendingLeg, summarise, type Leg, type StatusAnswer } from './answer';
-import type { HeadSubscription, HeadWatchers, Interest } from './head-watcher';
+import type { HeadSubscription, HeadWatchers, Interest, Offered } from './head-watcher';
 import { findMessage, reachedLeg } from './messages';
 import { indexIn, lookBack, notFoundLeg, readOrigin } from './origin';
 import { BlockBudgetSpent, type BlockView, type ChainReader } from './reader';
@@ -33,6 +33,12 @@ export interface JourneySnapshot {
 export interface JourneyLimits {
   lookback: number;
   maxBlocks: number;
+}
+
+/** What alone can settle a cursor on leg `leg`: the extrinsic on the origin, else the message's outcome. */
+export function interestOf(req: Pick<StatusRequest, 'txHash'>, leg: number, messageId: string | undefined): Interest | undefined {
+  if (leg === 0) return { txHash: req.txHash };
+  return messageId ? { messageId } : undefined;
 }
 
 const BEYOND_BRIDGE = 'The message is followed up to the bridge hub; what happens beyond the bridge is not followed.';
@@ -103,12 +109,16 @@ export class Journey {
 
   /** Carries on from a snapshot instead of `scan`: reads from its cursor up to each finalized head. */
   async restore(snapshot: JourneySnapshot): Promise<void> {
+    this.#load(snapshot);
+    await this.#budgeted(() => this.#readToHead());
+  }
+
+  #load(snapshot: JourneySnapshot): void {
     const copy = structuredClone(snapshot);
     this.#legs = copy.legs;
     this.#messageId = copy.messageId;
     this.#notes = copy.notes;
     this.#cursor = copy.cursor;
-    await this.#budgeted(() => this.#readToHead());
   }
 
   answer(): StatusAnswer {
@@ -152,24 +162,7 @@ export class Journey {
         this.#heads = { heads, cursor };
         try {
           changed();
-          for (;;) {
-            const { block, passedFrom } = await heads.next(signal);
-            if (passedFrom !== undefined && cursor.next !== undefined) {
-              // The watcher looked in the blocks it passed over: read only what came before them.
-              if (cursor.next < passedFrom && (await this.#readRange(cursor, passedFrom - 1))) break;
-              if (cursor.next >= passedFrom) cursor.next = Math.max(cursor.next, block.number);
-            }
-            const next = cursor.next ?? block.number;
-            if (block.number < next) continue;
-            // A gap (the watch began, or the node skipped ahead): read it first, in order.
-            if (block.number > next && (await this.#readRange(cursor, block.number - 1))) break;
-            this.reader.count(block.chain, block.number);
-            // The watcher reads the block for every stream: this one stops waiting when it ends,
-            // and counts what the block cost against its own budget.
-            const found = await abortable(this.#visit(cursor, block), signal);
-            this.reader.charge(block);
-            if (found) break;
-          }
+          while (!(await this.#take(cursor, await heads.next(signal), signal)));
         } finally {
           if (this.#cursor === cursor && cursor.next !== undefined) cursor.next = heads.caughtUp(cursor.next);
           this.#heads = undefined;
@@ -181,10 +174,41 @@ export class Journey {
     changed();
   }
 
+  /**
+   * Carries on from a snapshot with a block a head watcher offered for its cursor (a watch that
+   * waited without a journey of its own): reads first what the watcher did not check for it, looks
+   * at the block, and once the cursor moved on reads each later chain up to its finalized head.
+   */
+  async resumeWith(snapshot: JourneySnapshot, offered: Offered, signal: AbortSignal): Promise<void> {
+    this.#load(snapshot);
+    await this.#budgeted(async () => {
+      const cursor = this.#cursor;
+      if (cursor?.chain === offered.block.chain && (await this.#take(cursor, offered, signal))) await this.#readToHead();
+    });
+  }
+
+  /** Looks at a block offered for `cursor` (after what came before it, unread); true when the cursor moved on. */
+  async #take(cursor: Cursor, { block, passedFrom }: Offered, signal: AbortSignal): Promise<boolean> {
+    if (passedFrom !== undefined && cursor.next !== undefined) {
+      // The watcher looked in the blocks it passed over: read only what came before them.
+      if (cursor.next < passedFrom && (await this.#readRange(cursor, passedFrom - 1))) return true;
+      if (cursor.next >= passedFrom) cursor.next = Math.max(cursor.next, block.number);
+    }
+    const next = cursor.next ?? block.number;
+    if (block.number < next) return false;
+    // A gap (the watch began, or the node skipped ahead): read it first, in order.
+    if (block.number > next && (await this.#readRange(cursor, block.number - 1))) return true;
+    this.reader.count(block.chain, block.number);
+    // The watcher reads the block for every stream: this one stops waiting when it ends, and
+    // counts what the block cost against its own budget.
+    const found = await abortable(this.#visit(cursor, block), signal);
+    this.reader.charge(block);
+    return found;
+  }
+
   /** What alone can settle the cursor: its extrinsic on the origin, else its message's outcome. */
   #interest(cursor: Cursor): Interest | undefined {
-    if (cursor.leg === 0) return { txHash: this.req.txHash };
-    return this.#messageId ? { messageId: this.#messageId } : undefined;
+    return interestOf(this.req, cursor.leg, this.#messageId);
   }
 
   async #takeOrigin(block: BlockView, index: number): Promise<void> {

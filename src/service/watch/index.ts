@@ -12,7 +12,7 @@ import type { WatchRequest } from '../../schemas/watch';
 import { crossesBridge, type StatusAnswer, type StatusService } from '../status';
 import type { BackendKind, WatchBackend, WatchCounts } from './backend';
 import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery';
-import { firstEvents, follower } from './follower';
+import { firstEvents, follower, SAVE_EVERY_MS } from './follower';
 import { MemoryBackend } from './memory-backend';
 import { RedisBackend } from './redis-backend';
 import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
@@ -78,7 +78,7 @@ export function createWatchService(config: Config, status: StatusService, guard:
 }
 
 export interface WatchServiceDeps {
-  status: Pick<StatusService, 'track'>;
+  status: Pick<StatusService, 'track' | 'wait'>;
   backend: WatchBackend;
   guard: AddressGuard;
   send: Send;
@@ -102,7 +102,9 @@ export class WatchService {
     this.#deps = deps;
     this.#observers = observers;
     const { backend, status, logger, config, send } = deps;
-    const follow = follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS });
+    // Only a backend shared by processes needs a waiting watch's position recorded: another takes it over.
+    const saveEveryMs = backend.kind === 'redis' ? SAVE_EVERY_MS : undefined;
+    const follow = follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS, saveEveryMs });
     // The work runs outside any request (BullMQ workers, the memory backend's queue and timers):
     // on behalf of the watch's owner, whose connection and lookup budgets it spends.
     backend.start(

@@ -163,7 +163,8 @@ export class MemoryBackend implements WatchBackend {
     const controller = new AbortController();
     entry.follower = controller;
     const run = this.#work
-      .follow(structuredClone(entry.watch), structuredClone(entry.progress), controller.signal)
+      // Not copied: records are replaced, never changed in place (a follower records a new progress).
+      .follow(entry.watch, entry.progress, controller.signal)
       .catch((error: unknown) => this.#logger.warn({ watch: entry.watch.id, err: error instanceof Error ? error.message : String(error) }, 'watch follow failed'))
       .finally(() => {
         this.#running.delete(run);
