@@ -6,7 +6,7 @@
 // empty block costs at each count (the median of BENCH_CPU_BLOCKS blocks).
 // Run: npm run bench:memory (BENCH_WATCH_COUNTS=1000,10000 to run fewer counts; BENCH_FOLLOW_BLOCKS=600
 // follows an hour of empty blocks at each count and prints the RSS drift; BENCH_PARTS=watches skips
-// the connections). BENCH_BASE=<git ref> runs that build beside this one (BENCH_HEAD=<git ref> in
+// the connections; BENCH_BACKENDS=memory or redis runs one backend). BENCH_BASE=<git ref> runs that build beside this one (BENCH_HEAD=<git ref> in
 // place of this one), a service each on the same chains and blocks, and prints new/old.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
@@ -17,6 +17,7 @@ import { loadAverage, steadyRss } from './watch-setup';
 
 const COUNTS = (process.env.BENCH_WATCH_COUNTS ?? '1000,10000,100000').split(',').map(Number);
 const PARTS = (process.env.BENCH_PARTS ?? 'connections,watches').split(',');
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'memory,redis').split(',');
 const CLIENT_CONNECTIONS = 8;
 /** A short rest first: V8 shrinks the heap of a service left alone within a minute or two. */
 const REST_MS = Number(process.env.BENCH_REST_MS ?? 120_000);
@@ -81,7 +82,7 @@ function printWatches(backend: string, loads: WatchLoad[]): void {
       `${backend} ${String(load.watches).padStart(6)} open watches, ${load.build}: +${load.rssDeltaMb} MB RSS (${kbEach(load.rssDeltaMb, load.watches).toFixed(1)} kB each; ${load.rssMb} MB in all)` +
         (load.redisDeltaMb === undefined ? '' : `, Redis +${load.redisDeltaMb} MB (${kbEach(load.redisDeltaMb, load.watches).toFixed(1)} kB each)`) +
         `; CPU per empty block ${cpu.median.toFixed(1)} ms (median of ${cpu.blocks}; p10 ${cpu.p10.toFixed(1)}, p90 ${cpu.p90.toFixed(1)})` +
-        `; made at ${made.perSec.toFixed(0)}/s (POST p50 ${made.p50.toFixed(0)} ms, p99 ${made.p99.toFixed(0)} ms; ${made.cpuMs.toFixed(1)} ms of service CPU each)` +
+        `; made at ${made.perSec.toFixed(0)}/s (POST p50 ${made.p50.toFixed(0)} ms, p99 ${made.p99.toFixed(0)} ms; ${made.cpuMs.toFixed(1)} ms of service CPU each${made.retried ? `; ${made.retried} answered 503 and sent again` : ''})` +
         (load.followed ? `; after ${load.followed.blocks} more empty blocks ${load.followed.rssMb} MB (${(((load.followed.rssMb - load.rssMb) / load.rssMb) * 100).toFixed(1)}%)` : ''),
     );
     if (base && load !== base) {
@@ -103,10 +104,10 @@ async function main(): Promise<void> {
       if (PARTS.includes('connections')) await connections(chains, builds);
       if (!PARTS.includes('watches')) return;
       for (const count of COUNTS.filter((n) => n > 0)) {
-        step(`${count} watches in memory`);
-        printWatches('memory', await openWatches(chains, count, builds, false));
-        step(`${count} watches with Redis`);
-        printWatches('redis ', await openWatches(chains, count, builds, true));
+        for (const backend of BACKENDS) {
+          step(`${count} watches, ${backend}`);
+          printWatches(backend.padEnd(6), await openWatches(chains, count, builds, backend === 'redis'));
+        }
       }
     } finally {
       await Promise.all(chains.map((c) => c.close()));

@@ -72,7 +72,12 @@ export interface Made {
   p99: number;
   /** Service CPU per watch made, ms. */
   cpuMs: number;
+  /** Requests answered 503 (the store busy: "retry shortly") and sent again, as a client would. */
+  retried: number;
 }
+
+/** Tries of one watch while the service answers 503 (its store did not answer in time). */
+const CREATE_TRIES = 5;
 
 /**
  * One watch per transfer through `POST /v5/x-transfer/watch`, `concurrency` requests in flight on
@@ -86,14 +91,22 @@ export async function makeWatches(service: Service, transfers: Transfer[], body:
   const cpuBefore = service.threadsCpuMs();
   const started = performance.now();
   let next = 0;
+  let retried = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < transfers.length) {
         const i = next++;
         const { hash, blockHash } = transfers[i]!;
         const sentAt = performance.now();
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, txHash: hash, blockHash }) });
-        const text = await res.text();
+        let res: Response;
+        let text: string;
+        for (let tries = 1; ; tries++) {
+          res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, txHash: hash, blockHash }) });
+          text = await res.text();
+          if (res.status !== 503 || tries === CREATE_TRIES) break;
+          retried++;
+          await sleep(1_000);
+        }
         if (res.status !== 201) throw new Error(`watch ${i}: ${res.status} ${text.slice(0, 300)}`);
         took.push(performance.now() - sentAt);
         ids[i] = (JSON.parse(text) as { id: string }).id;
@@ -102,7 +115,7 @@ export async function makeWatches(service: Service, transfers: Transfer[], body:
   );
   const seconds = (performance.now() - started) / 1000;
   took.sort((a, b) => a - b);
-  return { ids, perSec: transfers.length / seconds, p50: percentile(took, 0.5), p99: percentile(took, 0.99), cpuMs: (service.threadsCpuMs() - cpuBefore) / transfers.length };
+  return { ids, perSec: transfers.length / seconds, p50: percentile(took, 0.5), p99: percentile(took, 0.99), cpuMs: (service.threadsCpuMs() - cpuBefore) / transfers.length, retried };
 }
 
 export interface BlockCpu {

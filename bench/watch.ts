@@ -172,7 +172,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     const before = receiver.countOf('transfer.in-flight');
     const made = await makeWatches(service, transfers, { from: 'Polkadot', to: 'AssetHubPolkadot', options, webhook: { url: receiver.url, secret: SECRET } }, CREATE_CONCURRENCY);
     const watchOf = new Map(made.ids.map((id, i) => [id, i]));
-    console.log(`${name}: ${transfers.length} watches made at ${made.perSec.toFixed(0)}/s (${CREATE_CONCURRENCY} at a time, POST p50 ${made.p50.toFixed(0)} ms, p99 ${made.p99.toFixed(0)} ms; ${made.cpuMs.toFixed(1)} ms of service CPU each)`);
+    console.log(`${name}: ${transfers.length} watches made at ${made.perSec.toFixed(0)}/s (${CREATE_CONCURRENCY} at a time, POST p50 ${made.p50.toFixed(0)} ms, p99 ${made.p99.toFixed(0)} ms; ${made.cpuMs.toFixed(1)} ms of service CPU each${made.retried ? `; ${made.retried} answered 503 and sent again` : ''})`);
     // Each watch tells of its origin leg at once (`in-flight`).
     const lateInFlight = await receiver.waitFor('transfer.in-flight', before + transfers.length, DELIVERY_WAIT_MS).then(() => 0, () => before + transfers.length - receiver.countOf('transfer.in-flight'));
     await settle();
