@@ -9,12 +9,12 @@
 // checked out and compiled into a temporary directory, and its server started the same way.
 // Prints a Markdown summary and one JSON line.
 //   npx tsc -p tsconfig.json && BENCH_BASE=<ref> node dist/bench/custom-assets.js
-import { execFileSync, execSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../src/project-root';
 import { startTestChain } from '../test/support/test-chain';
+import { buildRef } from './baseline';
 import { startService, type Service } from './harness';
 import { healthTimes, post } from './hostile';
 
@@ -94,21 +94,12 @@ async function measure(root: string | undefined, urls: { ah: string; hydration: 
   }
 }
 
-/** `ref` checked out and compiled into a temporary directory (the shared node_modules linked in). */
-function buildBase(ref: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'xcm-gateway-base-'));
-  execSync(`git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`, { cwd: projectRoot(), stdio: ['ignore', 'ignore', 'inherit'] });
-  symlinkSync(join(projectRoot(), 'node_modules'), join(dir, 'node_modules'));
-  execFileSync(process.execPath, [join(projectRoot(), 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.build.json')], { stdio: 'inherit' });
-  return dir;
-}
-
 const row = (name: string, f: Figures) =>
   `| ${name} | ${f.plainCpuMs.toFixed(1)} ms | ${f.customCpuMs.toFixed(1)} ms (${(f.customCpuMs / f.plainCpuMs).toFixed(1)}x) | ${f.idle.p99.toFixed(1)} ms | ${f.loaded.p50.toFixed(1)} ms | ${f.loaded.p99.toFixed(1)} ms (${(f.loaded.p99 / f.idle.p99).toFixed(1)}x) | ${f.holds.loaded.toFixed(0)} ms |`;
 
 async function main(): Promise<void> {
   const base = process.env.BENCH_BASE;
-  const baseRoot = base ? buildBase(base) : undefined;
+  const baseRoot = base ? buildRef(base).root : undefined;
   const [ah, hydration] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
   console.log(`Node.js ${process.version}`);
   try {

@@ -1,84 +1,68 @@
-// Open watches in a service of their own, for bench/memory.ts: `count` watches of transfers that
-// left Polkadot (in an origin block) and wait on Asset Hub, made over HTTP; the service's RSS with
-// them open against its RSS before, and the CPU each empty Asset Hub block then costs it.
+// Open watches for bench/memory.ts: `count` watches of transfers that left Polkadot (in origin
+// blocks) and wait on Asset Hub, made over HTTP, in one service per build side by side (each with a
+// Redis of its own when asked): each service's RSS with them open against its RSS before, and the
+// CPU each empty Asset Hub block then costs it (the same blocks for every build).
 import http from 'node:http';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import type { TestChain } from '../test/support/test-chain';
-import { child, extrinsicSuccess, sent, signAsAlice, topicOf, type Hex } from '../test/support/xcm-events';
+import type { Build } from './baseline';
 import { startService, type Service } from './harness';
+import { startRedis, type BenchRedis } from './redis';
+import { ALICE, cpuPerEmptyBlock, includeTransfers, makeWatches, SECRET, steadyRss, type BlockCpu, type Made } from './watch-setup';
 
-const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const PER_ORIGIN_BLOCK = 100;
-const CREATE_CONCURRENCY = 16;
-const BLOCK_GAP_MS = 1_000;
+/**
+ * A watch made reads its origin block's events and extrinsics: 10 transfers a block, not 100,
+ * make that read a tenth (about 5 ms of service CPU a watch instead of 15).
+ */
+const PER_ORIGIN_BLOCK = 10;
+/** POST /x-transfer/watch requests in flight while watches are made (keep-alive connections). */
+const CREATE_CONCURRENCY = Number(process.env.BENCH_CREATE_CONCURRENCY ?? 64);
 /** Empty blocks followed after the measure, to see RSS over time: 600 are an hour of a relay chain's blocks (6 s each). */
 const FOLLOW_BLOCKS = Number(process.env.BENCH_FOLLOW_BLOCKS ?? 0);
 const FOLLOW_GAP_MS = 400;
 
 export interface WatchLoad {
+  build: string;
   watches: number;
   rssMb: number;
   rssDeltaMb: number;
-  cpuPerBlockMs: number;
+  /** What Redis grew by, MB (with Redis). */
+  redisDeltaMb?: number;
+  made: Made;
+  cpu: BlockCpu;
   /** RSS after FOLLOW_BLOCKS more empty blocks (when asked for). */
   followed?: { blocks: number; rssMb: number };
 }
 
-interface Transfer {
-  hash: Hex;
-  blockHash: string;
+interface Running {
+  build: Build;
+  service: Service;
+  redis?: BenchRedis;
+  idleMb: number;
+  redisIdleMb: number;
 }
 
 let callHex: string | undefined;
 let nonce = 0;
 
-async function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
+/** RSS of a process, MB (redis-server's). */
+function pidRssMb(pid: number | undefined): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
+}
+
+async function post(url: string, body: unknown): Promise<string> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, text: await res.text() };
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+  return text;
 }
 
-/** Signs `count` teleports and puts them in origin blocks (sent, not processed yet). */
-async function includeTransfers(polkadot: TestChain, call: string, count: number): Promise<Transfer[]> {
-  const out: Transfer[] = [];
-  for (let at = 0; at < count; at += PER_ORIGIN_BLOCK) {
-    const batch = await Promise.all(Array.from({ length: Math.min(PER_ORIGIN_BLOCK, count - at) }, () => signAsAlice(polkadot, call, nonce++)));
-    const block = polkadot.produceBlock({
-      extrinsics: batch.map((tx) => tx.hex),
-      events: batch.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), topicOf(tx.hash)), extrinsicSuccess(i)]),
-    });
-    for (const tx of batch) out.push({ hash: tx.hash, blockHash: block.hash });
-  }
-  return out;
-}
-
-/** Service CPU per empty block of `chain`, ms (averaged over a few, one every BLOCK_GAP_MS). */
-export async function cpuPerBlock(service: Service, chain: TestChain, blocks = 5): Promise<number> {
-  await sleep(BLOCK_GAP_MS);
-  const before = service.cpuMs();
-  for (let i = 0; i < blocks; i++) {
-    chain.produceBlock();
-    await sleep(BLOCK_GAP_MS);
-  }
-  return (service.cpuMs() - before) / blocks;
-}
-
-/** RSS once it stops moving (within 1 MB over a second). */
-export async function steadyRss(service: Service): Promise<number> {
-  let last = service.rssMb();
-  for (let i = 0; i < 15; i++) {
-    await sleep(1_000);
-    const now = service.rssMb();
-    if (Math.abs(now - last) <= 1) return now;
-    last = now;
-  }
-  return last;
-}
-
-export async function openWatches(chains: TestChain[], count: number, env: Record<string, string>): Promise<WatchLoad> {
+export async function openWatches(chains: TestChain[], count: number, builds: Build[], withRedis: boolean): Promise<WatchLoad[]> {
   const [polkadot, assetHub] = chains as [TestChain, TestChain];
   const options = { development: true, apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } };
   const receiver = http.createServer((req, res) => {
@@ -88,44 +72,69 @@ export async function openWatches(chains: TestChain[], count: number, env: Recor
   receiver.listen(0, '127.0.0.1');
   await once(receiver, 'listening');
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  const service = await startService({
-    ALLOW_PRIVATE_OVERRIDES: 'true',
-    MAX_WATCHES: String(count * 2),
-    MAX_WATCHES_PER_CLIENT: String(count * 2),
-    REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, count * EVENT_RECORD_WEIGHT)),
-    LOG_LEVEL: 'warn',
-    ...env,
-  });
+  const running: Running[] = [];
   try {
-    if (callHex === undefined) {
-      const build = await post(`${service.url}/v5/x-transfer`, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, options });
-      if (build.status !== 200) throw new Error(`build: ${build.status} ${build.text}`);
-      callHex = JSON.parse(build.text) as string;
+    for (const build of builds) {
+      const redis = withRedis ? await startRedis() : undefined;
+      try {
+        const service = await startService(
+          {
+            ALLOW_PRIVATE_OVERRIDES: 'true',
+            MAX_WATCHES: String(count * 2),
+            MAX_WATCHES_PER_CLIENT: String(count * 2),
+            REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, count * EVENT_RECORD_WEIGHT)),
+            LOG_LEVEL: 'warn',
+            ...(redis ? { REDIS_URL: redis.url } : {}),
+          },
+          build.root,
+        );
+        running.push({ build, service, redis, idleMb: 0, redisIdleMb: 0 });
+      } catch (error) {
+        await redis?.stop();
+        throw error;
+      }
     }
-    const transfers = await includeTransfers(polkadot, callHex, count);
-    // Chains connected (one status read), then nothing open.
-    await post(`${service.url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: transfers[0]!.hash, blockHash: transfers[0]!.blockHash, options });
-    const idle = await steadyRss(service);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CREATE_CONCURRENCY }, async () => {
-        while (next < transfers.length) {
-          const t = transfers[next++]!;
-          const made = await post(`${service.url}/v5/x-transfer/watch`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: t.hash, blockHash: t.blockHash, options, webhook: { url: hook, secret: SECRET } });
-          if (made.status !== 201) throw new Error(`watch: ${made.status} ${made.text}`);
-        }
-      }),
+    callHex ??= JSON.parse(await post(`${running[0]!.service.url}/v5/x-transfer`, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, options })) as string;
+    // Every build watches the same transfers, made at the same moment of the chains.
+    const transfers = await includeTransfers(polkadot, callHex, nonce, count, PER_ORIGIN_BLOCK);
+    nonce += count;
+    for (const run of running) {
+      // Chains connected (one status read), then nothing open.
+      await post(`${run.service.url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: transfers[0]!.hash, blockHash: transfers[0]!.blockHash, options });
+      run.idleMb = await steadyRss(run.service);
+      run.redisIdleMb = run.redis ? pidRssMb(run.redis.child.pid) : 0;
+    }
+    const made: Made[] = [];
+    for (const run of running) made.push(await makeWatches(run.service, transfers, { from: 'Polkadot', to: 'AssetHubPolkadot', options, webhook: { url: hook, secret: SECRET } }, CREATE_CONCURRENCY));
+    const cpu = await cpuPerEmptyBlock(
+      running.map((r) => r.service),
+      assetHub,
     );
-    const cpuPerBlockMs = await cpuPerBlock(service, assetHub);
-    const open = await steadyRss(service);
-    if (FOLLOW_BLOCKS === 0) return { watches: count, rssMb: open, rssDeltaMb: open - idle, cpuPerBlockMs };
+    const loads: WatchLoad[] = [];
+    for (const [i, run] of running.entries()) {
+      const open = await steadyRss(run.service);
+      loads.push({
+        build: run.build.label,
+        watches: count,
+        rssMb: open,
+        rssDeltaMb: open - run.idleMb,
+        ...(run.redis ? { redisDeltaMb: pidRssMb(run.redis.child.pid) - run.redisIdleMb } : {}),
+        made: made[i]!,
+        cpu: cpu[i]!,
+      });
+    }
+    if (FOLLOW_BLOCKS === 0) return loads;
     for (let i = 0; i < FOLLOW_BLOCKS; i++) {
       assetHub.produceBlock();
       await sleep(FOLLOW_GAP_MS);
     }
-    return { watches: count, rssMb: open, rssDeltaMb: open - idle, cpuPerBlockMs, followed: { blocks: FOLLOW_BLOCKS, rssMb: await steadyRss(service) } };
+    for (const [i, run] of running.entries()) loads[i]!.followed = { blocks: FOLLOW_BLOCKS, rssMb: await steadyRss(run.service) };
+    return loads;
   } finally {
-    await service.stop();
+    for (const run of running) {
+      await run.service.stop();
+      await run.redis?.stop();
+    }
     await new Promise((r) => receiver.close(r));
   }
 }

@@ -4,57 +4,38 @@
 // own, started here, as the baseline), the CPU a block costs with every watch open, the latency
 // from the settling block to the receiver (p50/p99) and deliveries per second. With BENCH_REDIS=1
 // the watches run again with REDIS_URL, on a redis-server this bench starts (its RSS reported too).
-import { spawn, type ChildProcess } from 'node:child_process';
+// With BENCH_BASE=<git ref> that build runs first, then this one (BENCH_HEAD=<git ref> in its place),
+// each in a service of its own on the same chains and receiver, and new/old is printed.
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
-import { child, extrinsicSuccess, processed, sent, signAsAlice, topicOf, type Hex } from '../test/support/xcm-events';
-import { freePort, startService, type Service } from './harness';
+import { processed } from '../test/support/xcm-events';
+import { ratio, withBuilds, type Build } from './baseline';
+import { startService, type Service } from './harness';
+import { startRedis } from './redis';
 import { openStatusStreams } from './status-streams';
+import { ALICE, cpuPerEmptyBlock, includeTransfers, loadAverage, makeWatches, percentile, SECRET, type Transfer } from './watch-setup';
 
-const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 10_000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
-/** Extrinsics per origin block, and the destination blocks that settle every watch (a share each). */
-const PER_ORIGIN_BLOCK = 100;
+/** Extrinsics per origin block (a watch made reads its block), and the destination blocks that settle every watch (a share each). */
+const PER_ORIGIN_BLOCK = 10;
 const SETTLING_BLOCKS = 10;
 /** Between settling blocks (a real relay chain makes one every 6 s; this is a burst). */
 const BLOCK_GAP_MS = 1_000;
 /** POST /x-transfer/watch requests in flight while the watches are made. */
-const CREATE_CONCURRENCY = 16;
+const CREATE_CONCURRENCY = Number(process.env.BENCH_CREATE_CONCURRENCY ?? 64);
 /** How long deliveries are waited for after the last settling block; the rest are counted as late. */
 const DELIVERY_WAIT_MS = Number(process.env.BENCH_DELIVERY_WAIT_MS ?? 120_000);
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const settle = () => sleep(2_000);
 /** Progress on stderr: a run takes minutes. */
 const step = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
-
-interface Transfer {
-  hash: Hex;
-  blockHash: string;
-  topic: Hex;
-}
-
-/** Signs `count` teleports from nonce `first` and puts them in origin blocks (sent, not processed yet). */
-async function includeTransfers(polkadot: TestChain, callHex: string, first: number, count: number): Promise<Transfer[]> {
-  const out: Transfer[] = [];
-  for (let at = 0; at < count; at += PER_ORIGIN_BLOCK) {
-    const batch = await Promise.all(Array.from({ length: Math.min(PER_ORIGIN_BLOCK, count - at) }, (_, i) => signAsAlice(polkadot, callHex, first + at + i)));
-    const block = polkadot.produceBlock({
-      extrinsics: batch.map((tx) => tx.hex),
-      events: batch.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), topicOf(tx.hash)), extrinsicSuccess(i)]),
-    });
-    for (const tx of batch) out.push({ hash: tx.hash, blockHash: block.hash, topic: topicOf(tx.hash) });
-  }
-  return out;
-}
 
 /** The webhook receiver: verifies each signature, answers 204, records when each event id first arrived. */
 async function startReceiver() {
@@ -128,20 +109,9 @@ function rssMb(pid: number): number {
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
-/** Service CPU per empty destination block, ms (averaged over a few, one every BLOCK_GAP_MS). */
-async function cpuPerBlock(service: Service, assetHub: TestChain, blocks = 5): Promise<number> {
-  await sleep(BLOCK_GAP_MS);
-  const before = service.cpuMs();
-  for (let i = 0; i < blocks; i++) {
-    assetHub.produceBlock();
-    await sleep(BLOCK_GAP_MS);
-  }
-  return (service.cpuMs() - before) / blocks;
-}
-
 /** kB of RSS per open status stream, in a service of its own (the baseline a watch is set against). */
-async function streamCost(options: object, pending: Transfer): Promise<number> {
-  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
+async function streamCost(options: object, pending: Transfer, build: Build): Promise<number> {
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root);
   try {
     const statusUrl = `${service.url}/v5/x-transfer/status`;
     const body = JSON.stringify({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: pending.hash, blockHash: pending.blockHash, options });
@@ -166,48 +136,43 @@ async function heapMb(service: Service): Promise<number> {
 
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : `over ${DELIVERY_WAIT_MS / 1000} s`);
 
+/** What one build's run of the watches measured, to set it against the other build's. */
+interface Figures {
+  kbPerWatch: number;
+  cpuBlockMs: number;
+  p50: number;
+  p99: number;
+  burstPerSec: number;
+}
+
 /** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer; prints as it goes. */
-async function runWatches(name: string, env: Record<string, string>, assetHub: TestChain, options: object, transfers: Transfer[], receiver: Receiver, streamKb: number, redisPid?: number): Promise<void> {
-  const service = await startService({
-    ALLOW_PRIVATE_OVERRIDES: 'true',
-    MAX_WATCHES: String(WATCHES * 2),
-    MAX_WATCHES_PER_CLIENT: String(WATCHES * 2),
-    // The block settling half the transfers holds one event each: past 4,000 of them it is over
-    // the default REQUEST_MAX_CHAIN_ITEMS (25 items an event record) and refused as hostile.
-    REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, WATCHES * EVENT_RECORD_WEIGHT)),
-    LOG_LEVEL: 'warn',
-    ...env,
-  });
+async function runWatches(name: string, build: Build, env: Record<string, string>, assetHub: TestChain, options: object, transfers: Transfer[], receiver: Receiver, streamKb: number, redisPid?: number): Promise<Figures> {
+  const service = await startService(
+    {
+      ALLOW_PRIVATE_OVERRIDES: 'true',
+      MAX_WATCHES: String(WATCHES * 2),
+      MAX_WATCHES_PER_CLIENT: String(WATCHES * 2),
+      // The block settling half the transfers holds one event each: past 4,000 of them it is over
+      // the default REQUEST_MAX_CHAIN_ITEMS (25 items an event record) and refused as hostile.
+      REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, WATCHES * EVENT_RECORD_WEIGHT)),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    build.root,
+  );
   try {
     // Chains connected (one status read), then nothing open.
     await post(`${service.url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: transfers[0].hash, blockHash: transfers[0].blockHash, options });
     await settle();
     const idleMb = service.rssMb();
     const idleHeap = await heapMb(service);
-    const cpuIdleBlockMs = await cpuPerBlock(service, assetHub);
+    const [cpuIdleBlock] = await cpuPerEmptyBlock([service], assetHub);
 
     step(`${name}: making watches`);
-    const watchUrl = `${service.url}/v5/x-transfer/watch`;
     const before = receiver.countOf('transfer.in-flight');
-    const made: number[] = [];
-    const watchOf = new Map<string, number>();
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CREATE_CONCURRENCY }, async () => {
-        while (next < transfers.length) {
-          const i = next++;
-          const t = transfers[i];
-          const answer = await post(watchUrl, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: t.hash, blockHash: t.blockHash, options, webhook: { url: receiver.url, secret: SECRET } });
-          if (answer.status !== 201) throw new Error(`watch ${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
-          watchOf.set((answer.body as { id: string }).id, i);
-          made.push(answer.ms);
-        }
-      }),
-    );
-    const createPerSec = (transfers.length * 1000) / (performance.now() - started);
-    made.sort((a, b) => a - b);
-    console.log(`${name}: ${transfers.length} watches made at ${createPerSec.toFixed(0)}/s (${CREATE_CONCURRENCY} at a time, POST p50 ${percentile(made, 0.5).toFixed(0)} ms, p99 ${percentile(made, 0.99).toFixed(0)} ms)`);
+    const made = await makeWatches(service, transfers, { from: 'Polkadot', to: 'AssetHubPolkadot', options, webhook: { url: receiver.url, secret: SECRET } }, CREATE_CONCURRENCY);
+    const watchOf = new Map(made.ids.map((id, i) => [id, i]));
+    console.log(`${name}: ${transfers.length} watches made at ${made.perSec.toFixed(0)}/s (${CREATE_CONCURRENCY} at a time, POST p50 ${made.p50.toFixed(0)} ms, p99 ${made.p99.toFixed(0)} ms; ${made.cpuMs.toFixed(1)} ms of service CPU each${made.retried ? `; ${made.retried} answered 503 and sent again` : ''})`);
     // Each watch tells of its origin leg at once (`in-flight`).
     const lateInFlight = await receiver.waitFor('transfer.in-flight', before + transfers.length, DELIVERY_WAIT_MS).then(() => 0, () => before + transfers.length - receiver.countOf('transfer.in-flight'));
     await settle();
@@ -220,8 +185,8 @@ async function runWatches(name: string, env: Record<string, string>, assetHub: T
         (redisPid === undefined ? '' : `; redis-server RSS ${rssMb(redisPid).toFixed(0)} MB`) +
         (lateInFlight ? `; ${lateInFlight} first events not arrived` : ''),
     );
-    const cpuBlockMs = await cpuPerBlock(service, assetHub);
-    console.log(`  service CPU per empty destination block: ${cpuIdleBlockMs.toFixed(0)} ms with no watch, ${cpuBlockMs.toFixed(0)} ms with the watches open`);
+    const [cpuBlock] = await cpuPerEmptyBlock([service], assetHub);
+    console.log(`  service CPU per empty destination block (median of ${cpuBlock!.blocks}): ${cpuIdleBlock!.median.toFixed(1)} ms with no watch, ${cpuBlock!.median.toFixed(1)} ms with the watches open (p10 ${cpuBlock!.p10.toFixed(1)}, p90 ${cpuBlock!.p90.toFixed(1)})`);
 
     step(`${name}: settling the transfers`);
     // Half the transfers settle SETTLING_BLOCKS destination blocks, BLOCK_GAP_MS apart, a share each
@@ -265,75 +230,69 @@ async function runWatches(name: string, env: Record<string, string>, assetHub: T
     const lateBurst = transfers.length - half - times.length;
     console.log(`  ${transfers.length - half} settled by one block: ${times.length} delivered at ${rate.toFixed(0)}/s from the block to the last${lateBurst ? `; ${lateBurst} not within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     const { repeats, different, forged } = receiver.state;
-    console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures`);
+    console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures; ${loadAverage()}`);
+    return { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate };
   } finally {
     await service.stop();
   }
 }
 
-async function startRedis(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve())).once('error', reject);
-      });
-      break;
-    } catch {
-      await sleep(50);
-    }
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    child,
-    stop: async () => {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
-}
+const ratioRow = (backend: string, older: Figures, newer: Figures): string =>
+  `${backend} new/old: RSS per watch ${ratio(newer.kbPerWatch, older.kbPerWatch)}, CPU per empty block ${ratio(newer.cpuBlockMs, older.cpuBlockMs)}, ` +
+  `block to receiver p50 ${ratio(newer.p50, older.p50)}, p99 ${ratio(newer.p99, older.p99)}, deliveries per second after one block ${ratio(newer.burstPerSec, older.burstPerSec)}`;
 
 async function main(): Promise<void> {
-  const polkadot = await startTestChain('Polkadot', { partialFee: 1_000_000n });
-  const assetHub = await startTestChain('AssetHubPolkadot');
-  const options = { development: true, apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } };
-  const receiver = await startReceiver();
-  console.log(`Node.js ${process.version}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-
-  // The call data, built once by a service of its own, signed with a new nonce per transfer.
-  const builder = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
-  const build = await post(`${builder.url}/v5/x-transfer`, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, options });
-  await builder.stop();
-  if (build.status !== 200) throw new Error(`build: ${build.status} ${JSON.stringify(build.body)}`);
-  const callHex = build.body as string;
-
-  let nonce = 0;
-  const [pending] = await includeTransfers(polkadot, callHex, nonce++, 1);
-  const streamKb = await streamCost(options, pending);
-  console.log(`baseline: ${STREAMS} open status streams: ${streamKb.toFixed(1)} kB per stream`);
-
-  step('signing');
-  const transfers = await includeTransfers(polkadot, callHex, nonce, WATCHES);
-  nonce += WATCHES;
-  await runWatches('memory backend', {}, assetHub, options, transfers, receiver, streamKb);
-
-  if (process.env.BENCH_REDIS === '1') {
-    const redis = await startRedis();
+  await withBuilds(async (builds) => {
+    const latest = builds.at(-1)!;
+    const polkadot = await startTestChain('Polkadot', { partialFee: 1_000_000n });
+    const assetHub = await startTestChain('AssetHubPolkadot');
+    const options = { development: true, apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } };
+    const receiver = await startReceiver();
+    console.log(`Node.js ${process.version}; ${loadAverage()}`);
     try {
-      const more = await includeTransfers(polkadot, callHex, nonce, WATCHES);
-      await runWatches('redis backend', { REDIS_URL: redis.url }, assetHub, options, more, receiver, streamKb, redis.child.pid);
-    } finally {
-      await redis.stop();
-    }
-  }
+      // The call data, built once by a service of its own, signed with a new nonce per transfer.
+      const builder = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, latest.root);
+      const build = await post(`${builder.url}/v5/x-transfer`, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, options });
+      await builder.stop();
+      if (build.status !== 200) throw new Error(`build: ${build.status} ${JSON.stringify(build.body)}`);
+      const callHex = build.body as string;
+      let nonce = 0;
+      const pendingTransfers = async (count: number): Promise<Transfer[]> => {
+        const transfers = await includeTransfers(polkadot, callHex, nonce, count, PER_ORIGIN_BLOCK);
+        nonce += count;
+        return transfers;
+      };
 
-  await receiver.close();
-  await Promise.all([polkadot.close(), assetHub.close()]);
+      const [pending] = await pendingTransfers(1);
+      const streamKb = await streamCost(options, pending!, latest);
+      console.log(`baseline: ${STREAMS} open status streams (${latest.label}): ${streamKb.toFixed(1)} kB per stream`);
+
+      for (const backend of ['memory backend', ...(process.env.BENCH_REDIS === '1' ? ['redis backend'] : [])]) {
+        const figures: Figures[] = [];
+        for (const build of builds) {
+          const name = `${backend}, ${build.label}`;
+          step(`${name}: signing`);
+          const transfers = await pendingTransfers(WATCHES);
+          const redis = backend === 'redis backend' ? await startRedis() : undefined;
+          try {
+            figures.push(await runWatches(name, build, redis ? { REDIS_URL: redis.url } : {}, assetHub, options, transfers, receiver, streamKb, redis?.child.pid));
+          } finally {
+            await redis?.stop();
+          }
+        }
+        if (figures.length > 1) console.log(ratioRow(backend, figures[0]!, figures.at(-1)!));
+      }
+    } finally {
+      await receiver.close();
+      await Promise.all([polkadot.close(), assetHub.close()]);
+    }
+  });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
