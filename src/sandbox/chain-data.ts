@@ -1,7 +1,7 @@
 // The data each emulated chain serves, read once per chain: its name and place in the sandbox,
 // genesis hash and properties, REAL metadata and runtime version (Polkadot, Kusama and their Asset
-// Hubs from @polkadot/types-support; Hydration from @galacticcouncil/descriptors, also as v15;
-// Moonbeam and BridgeHubPolkadot from the files in src/sandbox/metadata), its legacy RPC method
+// Hubs from @polkadot/types-support, as v15; Hydration from @galacticcouncil/descriptors, Moonbeam
+// and BridgeHubPolkadot from the files in src/sandbox/metadata, as v16), its legacy RPC method
 // list, and the TypeRegistry built from that metadata (for encoding storage, events and answers).
 //
 // Loading rule: every @polkadot/* module is loaded through `require` (the same CommonJS copy
@@ -123,12 +123,6 @@ const METADATA_FILE: Partial<Record<SandboxChainName, string>> = {
   Moonbeam: 'moonbeam.scale',
   BridgeHubPolkadot: 'bridge-hub-polkadot.scale',
 };
-
-/**
- * v16 fixtures also served as v15 (see metadata-versions.ts), as real nodes serve both. Moonbeam and
- * BridgeHubPolkadot stay v16-only: the chains without metadata v15 that tests need.
- */
-export const V15_PROJECTION: ReadonlySet<SandboxChainName> = new Set(['Hydration']);
 
 const TYPES_SUPPORT_FILE: Partial<Record<SandboxChainName, string>> = {
   Polkadot: 'polkadot',

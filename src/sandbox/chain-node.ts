@@ -16,7 +16,7 @@ import { CHAIN_STATIC, chainData, olderQueueData, registryForChain, type Sandbox
 import { Node } from './node';
 import type { QueueEra } from './older-queues';
 import { serveRpc } from './rpc-server';
-import type { RuntimeAnswer } from './runtime-calls';
+import type { MetadataVersion, RuntimeAnswer } from './runtime-calls';
 
 export { HYDRATION_DESCRIPTORS, SANDBOX_CHAINS, type SandboxChainName } from './chain-data';
 export { decodeCall, type DecodedCall } from './decode-call';
@@ -106,12 +106,17 @@ export interface ChainNodeOptions {
    * `ump.ExecutedUpward`). The spec version says the release (1000000, 9420).
    */
   queues?: QueueEra;
+  /**
+   * For tests of a chain that serves fewer metadata versions than the default 14, 15 and 16 (a
+   * real node of an older runtime may, e.g. none of v15); v14 is always among them.
+   */
+  metadataVersions?: readonly MetadataVersion[];
 }
 
 export async function startChainNode(chain: SandboxChainName, options: ChainNodeOptions = {}): Promise<ChainNode> {
   if (!Object.hasOwn(CHAIN_STATIC, chain)) throw new Error(`sandbox: unknown chain ${String(chain)}`);
   const data = options.queues ? olderQueueData(chain, options.queues) : chainData(chain);
-  const node = new Node(chain, data, options.partialFee);
+  const node = new Node(chain, data, options.partialFee, options.metadataVersions);
   const server = await serveRpc(node, options);
   const url = `ws://127.0.0.1:${server.port}`;
   const port = server.port;

@@ -2,8 +2,8 @@
 // ships (the copy polkadot-api itself depends on), no polkadot.js involved:
 //
 // - `metadataV15Of`: the v15 view of v16 metadata. A real node serves both (Metadata_metadata_at_version
-//   answers 14, 15 and 16), and RFC-0078's metadata hash is computed from v15; our Hydration fixture
-//   ships v16 only. v15 holds a subset of v16: the projection drops what v15 has no place for
+//   answers 14, 15 and 16), and RFC-0078's metadata hash is computed from v15; our Hydration,
+//   Moonbeam and BridgeHubPolkadot fixtures are v16 only. v15 holds a subset of v16: the projection drops what v15 has no place for
 //   (deprecation notes, view functions, associated types, runtime API versions) and keeps the type
 //   registry as it is, so every type id means the same in both. A node's own v15 registry need not
 //   number its types as its v16 does; what RFC-0078 hashes (the types an extrinsic reaches, the

@@ -9,7 +9,7 @@ import { BlockTree, sha256Hex } from './block-tree';
 import { BlockProducer, type ProducedBlock } from './blocks';
 import { CHAIN_STATIC, registryForChain, type ChainData, type ChainStatic, type SandboxChainName } from './chain-data';
 import { RpcError } from './rpc-error';
-import { RuntimeCalls } from './runtime-calls';
+import { RuntimeCalls, type MetadataVersion } from './runtime-calls';
 import { evmStorageKey } from './storage-keys';
 
 const load = createRequire(__filename);
@@ -80,12 +80,13 @@ export class Node {
     private readonly chain: SandboxChainName,
     private readonly data: ChainData,
     partialFee: bigint | undefined,
+    metadataVersions?: readonly MetadataVersion[],
   ) {
     this.stat = CHAIN_STATIC[chain];
     this.blocks = new BlockTree(chain, this.stat.genesisHash);
     this.produced = new BlockProducer(() => registryForChain(chain, data.metadataHex), this.blocks);
     // The runtime API and system_accountNextIndex read the same table (what the pool moves on).
-    this.runtime = new RuntimeCalls(chain, data, partialFee, (accountId) => this.nextIndex.get(accountId) ?? 0);
+    this.runtime = new RuntimeCalls(chain, data, partialFee, (accountId) => this.nextIndex.get(accountId) ?? 0, metadataVersions);
     this.storage.set(CODE_KEY, codeStandIn(this.runtime.runtimeVersion));
     this.specV2 = new SpecV2((method, p) => this.handle(method, p).result, chain);
   }

@@ -4,11 +4,15 @@
 // Nothing here executes a runtime: an unconfigured call fails with -32000.
 import { createRequire } from 'node:module';
 import { metadataV14Of, metadataV15Of, metadataV16Of, withSpecVersion } from './metadata-versions';
-import { encodeCompact, hexU32, registryForChain, V15_PROJECTION, type ChainData, type RuntimeVersionJson, type SandboxChainName } from './chain-data';
+import { encodeCompact, hexU32, registryForChain, type ChainData, type RuntimeVersionJson, type SandboxChainName } from './chain-data';
 import { RpcError } from './rpc-error';
 import type { TypeRegistry as TypeRegistryClass } from '@polkadot/types';
 
 const crypto = createRequire(__filename)('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+
+/** The metadata versions a node can serve; 14 is what `state_getMetadata` answers, so always served. */
+export type MetadataVersion = 14 | 15 | 16;
+export const METADATA_VERSIONS: readonly MetadataVersion[] = [14, 15, 16];
 
 /** A configured runtime call: gets the SCALE-encoded arguments, returns the value to encode. */
 export type RuntimeAnswer = (args: Uint8Array, registry: TypeRegistryClass) => unknown;
@@ -26,24 +30,21 @@ export class RuntimeCalls {
     readonly partialFee: bigint | undefined,
     /** The next nonce of an account id (hex, as the runtime call's argument holds it). */
     private readonly nonceOf: (accountId: string) => number,
+    /**
+     * The versions served, as a real node serves them: 14, 15 and 16, the two we do not hold
+     * projected from the one we do (metadata-versions.ts). Fewer only where a test asks for it.
+     */
+    readonly versions: readonly MetadataVersion[] = METADATA_VERSIONS,
   ) {
+    if (!versions.includes(14)) throw new Error('sandbox: a node serves metadata v14 (state_getMetadata answers it)');
     this.metadataRaw = Buffer.from(data.metadataHex.slice(2), 'hex');
     this.runtimeVersion = data.runtimeVersion;
   }
 
-  /**
-   * The versions served: those of the bytes we hold, 14, and the other of 15 and 16 where we can
-   * make it (v16 from v15 always; v15 from v16 on `V15_PROJECTION` chains), as a real node serves all three.
-   */
-  get versions(): number[] {
-    const held = this.data.metadataVersion;
-    return [14, 15, 16].filter((v) => v === 14 || v === held || (held === 15 && v === 16) || (v === 15 && V15_PROJECTION.has(this.chain)));
-  }
-
   /** The metadata served as `version`, if it is served. */
   metadataAt(version: number): Buffer | undefined {
+    if (!this.versions.includes(version as MetadataVersion)) return undefined;
     if (version === this.data.metadataVersion) return this.metadataRaw;
-    if (!this.versions.includes(version)) return undefined;
     let bytes = this.projected.get(version);
     if (!bytes) {
       bytes = Buffer.from(version === 14 ? metadataV14Of(this.metadataRaw) : version === 15 ? metadataV15Of(this.metadataRaw) : metadataV16Of(this.metadataRaw, (name) => this.apiVersion(name)));

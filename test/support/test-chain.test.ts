@@ -288,27 +288,35 @@ describe('test chain: failure modes', () => {
 });
 
 describe('test chain: metadata versions', () => {
-  const SERVED: Record<TestChainName, number[]> = { Polkadot: [14, 15, 16], AssetHubPolkadot: [14, 15, 16], Kusama: [14, 15, 16], AssetHubKusama: [14, 15, 16], Hydration: [14, 15, 16], Moonbeam: [14, 16], BridgeHubPolkadot: [14, 16] };
-
-  for (const name of TEST_CHAIN_NAMES) {
-    it(`${name}: serves ${SERVED[name].map((v) => `v${v}`).join(' and ')} through Metadata_metadata_at_version`, async () => {
-      const chain = await start(name);
-      const api = connect(chain.url);
-      await api.isReady;
-      const versions = api.createType('Vec<u32>', await api.rpc.state.call('Metadata_metadata_versions', '0x'));
-      expect(versions.map((v) => v.toNumber())).toEqual(SERVED[name]);
-      for (const version of [14, 15, 16]) {
-        const answer = api.createType('Option<Bytes>', (await api.rpc.state.call('Metadata_metadata_at_version', `0x${Buffer.from(Uint32Array.of(version).buffer).toString('hex')}`)).toU8a(true));
-        expect(answer.isSome, `v${version}`).toBe(SERVED[name].includes(version));
-        if (answer.isNone) continue;
-        // The bytes are that version of this runtime: polkadot.js reads the same pallets from them.
-        const { Metadata, TypeRegistry } = createRequire(__filename)('@polkadot/types') as typeof import('@polkadot/types');
-        const served = new Metadata(new TypeRegistry(), answer.unwrap().toU8a(true));
-        expect(served.version).toBe(version);
-        expect(served.asLatest.pallets.map((p) => p.name.toString())).toEqual(api.runtimeMetadata.asLatest.pallets.map((p) => p.name.toString()));
-      }
-    });
+  /** The chain lists `served` in Metadata_metadata_versions and answers each of 14, 15, 16 that it lists, and only those. */
+  async function expectServed(chain: TestChain, served: number[]): Promise<void> {
+    const api = connect(chain.url);
+    await api.isReady;
+    const versions = api.createType('Vec<u32>', await api.rpc.state.call('Metadata_metadata_versions', '0x'));
+    expect(versions.map((v) => v.toNumber())).toEqual(served);
+    for (const version of [14, 15, 16]) {
+      const answer = api.createType('Option<Bytes>', (await api.rpc.state.call('Metadata_metadata_at_version', `0x${Buffer.from(Uint32Array.of(version).buffer).toString('hex')}`)).toU8a(true));
+      expect(answer.isSome, `v${version}`).toBe(served.includes(version));
+      if (answer.isNone) continue;
+      // The bytes are that version of this runtime: polkadot.js reads the same pallets from them.
+      const { Metadata, TypeRegistry } = createRequire(__filename)('@polkadot/types') as typeof import('@polkadot/types');
+      const metadata = new Metadata(new TypeRegistry(), answer.unwrap().toU8a(true));
+      expect(metadata.version).toBe(version);
+      expect(metadata.asLatest.pallets.map((p) => p.name.toString())).toEqual(api.runtimeMetadata.asLatest.pallets.map((p) => p.name.toString()));
+    }
   }
+
+  // As real nodes do (Moonbeam 4401 and BridgeHubPolkadot 2003000 included).
+  it.each(TEST_CHAIN_NAMES)('%s: serves v14, v15 and v16 through Metadata_metadata_at_version', async (name) => {
+    await expectServed(await start(name), [14, 15, 16]);
+  });
+
+  it('metadataVersions: a node that serves fewer (here no v15) lists and answers only those; v14 is always served', async () => {
+    const chain = await startTestChain('BridgeHubPolkadot', { metadataVersions: [14, 16] });
+    cleanups.push(() => chain.close());
+    await expectServed(chain, [14, 16]);
+    await expect(startTestChain('BridgeHubPolkadot', { metadataVersions: [15, 16] })).rejects.toThrow(/serves metadata v14/);
+  });
 
   it('setSpecVersion: the runtime version and the metadata say the new spec version', async () => {
     const chain = await start('Hydration');
