@@ -12,7 +12,7 @@ const crypto = createRequire(__filename)('@polkadot/util-crypto') as typeof impo
 
 /** The metadata versions a node can serve; 14 is what `state_getMetadata` answers, so always served. */
 export type MetadataVersion = 14 | 15 | 16;
-export const METADATA_VERSIONS: readonly MetadataVersion[] = [14, 15, 16];
+const METADATA_VERSIONS: readonly MetadataVersion[] = [14, 15, 16];
 
 /** A configured runtime call: gets the SCALE-encoded arguments, returns the value to encode. */
 export type RuntimeAnswer = (args: Uint8Array, registry: TypeRegistryClass) => unknown;
