@@ -1,10 +1,12 @@
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublicClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi, type Address, type PublicClient } from 'viem';
+import { createPublicClient, encodeFunctionData, erc20Abi, getAddress, http, parseAbi, parseTransaction, type Address, type PublicClient } from 'viem';
 import { sdk, snowbridgeMainnet } from '../../src/sdk';
 import { balanceSlot } from '../../src/sandbox/assets';
 import { GATEWAY, quoteSendTokenFee, WETH } from '../../src/sandbox/ethereum-mainnet';
 import { startEthereumNode, type EthereumNode } from '../../src/sandbox/ethereum-node';
 import { MOONBEAM_DEV_ACCOUNTS } from '../../src/sandbox/network';
+import { testApp } from '../helpers/app';
 import { answerEthereumRpc, EthereumRpcError, type EvmStorage } from '../../src/sandbox/ethereum-rpc';
 
 const empty: EvmStorage = () => null;
@@ -36,7 +38,9 @@ describe("the sandbox's Ethereum node, as a wallet reads it for a Snowbridge tra
     node = await startEthereumNode(MOONBEAM_DEV_ACCOUNTS);
     client = createPublicClient({ transport: http(node.url, { retryCount: 0 }) });
   });
+  let service: ReturnType<typeof testApp>;
   afterAll(async () => {
+    await service?.services.close();
     await node?.close();
   });
 
@@ -91,5 +95,20 @@ describe("the sandbox's Ethereum node, as a wallet reads it for a Snowbridge tra
     expect(prepared.maxFeePerGas).toBeGreaterThan(prepared.maxPriorityFeePerGas!);
     await expect(client.estimateGas({ account: alith, ...sendToken(fee - 1n) })).rejects.toThrow(/FeePaymentToLow/);
     await expect(client.estimateGas({ account: stranger, ...sendToken(fee) })).rejects.toThrow(/insufficient funds/);
+  });
+
+  it("the service's Snowbridge transfer (openapi.yaml's example) is what the wallet then prepares from Alith; from an account with no allowance it is a 400 naming the approval", async () => {
+    service = testApp({ ETHEREUM_RPC_URL: node.url });
+    const transfer = (sender: string) => request(service.app).post('/v2/evm-x-transfer').send({ from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: '0.5' }, sender, recipient: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ' });
+    const res = await transfer(alith);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const tx = parseTransaction(res.body as `0x${string}`);
+    expect(tx).toMatchObject({ chainId: 1, to: GATEWAY.toLowerCase(), value: quoteSendTokenFee(1000, 0n) });
+    const prepared = await client.prepareTransactionRequest({ account: alith, chain: null, to: tx.to!, data: tx.data!, value: tx.value! });
+    expect(prepared).toMatchObject({ nonce: 0, gas: 120_000n });
+
+    const refused = await transfer(stranger);
+    expect(refused.status).toBe(400);
+    expect(refused.body.kind).toBe('AllowanceRequiredError');
   });
 });
