@@ -181,7 +181,7 @@ export class EthereumMainnet {
     if (call.value < fee + (ether ? amount : 0n)) throw revert('FeePaymentToLow()');
     if (this.ethBalance(call.from) < call.value) throw new EthereumRpcError(-32000, 'insufficient funds for transfer');
     if (ether) return;
-    if (this.wethAllowance(call.from || zeroAddress, GATEWAY) < amount) throw revert('ERC20: insufficient allowance');
+    if (this.wethAllowance(call.from, GATEWAY) < amount) throw revert('ERC20: insufficient allowance');
     if (this.wethBalance(call.from) < amount) throw revert('ERC20: transfer amount exceeds balance');
   }
 
