@@ -19,6 +19,6 @@ export function sandboxDocsNote(): string {
     '| --- | --- | --- |',
     ...rows,
     '',
-    `Moonbeam's (Ethereum keys): ${MOONBEAM_DEV_ACCOUNTS.map((a) => `\`${a}\``).join(', ')}.`,
+    `Moonbeam's, and Ethereum's (Ethereum keys; on Ethereum they hold ETH and WETH approved for the Snowbridge Gateway): ${MOONBEAM_DEV_ACCOUNTS.map((a) => `\`${a}\``).join(', ')}.`,
   ].join('\n');
 }

@@ -30,6 +30,22 @@ export class EthereumRpcError extends Error {
 
 const zeroWord = `0x${'0'.repeat(64)}`;
 
+/** An `eth_call`'s (or `eth_estimateGas`'s) transaction object: its target, calldata, sender and value. */
+export interface EthCall {
+  to: string;
+  data: string;
+  from: string;
+  value: bigint;
+}
+
+/** The call object of `params[0]` (`input` is the newer spelling of `data`); absent fields are empty. */
+export function ethCallOf(params: unknown[]): EthCall {
+  const call = params[0] as { to?: unknown; data?: unknown; input?: unknown; from?: unknown; value?: unknown } | undefined;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const value = text(call?.value);
+  return { to: text(call?.to), data: text(call?.data) || text(call?.input), from: text(call?.from), value: /^0x[0-9a-f]+$/i.test(value) ? BigInt(value) : 0n };
+}
+
 /** Reads one word of a contract's storage at the head (null: never written). */
 export type EvmStorage = (contract: string, slot: string) => string | null;
 
@@ -45,9 +61,7 @@ export function answerEthereumRpc(method: string, params: unknown[], head: numbe
     case 'eth_getBalance':
       return '0x0';
     case 'eth_call': {
-      const call = params[0] as { to?: unknown; data?: unknown; input?: unknown } | undefined;
-      const to = typeof call?.to === 'string' ? call.to : '';
-      const data = typeof call?.data === 'string' ? call.data : typeof call?.input === 'string' ? call.input : '';
+      const { to, data } = ethCallOf(params);
       if (XC20.test(to) && data.toLowerCase().startsWith(BALANCE_OF) && data.length === BALANCE_OF.length + 64) {
         const holder = `0x${data.slice(-40)}`;
         return storage(to.toLowerCase(), balanceSlot(holder)) ?? zeroWord;

@@ -1,8 +1,9 @@
 // `npm run sandbox`: the service over local emulated chains, for trying every operation offline
 // and for a wallet team's CI (docs/sandbox.md). It starts an emulated node per chain (network.ts),
-// then the service with the registry's endpoints of those chains pointing at them
-// (CHAIN_ENDPOINTS), on the usual port and paths. It never passes for production: /status answers
-// `mode: "sandbox"` and every log line carries `sandbox: true`. SIGINT or SIGTERM stops the service
+// and its Ethereum node, then the service with the registry's endpoints of those chains pointing at
+// them (CHAIN_ENDPOINTS) and ETHEREUM_RPC_URL at the Ethereum node, on the usual port and paths. It
+// never passes for production: /status answers `mode: "sandbox"` and every log line carries
+// `sandbox: true`. SIGINT or SIGTERM stops the service
 // and the nodes, then the process.
 import { z } from 'zod';
 import { loadConfig, type Config } from '../config';
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   try {
     // Loopback by default: the sandbox is for this machine (HOST=0.0.0.0 serves others, in a container).
     const operator = process.env.CHAIN_ENDPOINTS ? (JSON.parse(process.env.CHAIN_ENDPOINTS) as Record<string, unknown>) : {};
-    config = loadConfig({ HOST: '127.0.0.1', ...process.env, CHAIN_ENDPOINTS: JSON.stringify({ ...operator, ...sandbox.endpoints }) });
+    config = loadConfig({ HOST: '127.0.0.1', ...process.env, CHAIN_ENDPOINTS: JSON.stringify({ ...operator, ...sandbox.endpoints }), ETHEREUM_RPC_URL: sandbox.ethereum.url });
   } catch (error) {
     lastWords.fatal(error instanceof Error ? error.message : String(error));
     return void stop(1);
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, SANDBOX_LOG_BINDINGS);
   routeConsoleTo(logger);
   logger.info(
-    { chains: sandbox.endpoints, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS, localWebhookReceivers: true },
+    { chains: sandbox.endpoints, ethereum: sandbox.ethereum.url, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS, localWebhookReceivers: true },
     'sandbox chains ready (emulated: see docs/sandbox.md); webhook receivers on this machine are allowed',
   );
   try {

@@ -12,6 +12,7 @@ import { assetsOf, nativeOf, type ChainAsset } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
 import { emulateRuntime } from './emulated-runtime';
+import { startEthereumNode, type EthereumNode } from './ethereum-node';
 import { transactionFee, type Weight } from './fee-model';
 import { accountOfLocation, ChainError, Ledger } from './ledger';
 import { messageEvents } from './message-events';
@@ -55,6 +56,8 @@ export interface Sandbox {
   readonly endpoints: Readonly<Partial<Record<SandboxChainName, string>>>;
   /** Each chain's state (balances, nonces), as its storage shows it after each block. */
   readonly ledgers: Readonly<Partial<Record<SandboxChainName, Ledger>>>;
+  /** Ethereum's JSON-RPC (ethereum-node.ts), for ETHEREUM_RPC_URL: the Moonbeam development accounts' keys hold ETH and WETH there. */
+  readonly ethereum: EthereumNode;
   /** Stops producing blocks and closes every node. */
   close(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   await crypto.cryptoWaitReady();
   const names = options.chains ?? SANDBOX_CHAINS;
   const chains = new Map<SandboxChainName, Chain>();
+  let ethereum: EthereumNode | undefined;
   let inFlight: InFlight[] = [];
   let tick = 0;
   try {
@@ -92,10 +96,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         chain.pool.push({ hex, hash, extrinsic: accept(name, node, chain.ledger, hex) });
       });
     }
+    // Ethereum on the port after the chains' (no blocks: its state is fixed).
+    ethereum = await startEthereumNode(MOONBEAM_DEV_ACCOUNTS, options.basePort === 0 ? 0 : options.basePort + names.length);
   } catch (error) {
     await Promise.all([...chains.values()].map((c) => c.node.close()));
     throw error;
   }
+  const ethereumNode = ethereum;
 
   /** Queues what a chain sent: one block to arrive, two over the bridge (through its bridge hub). */
   const route = (sent: Outgoing[]): void => {
@@ -139,9 +146,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     nodes,
     endpoints,
     ledgers,
+    ethereum: ethereumNode,
     async close() {
       clearInterval(timer);
-      await Promise.all([...chains.values()].map((c) => c.node.close()));
+      await Promise.all([...chains.values()].map((c) => c.node.close()).concat(ethereumNode.close()));
     },
   };
 }

@@ -17,7 +17,7 @@ interface RpcRequest {
 
 const CLOSE_GRACE_MS = 100;
 
-function listen(server: net.Server, port = 0): Promise<number> {
+export function listen(server: net.Server, port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -27,7 +27,7 @@ function listen(server: net.Server, port = 0): Promise<number> {
   });
 }
 
-function closeServer(server: net.Server): Promise<void> {
+export function closeServer(server: net.Server): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) {
       resolve();

@@ -24,6 +24,8 @@ const PREFLIGHT = { ...TRANSFER, senderAddress: ALICE };
 let sandbox: ServerProcess;
 let url: string;
 let chains: Record<string, string>;
+/** The Ethereum node's JSON-RPC URL. */
+let ethereum: string;
 let api: ApiPromise | undefined;
 /** Connections the README examples' checks opened, by chain. */
 const readmeApis: Record<string, ApiPromise> = {};
@@ -53,6 +55,7 @@ beforeAll(async () => {
   url = await sandbox.listening;
   const ready = sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'));
   chains = ready?.json?.chains as Record<string, string>;
+  ethereum = ready?.json?.ethereum as string;
 }, 240_000);
 
 afterAll(async () => {
@@ -78,6 +81,15 @@ describe('npm run sandbox', { shuffle: false }, () => {
     expect(docs).toContain('this page is talking to the sandbox');
     expect(docs).toContain(`\`//Alice\` | \`${ALICE}\``);
     expect(sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'))?.json).toMatchObject({ localWebhookReceivers: true, msg: expect.stringMatching(/webhook receivers on this machine are allowed/) });
+  });
+
+  it('runs an Ethereum node that the service quotes Snowbridge transfers on (openapi.yaml\'s example, from Alith)', async () => {
+    expect(ethereum).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const chainId = await (await fetch(ethereum, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })).json();
+    expect(chainId).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' });
+    const built = await post('/v2/evm-x-transfer', { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: '0.5' }, sender: '0xf24FF3a9CF04c71Dbc94D0b566f7A27B94566cac', recipient: ALICE });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    expect(built.body).toMatch(/^0x02/);
   });
 
   it('answers the README\'s first requests with real results; the call data decodes against Polkadot\'s metadata', async () => {
@@ -168,7 +180,7 @@ describe('npm run sandbox', { shuffle: false }, () => {
   it('every log line is JSON and says sandbox; SIGTERM stops the service and every node', async () => {
     await api?.disconnect();
     api = undefined;
-    const ports = [new URL(url).port, ...Object.values(chains).map((u) => new URL(u).port)].map(Number);
+    const ports = [new URL(url).port, new URL(ethereum).port, ...Object.values(chains).map((u) => new URL(u).port)].map(Number);
     sandbox.child.kill('SIGTERM');
     expect(await sandbox.exited).toBe(0);
     expect(sandbox.lines.length).toBeGreaterThan(0);

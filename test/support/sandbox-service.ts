@@ -1,7 +1,7 @@
 // The set-up the tests in test/sandbox share: a sandbox (src/sandbox/network.ts), the service over
 // it as the sandbox's own is configured (CHAIN_ENDPOINTS: its chains, through the pool, not through
-// callers' overrides, whose connections per client are bounded), listening on loopback for the
-// streams that /x-transfer/status answers, and a wallet's polkadot.js clients of the chains. Call
+// callers' overrides, whose connections per client are bounded; ETHEREUM_RPC_URL: its Ethereum
+// node), listening on loopback for the streams that /x-transfer/status answers, and a wallet's polkadot.js clients of the chains. Call
 // it at a test file's top level: it registers the beforeAll that starts all this and the afterAll
 // that closes it.
 import { createServer, type Server } from 'node:http';
@@ -39,7 +39,7 @@ export function sandboxService(options: Omit<SandboxOptions, 'basePort'> & { bas
 
   beforeAll(async () => {
     sandbox = await startSandbox({ basePort: 0, ...options });
-    made = testApp({ CHAIN_ENDPOINTS: JSON.stringify(sandbox.endpoints), ...(typeof env === 'function' ? env() : env) });
+    made = testApp({ CHAIN_ENDPOINTS: JSON.stringify(sandbox.endpoints), ETHEREUM_RPC_URL: sandbox.ethereum.url, ...(typeof env === 'function' ? env() : env) });
     const listening = createServer(made.app);
     server = listening;
     await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
