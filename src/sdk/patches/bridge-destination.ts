@@ -1,29 +1,35 @@
 // Patch: pre-flight follows a transfer between the asset hubs across the bridge to its destination.
 //
-// Corrects: sdk-pjs 11.14.8 stops at the origin of AssetHubPolkadot <-> AssetHubKusama: the origin's
-// dry run forwards the message to the other network's asset hub, which its traversal cannot name
-// (it reads a para id and looks it up in the origin's network). So /xcm-fee quoted the
-// destination 0 (`noFeeRequired`), /dry-run answered no destination, and the received amount was
-// an UnableToComputeError: "bridgeFee is required for native asset transfer" for the origin's
-// token, "is not the native asset ... of origin" for the other network's token going home; and
-// where it had a bridge fee, its `amount - originFee - bridgeFee` left out what the destination
-// charges and took the origin fee (paid from the sender's account) from the amount. Here the
-// destination is dry-run with the message as it arrives there (from its bridge hub, opened with
-// the UniversalOrigin and DescendOrigin the bridge's exporter prepends) and priced as the SDK
-// prices any destination (XcmPaymentApi, in the transferred asset), in /dry-run and
-// /dry-run-preview; /xcm-fee takes that leg from the same dry run, and transfer info's received
-// amount is the amount less the fees charged in it on the way (the hops' and the destination's),
-// as for any other route. Read: a forward addressed to the other network's asset hub (the
-// sandbox's spelling). A real asset hub hands the message to its bridge hub inside an
-// ExportMessage, which is not read yet: there the SDK's answer stands.
+// Corrects: sdk-pjs 11.14.8 stops at the origin of AssetHubPolkadot <-> AssetHubKusama. A real
+// asset hub's router hands the message to its bridge hub (para 1002) wrapped by
+// pallet-xcm-bridge-hub-router (xcm-builder's SovereignPaidRemoteExporter): WithdrawAsset and
+// BuyExecution of the bridge fee, SetAppendix, ExportMessage { network, destination, xcm },
+// SetTopic. The SDK dry-runs the bridge hub as a hop and stops there (the export goes to the
+// bridge's messages pallet, not to a router), so /xcm-fee quoted the destination 0
+// (`noFeeRequired`), /dry-run answered no destination, and the received amount was an
+// UnableToComputeError: "bridgeFee is required for native asset transfer" for the origin's token,
+// "is not the native asset ... of origin" for the other network's token going home; and where it
+// had a bridge fee, its `amount - originFee - bridgeFee` left out what the destination charges and
+// took the origin fee (paid from the sender's account) from the amount. Here the origin's dry run
+// ends at its bridge hub (no hop: the bridge hub's execution is bought from the origin's sovereign
+// account there, out of the bridge fee the sender paid at the origin within its delivery fee), and
+// the destination is dry-run with ExportMessage's `xcm` as it arrives there, from its bridge hub,
+// opened with the dispatcher's DescendOrigin(PalletInstance(53)) and the exporter's
+// UniversalOrigin and DescendOrigin, and priced as the SDK prices any destination (XcmPaymentApi,
+// in the transferred asset), in /dry-run and /dry-run-preview; /xcm-fee takes that leg from the
+// same dry run, and transfer info's received amount is the amount less the fees charged in it on
+// the way (the hops' and the destination's), as for any other route.
 //
-// Still needed? Read sdk-core's traverseXcmHops (how it names the next chain from `destParaId`)
-// and buildDestInfo's `isSubstrateBridge` branch: if the traversal dry-runs the other asset hub
-// and the received amount subtracts its fee, the patch can go. Remove it and run the guard tests.
+// Still needed? Read sdk-core's traverseXcmHops (how it names the next chain from `destParaId`,
+// and whether it follows an ExportMessage past the bridge hub) and buildDestInfo's
+// `isSubstrateBridge` branch: if the traversal dry-runs the other asset hub and the received
+// amount subtracts its fee (and not the bridge hub's, paid by the sovereign account), the patch
+// can go. Remove it and run the guard tests.
 //
 // Guarded by: test/sandbox/preflight-routes.test.ts "%s -> %s %s over the bridge", every test;
 // test/sandbox/route-matrix.test.ts "AssetHubPolkadot -> AssetHubKusama DOT" and the other three
-// routes between the asset hubs.
+// routes between the asset hubs (the sandbox's asset hubs send bridge transfers in the real shape,
+// src/sandbox/bridge.ts).
 import type { TSubstrateChain as TChain } from '@paraspell/sdk-pjs';
 import { apiPrototypeOf } from '../api-prototype';
 import { sdk } from '../load';
