@@ -12,13 +12,14 @@ import type { TypeRegistry } from '@polkadot/types';
 import { assetOf as chainAssetOf, assetsOf, nativeOf } from './assets';
 import { encodeEvent } from './blocks';
 import type { ChainNode, SandboxChainName } from './chain-node';
-import { CALL_WEIGHT, deliveryFee, programWeight, transactionFee, weightFee, type Weight } from './fee-model';
+import { bridgeHubJson, crossesBridge, exportProgram } from './bridge';
+import { bridgeFee, CALL_WEIGHT, deliveryFeeTo, programWeight, transactionFee, weightFee, type Weight } from './fee-model';
 import { ChainError, type Ledger } from './ledger';
 import { messageEvents, type Event } from './message-events';
 import { dispatch } from './pallets';
 import { runtimeArgs } from './runtime-answers';
 import { destinationJson } from './xcm-transfers';
-import { execute, type Hex, type Outgoing } from './xcm-executor';
+import { chainAt, execute, type Hex, type Outgoing } from './xcm-executor';
 import { assetJson, field, locationOf, locJson, programOf, unversioned } from './xcm-program';
 
 const DRY_RUN_TOPIC: Hex = `0x${'ab'.repeat(32)}`;
@@ -33,11 +34,22 @@ const encoded = (registry: TypeRegistry, events: Event[]): Uint8Array[] =>
     }
   });
 
-/** Forwarded messages grouped by destination, as the runtime lists them. */
+/**
+ * Forwarded messages grouped by destination, as the runtime lists them (its router's queues): a
+ * message for the other network goes to the bridge hub in the router's wrapping; one a bridge hub
+ * exports goes to its messages pallet, no router queue, and is not listed.
+ */
 function forwarded(chain: SandboxChainName, sent: Outgoing[]): unknown[] {
-  const byDest = new Map<SandboxChainName, unknown[]>();
-  for (const s of sent) byDest.set(s.to, [...(byDest.get(s.to) ?? []), { V5: s.message }]);
-  return [...byDest].map(([to, messages]) => [{ V5: destinationJson(chain, to) }, messages]);
+  const byDest = new Map<string, { dest: unknown; messages: unknown[] }>();
+  for (const s of sent) {
+    if (s.exported) continue;
+    const bridged = crossesBridge(chain, s.to);
+    const dest = bridged ? bridgeHubJson : destinationJson(chain, s.to);
+    const message = bridged ? exportProgram(chain, s.to, s.message, bridgeFee(chain)) : s.message;
+    const key = JSON.stringify(dest);
+    byDest.set(key, { dest, messages: [...(byDest.get(key)?.messages ?? []), { V5: message }] });
+  }
+  return [...byDest.values()].map(({ dest, messages }) => [{ V5: dest }, messages]);
 }
 
 const weightJson = (w: Weight) => ({ refTime: w.refTime, proofSize: w.proofSize });
@@ -120,8 +132,12 @@ export function emulateRuntime(chain: SandboxChainName, node: ChainNode, ledger:
     const [dest, message, assetId] = runtimeArgs(registry, 'XcmPaymentApi', 'query_delivery_fees', args);
     const version = Object.keys(dest as object)[0]?.toUpperCase() ?? 'V5';
     const native = nativeOf(chain);
-    // Asked as the runtime would be: the message as it goes (its SetTopic included).
-    const fee = deliveryFee(chain, programOf(message).length);
+    // Asked as the runtime would be: the message as it goes (its SetTopic included), to where it
+    // goes (across the bridge, the router's wrapping and its bridge fee; to the bridge hub, as it is).
+    const to = chainAt(chain, locationOf(unversioned(dest)));
+    // An export's message is delivered inside it: its instructions count too.
+    const instructions = programOf(message).reduce((n, [name, value]) => n + 1 + (name === 'ExportMessage' ? programOf(field(value, 'xcm')).length : 0), 0);
+    const fee = deliveryFeeTo(chain, to ?? chain, instructions);
     if (assetId === undefined) return { Ok: { [version]: [assetJson({ id: native.location, amount: fee })] } };
     // XcmPaymentApi v2 (Moonbeam) quotes in the asset asked for, one it takes for fees.
     const asset = feeAsset(chain, assetId);

@@ -7,6 +7,7 @@
 import { assetsOf, nativeOf, type ChainAsset } from './assets';
 import type { SandboxChainName } from './chain-data';
 import { ChainError } from './ledger';
+import { PLACES } from './topology';
 
 export interface Weight {
   refTime: bigint;
@@ -37,4 +38,21 @@ export function transactionFee(chain: SandboxChainName, length: number): bigint 
 export function deliveryFee(chain: SandboxChainName, instructions: number): bigint {
   const native = nativeOf(chain);
   return weightFee(chain, programWeight(5), native) + weightFee(chain, INSTRUCTION_WEIGHT, native) * BigInt(instructions);
+}
+
+/**
+ * The bridge fee an asset hub's router (pallet-xcm-bridge-hub-router) charges for a message to the
+ * other network, in its native token: it pays the bridge hub's execution of the wrapped message
+ * (bridge.ts) from the asset hub's sovereign account there, and the sender pays it at the origin.
+ */
+export const bridgeFee = (chain: SandboxChainName): bigint => weightFee(chain, programWeight(50), nativeOf(chain));
+
+/**
+ * The fee for delivering a message of `instructions` instructions from `chain` to `to`: across the
+ * bridge, delivery to the bridge hub of the router's wrapping (five instructions around the
+ * message) and the bridge fee.
+ */
+export function deliveryFeeTo(chain: SandboxChainName, to: SandboxChainName, instructions: number): bigint {
+  if (PLACES[chain].network === PLACES[to].network) return deliveryFee(chain, instructions);
+  return deliveryFee(chain, instructions + 5) + bridgeFee(chain);
 }

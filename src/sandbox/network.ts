@@ -13,13 +13,14 @@ import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
 import { emulateRuntime } from './emulated-runtime';
 import { startEthereumNode, type EthereumNode } from './ethereum-node';
-import { transactionFee, type Weight } from './fee-model';
 import { accountOfLocation, ChainError, Ledger } from './ledger';
 import { messageEvents } from './message-events';
 import { seedXc20 } from './seed';
 import { dispatch } from './pallets';
 import { accept } from './pool';
 import { PLACES, queueOrigin } from './topology';
+import { BRIDGE_HUB, crossesBridge, dispatched, exported, exportProgram } from './bridge';
+import { bridgeFee, transactionFee, type Weight } from './fee-model';
 import { execute, universal, type Outgoing } from './xcm-executor';
 import { extrinsicSuccess, moduleError, processed, topicOf, type Hex } from './xcm-events';
 import { locationOf, programOf } from './xcm-program';
@@ -65,7 +66,10 @@ export interface Sandbox {
 /** A message on its way: it is executed by `to` in the block of `tick`. */
 interface InFlight extends Outgoing {
   tick: number;
-  /** The queue it arrives on (MessageQueue.Processed's origin), when not the sender's. */
+  /**
+   * The queue it arrives on (MessageQueue.Processed's origin), when not the sender's: across the
+   * bridge, BridgeHubPolkadot stands for para 1002 of the receiving network (BridgeHubKusama too).
+   */
   via?: SandboxChainName;
 }
 
@@ -104,18 +108,37 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
   const ethereumNode = ethereum;
 
-  /** Queues what a chain sent: one block to arrive, two over the bridge (through its bridge hub). */
+  /** The bridge hub of `chain`'s network, when the sandbox runs it. */
+  const bridgeHubOf = (chain: SandboxChainName): SandboxChainName | undefined =>
+    [...chains.keys()].find((c) => PLACES[c].network === PLACES[chain].network && PLACES[c].paraId === BRIDGE_HUB.paraId);
+
+  /**
+   * Queues what a chain sent: one block to arrive. Across the bridge (bridge.ts), as the real chains
+   * carry it: the asset hub's router sends its bridge hub the wrapped message, which the bridge hub
+   * executes (ExportMessage), and the other network's bridge hub dispatches the export to its asset
+   * hub a block later. The sandbox runs no BridgeHubKusama: its part is done here (on the way in,
+   * the dispatch; on the way out, the export, BridgeHubPolkadot processing the message in the
+   * block the export would reach it), two blocks either way.
+   */
   const route = (sent: Outgoing[]): void => {
     for (const s of sent) {
-      if (PLACES[s.from].network === PLACES[s.to].network) {
+      if (!crossesBridge(s.from, s.to)) {
         inFlight.push({ ...s, tick: tick + 1 });
         continue;
       }
-      const bridgeHub = chains.has('BridgeHubPolkadot') ? 'BridgeHubPolkadot' : undefined;
-      const [consensus, para] = universal(s.from);
-      const bridged = { ...s, message: [{ UniversalOrigin: { GlobalConsensus: consensus!.value } }, { DescendOrigin: { X1: [{ Parachain: para?.value }] } }, ...s.message] };
-      if (bridgeHub) inFlight.push({ from: s.from, to: bridgeHub, message: [], topic: s.topic, tick: tick + 1 });
-      inFlight.push({ ...bridged, tick: tick + 2, via: bridgeHub });
+      const arrival = { ...s, via: 'BridgeHubPolkadot' as const };
+      if (s.exported) {
+        inFlight.push({ ...arrival, message: dispatched(s.message), tick: tick + 1 });
+        continue;
+      }
+      const hub = bridgeHubOf(s.from);
+      if (hub) {
+        inFlight.push({ from: s.from, to: hub, message: exportProgram(s.from, s.to, s.message, bridgeFee(s.from)), topic: s.topic, tick: tick + 1 });
+        continue;
+      }
+      const otherHub = bridgeHubOf(s.to);
+      if (otherHub) inFlight.push({ from: s.from, to: otherHub, message: [], topic: s.topic, tick: tick + 1 });
+      inFlight.push({ ...arrival, message: dispatched(exported(universal(s.from), s.message)), tick: tick + 2 });
     }
   };
 
@@ -200,12 +223,12 @@ function receive(chain: Chain, m: InFlight, route: (sent: Outgoing[]) => void): 
   const from = m.via ?? m.from;
   const origin = { phase: 'initialization' as const };
   const done = (success: boolean, weight?: Weight) => processed(m.topic, queueOrigin(from, chain.name), success, 'initialization', weight);
-  if (m.message.length === 0) return [done(true)]; // a bridge hub passing the message on
+  if (m.message.length === 0) return [done(true)]; // a bridge hub passing a message from the other network on
   const originLoc = locationOf(m.via ? { parents: 1, interior: { X1: [{ Parachain: PLACES[m.via].paraId }] } } : destinationJson(chain.name, m.from));
   const outcome = execute({ chain: chain.name, ledger: chain.ledger, origin: originLoc, fromRemote: true, topic: m.topic }, programOf(m.message));
   const events: EventSpec[] = messageEvents(chain.name, outcome, originLoc).map((e) => ({ ...e, ...origin }));
   if (!outcome.error) {
-    for (const s of outcome.sent) if (PLACES[chain.name].paraId !== undefined && PLACES[s.to].paraId !== undefined) events.push({ ...origin, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: s.topic } });
+    for (const s of outcome.sent) if (!s.exported && PLACES[chain.name].paraId !== undefined && PLACES[s.to].paraId !== undefined) events.push({ ...origin, pallet: 'XcmpQueue', name: 'XcmpMessageSent', fields: { message_hash: s.topic } });
   }
   // What a failed program sent before it failed still goes (the executor does not roll sends back).
   route(outcome.sent);

@@ -13,7 +13,7 @@ import type { TypeRegistry } from '@polkadot/types';
 import { assetById, assetsOf, nativeOf, xc20Address, type ChainAsset } from './assets';
 import type { EventSpec } from './blocks';
 import type { SandboxChainName } from './chain-data';
-import { deliveryFee as deliveryFeeOf } from './fee-model';
+import { deliveryFeeTo } from './fee-model';
 import { ChainError, type Ledger } from './ledger';
 import { sameLocation } from '../xcm/location';
 import { evmStorageKey } from './storage-keys';
@@ -248,7 +248,7 @@ function xcm(d: Dispatch, p: { program: ReturnType<typeof programOf>; jit: boole
   const sent = [...outcome.sent];
   const paid: Asset[] = [...outcome.paid];
   if (p.direct) {
-    const fee = sendFee(d, p.direct.message.length + 1);
+    const fee = sendFee(d, p.direct.to, p.direct.message.length + 1);
     paid.push(fee);
     sent.push({ from: d.chain, to: p.direct.to, message: [...p.direct.message, { SetTopic: d.topic }], topic: d.topic });
   }
@@ -261,9 +261,9 @@ function xcm(d: Dispatch, p: { program: ReturnType<typeof programOf>; jit: boole
   return { events, sent, local: p.program.map(([name, value]) => ({ [name]: value })) };
 }
 
-function sendFee(d: Dispatch, instructions: number): Asset {
+function sendFee(d: Dispatch, to: SandboxChainName, instructions: number): Asset {
   const native = nativeOf(d.chain);
-  const fee = deliveryFeeOf(d.chain, instructions);
+  const fee = deliveryFeeTo(d.chain, to, instructions);
   d.ledger.debit(native, d.signer, fee);
   return { id: native.location, amount: fee };
 }

@@ -9,7 +9,8 @@
 import { absolute, reanchor, relative, sameLocation, universalOf, type Junction, type Loc } from '../xcm/location';
 import { assetOf as chainAssetOf, nativeOf } from './assets';
 import type { SandboxChainName } from './chain-data';
-import { deliveryFee, programWeight, weightFee, type Weight } from './fee-model';
+import { bridgeDispatcherJson, BRIDGE_HUB, crossesBridge, exported } from './bridge';
+import { deliveryFeeTo, programWeight, weightFee, type Weight } from './fee-model';
 import { accountOfLocation, ChainError, type Ledger } from './ledger';
 import { PLACES } from './topology';
 import { assetJson, assetsIn, field, filterOf, Holding, locationOf, locJson, programOf, type Asset, type Instruction } from './xcm-program';
@@ -22,6 +23,8 @@ export interface Outgoing {
   to: SandboxChainName;
   message: unknown[];
   topic: Hex;
+  /** Sent across the bridge by a bridge hub's exporter (its ExportMessage), not by its XCM router. */
+  exported?: true;
 }
 
 export interface Outcome {
@@ -206,6 +209,8 @@ class Run {
         this.origin = { parents: this.origin.parents, junctions: [...this.origin.junctions, ...locationOf({ parents: 0, interior: p }).junctions] };
         return;
       case 'UniversalOrigin':
+        // Only the other network's bridge dispatcher may speak for it (the asset hubs' UniversalAliases).
+        if (!this.origin || !sameLocation(this.origin, locationOf(bridgeDispatcherJson))) throw fail('InvalidLocation', 'UniversalOrigin from an origin that is not a universal alias');
         this.origin = relative(universal(this.x.chain), [locationOf({ parents: 0, interior: { X1: [p] } }).junctions[0]!]);
         return;
       case 'AliasOrigin':
@@ -243,6 +248,8 @@ class Run {
       }
       case 'InitiateTransfer':
         return this.initiateTransfer(p);
+      case 'ExportMessage':
+        return this.exportMessage(p);
       case 'SetAppendix':
         this.appendix = programOf(p);
         return;
@@ -367,6 +374,25 @@ class Run {
     this.send(to, message);
   }
 
+  /**
+   * A bridge hub's exporter: `xcm`, with the exporter's UniversalOrigin and DescendOrigin, goes to
+   * the other network's chain. Its fee is waived for the system chains that send it (the bridge
+   * hubs' WaivedLocations); any other chain has no exporter (Unroutable).
+   */
+  private exportMessage(p: unknown): void {
+    const network = locationOf({ parents: 0, interior: { X1: [{ GlobalConsensus: field(p, 'network') }] } }).junctions;
+    const target = [...network, ...locationOf({ parents: 0, interior: field(p, 'destination') }).junctions];
+    const to = CHAINS.find((c) => sameLocation({ parents: 0, junctions: universal(c) }, { parents: 0, junctions: target }));
+    const source = this.origin && absolute(universal(this.x.chain), this.origin);
+    if (PLACES[this.x.chain].paraId !== BRIDGE_HUB.paraId || !to || !crossesBridge(this.x.chain, to)) throw fail('Unroutable', `${this.x.chain} exports nothing to ${JSON.stringify(target)}`);
+    if (!source) throw fail('BadOrigin', 'the origin was cleared');
+    const xcm = programOf(field(p, 'xcm')).map(([n, v]) => ({ [n]: v }));
+    const last = xcm.at(-1) as { SetTopic?: Hex } | undefined;
+    const topic = last?.SetTopic ?? this.out.topic ?? this.x.topic;
+    if (!topic) throw fail('Transport', 'the sandbox names every message by its topic');
+    this.out.sent.push({ from: this.x.chain, to, message: exported(source, xcm), topic, exported: true });
+  }
+
   private creditSovereign(asset: Asset, dest: Loc): void {
     const sovereign = accountOfLocation(dest, this.x.chain);
     if (sovereign) this.transact(() => this.x.ledger.credit(this.chainAsset(asset), sovereign, asset.amount));
@@ -379,7 +405,7 @@ class Run {
       return assets;
     }
     const native = nativeOf(this.x.chain);
-    const fee = deliveryFee(this.x.chain, instructions);
+    const fee = deliveryFeeTo(this.x.chain, to, instructions);
     const payer = assets.find((a) => chainAssetOf(this.x.chain, a.id)?.perSecond !== undefined);
     if (!payer) throw fail('NotHoldingFees', `no asset to pay delivery to ${to} with`);
     const inPayer = (fee * chainAssetOf(this.x.chain, payer.id)!.perSecond! + native.perSecond! - 1n) / native.perSecond!;
@@ -390,7 +416,7 @@ class Run {
 
   private chargeDelivery(instructions: number, to: SandboxChainName): void {
     const native = nativeOf(this.x.chain);
-    const fee = deliveryFee(this.x.chain, instructions);
+    const fee = deliveryFeeTo(this.x.chain, to, instructions);
     if (this.jit) {
       this.transact(() => this.x.ledger.debit(native, this.originAccount(), fee));
     } else if (!this.fees.take({ id: native.location, amount: fee }) && !this.holding.take({ id: native.location, amount: fee })) {

@@ -83,6 +83,19 @@ describe.each([
     expect(BigInt(receivable.body as string)).toBe(amount - BigInt(fee.destination.fee));
   });
 
+  it("the origin's dry run forwards what a real asset hub's router sends: the bridge fee's purchase and ExportMessage, to its bridge hub", async () => {
+    const { dryRun } = await preflight(body(from, to, asset, amount));
+    const [dest, messages] = (dryRun as unknown as { origin: { forwardedXcms: [Record<string, unknown>, Record<string, Record<string, unknown>[]>[]] } }).origin.forwardedXcms;
+    expect(Object.values(dest)[0]).toEqual({ parents: 1, interior: { x1: [{ parachain: 1002 }] } });
+    const program = Object.values(messages[0]!)[0]!;
+    expect(program.map((i) => Object.keys(i)[0])).toEqual(['withdrawAsset', 'buyExecution', 'setAppendix', 'exportMessage', 'setTopic']);
+    const exported = program[3]!['exportMessage'] as { network: Record<string, unknown>; destination: unknown };
+    expect(exported.network).toEqual({ [to === 'AssetHubKusama' ? 'kusama' : 'polkadot']: null });
+    expect(exported.destination).toEqual({ x1: [{ parachain: 1000 }] });
+    // The bridge hub is not a hop of the sender's asset: the export is followed to the destination.
+    expect(dryRun.hops).toEqual([]);
+  });
+
   it('/transfer-info says the same: the destination fee, and what arrives', async () => {
     const { fee } = await preflight(body(from, to, asset, amount));
     const info = await request(app).post('/v5/transfer-info').send(body(from, to, asset, amount));
