@@ -45,6 +45,12 @@ export interface Waiting {
   holds(snapshot: JourneySnapshot): boolean;
   /** `snapshot` moved past the blocks the watcher checked for it and passed over (what a takeover need not read again). */
   caughtUp(snapshot: JourneySnapshot): JourneySnapshot;
+  /**
+   * Whether the head watcher checks for it every block from the snapshot's cursor on (it had not
+   * checked that block yet when the watch joined): then the watch need not read before the next
+   * block offered. Else it reads up to the head itself, after joining (so no block falls between).
+   */
+  readonly covered: boolean;
   close(): void;
 }
 
@@ -248,8 +254,9 @@ export class StatusService {
     if (closing.aborted) throw closing.reason;
     const interest = interestOf(req, cursor.leg, snapshot.messageId);
     const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS)(cursor.chain);
-    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest);
+    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest, cursor.next);
     return {
+      covered: heads.covered,
       next: (stop) => heads.next(stop),
       holds: (other) => other.cursor?.chain === cursor.chain && sameInterest(interestOf(req, other.cursor.leg, other.messageId), interest),
       caughtUp: (other) => (other.cursor?.next === undefined ? other : { ...other, cursor: { ...other.cursor, next: heads.caughtUp(other.cursor.next) } }),

@@ -214,6 +214,7 @@ export function follower(options: FollowerOptions): FollowWork {
       }
     };
     let failures = 0;
+    let started = false;
     try {
       while (!recorder.progress.ended && !recorder.lost && !signal.aborted) {
         if (expired || watch.expiresAt - now() <= 0) {
@@ -223,7 +224,15 @@ export function follower(options: FollowerOptions): FollowWork {
         const before = JSON.stringify(resume);
         let waited = false;
         try {
-          const watching = await read();
+          // A watch that starts waiting where its recorded read stopped (a watch just made: the read
+          // that made it) joins first; when the head watcher checks every block from its cursor on,
+          // it reads nothing before the next block offered. Else it reads after joining.
+          if (!started && resume?.cursor?.next !== undefined && !waiting) {
+            waiting = await options.status.wait(watch.request, resume, halt.signal);
+            saves?.add(save);
+          }
+          const watching = !started && waiting?.covered ? true : await read();
+          started = true;
           if (waiting && !(watching && resume && waiting.holds(resume))) leave(false);
           if (watching && resume && !recorder.progress.ended) {
             if (!waiting) {
