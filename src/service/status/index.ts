@@ -11,6 +11,7 @@ import type { Leg, StatusAnswer } from './answer';
 import { HeadWatchers, type Interest, type Offered } from './head-watcher';
 import { interestOf, Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
+import { SharedBlocks } from './shared-blocks';
 import { SharedSearches, type StartSearch } from './timestamp-search';
 import { laterLegs } from './route';
 
@@ -94,6 +95,8 @@ export class StatusService {
   readonly #watchers: HeadWatchers;
   /** Watches only: a stream or a status read searches afresh, as a client asking again expects. */
   readonly #searches = new SharedSearches();
+  /** Watches only, as searches: origin blocks read by hash, one read for the watches made on a block. */
+  readonly #blocks = new SharedBlocks();
   /** Aborts every open stream when the service drains. */
   #closing = new AbortController();
   #streams = 0;
@@ -217,7 +220,7 @@ export class StatusService {
   async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot, offered?: Offered): Promise<Tracking> {
     const firstRead = offered ? undefined : timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
     const reading = linked(...[signal, this.#closing.signal, firstRead?.signal].filter((s) => s !== undefined));
-    const reader = this.#reader(req, reading.signal, { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
+    const reader = this.#reader(req, reading.signal, { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS }, this.#blocks);
     const release = (): void => {
       reading.dispose();
       reader.release();
@@ -274,8 +277,8 @@ export class StatusService {
     return `Following ${req.txHash} from ${req.from}`;
   }
 
-  #reader(req: StatusRequest, signal: AbortSignal, lasting?: { readTimeoutMs: number }): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting);
+  #reader(req: StatusRequest, signal: AbortSignal, lasting?: { readTimeoutMs: number }, shared?: SharedBlocks): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting, shared);
   }
 
   #journey(req: StatusRequest, reader: ChainReader, search?: StartSearch, timed = false, indexed = false): Journey {
