@@ -251,6 +251,22 @@ describe('POST /x-transfer/watch', () => {
     }
   });
 
+  it('watches made at once on transfers of one origin block read that block once (its events and timestamp, as its extrinsics)', async () => {
+    const txs: Awaited<ReturnType<typeof signedTransfer>>[] = [];
+    for (let i = 0; i < 4; i++) txs.push(await signedTransfer(a.app, polkadot, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(amount++ * DOT) } }, overrides));
+    const origin = polkadot.produceBlock({ extrinsics: txs.map((tx) => tx.hex), events: txs.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), tx.topic), extrinsicSuccess(i)]) });
+    const readsBefore = polkadot.storageReads.filter((r) => r.at === origin.hash).length;
+    const options = { development: true, apiOverrides: overrides };
+    const made = await Promise.all(txs.map((tx) => watch(a.app, watchBody({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, blockHash: origin.hash, options }))));
+    expect(made.map((m) => m.status.status)).toEqual(txs.map(() => 'in-flight'));
+    const reads = polkadot.storageReads.filter((r) => r.at === origin.hash).slice(readsBefore);
+    // System.Events and Timestamp.Now, once each for the four watches.
+    expect(reads.map((r) => r.key).sort()).toEqual([...new Set(reads.map((r) => r.key))].sort());
+    expect(reads).toHaveLength(2);
+    assetHub.produceBlock({ events: txs.map((tx) => processed(tx.topic, { Parent: null }, true)) });
+    for (const m of made) expect((await receiver.eventsOf(m.id, 2)).map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
+  });
+
   it('a malformed id is a 400 at params.id; an unknown one a 404', async () => {
     for (const family of FAMILIES) {
       const bad = await request(a.app).get(`/${family}/x-transfer/watch/not-an-id`);

@@ -55,4 +55,43 @@ describe('HeadWatchers: an index of what can settle each listener', () => {
     indexed.close();
     open.close();
   });
+
+  it('a listener that joins with the first block it has not read is checked from there: one behind the watcher is told so and reads the blocks between, one at its head is covered', async () => {
+    const open = await watchers.watch('AssetHubPolkadot', [assetHub.url], signal);
+    // The watcher checks a block the joining listener's read stopped before: its settling block, in the window.
+    const head = assetHub.produceBlock();
+    while ((await open.next(signal)).block.number !== head.number);
+    const settling = assetHub.produceBlock({ events: [processed(TOPIC, { Parent: null }, true)] });
+    while ((await open.next(signal)).block.number !== settling.number);
+    const checked = assetHub.produceBlock();
+    while ((await open.next(signal)).block.number !== checked.number);
+    // Open listeners are offered a block before the index is looked up: the next one proves `checked` was.
+    const after = assetHub.produceBlock();
+    while ((await open.next(signal)).block.number !== after.number);
+
+    const behind = await watchers.watch('AssetHubPolkadot', [assetHub.url], signal, { messageId: TOPIC }, settling.number);
+    expect(behind.covered).toBe(false);
+    const atHead = await watchers.watch('AssetHubPolkadot', [assetHub.url], signal, { messageId: OTHER }, after.number + 1);
+    expect(atHead.covered).toBe(true);
+    const dest = assetHub.produceBlock({ events: [processed(OTHER, { Parent: null }, true)] });
+    const offered = await atHead.next(signal);
+    // Nothing between its read and the block offered was left unchecked.
+    expect(offered).toMatchObject({ block: { number: dest.number }, passedFrom: after.number + 1 });
+    [behind, atHead, open].forEach((l) => l.close());
+  });
+
+  it('a listener that joins before the watcher checked its first block, not read up to it, is offered that block with nothing passed over', async () => {
+    const settling = assetHub.produceBlock({ events: [processed(TOPIC, { Parent: null }, true)] });
+    const head = assetHub.produceBlock();
+    // A watcher of its own: its first block is the head, after the settling block the listener has not read.
+    const fresh = new HeadWatchers(pool, 10_000, readLimits(testConfig()));
+    const listener = await fresh.watch('AssetHubPolkadot', [assetHub.url], signal, { messageId: TOPIC }, settling.number);
+    expect(listener.covered).toBe(false);
+    const offered = await listener.next(signal);
+    expect(offered.block.number).toBe(head.number);
+    // No `passedFrom`: its reader reads from `settling` on itself.
+    expect(offered.passedFrom).toBeUndefined();
+    listener.close();
+    fresh.close();
+  });
 });

@@ -38,6 +38,12 @@ export interface HeadSubscription {
    * over for this listener since (`next` itself when nothing is known of them).
    */
   caughtUp(next: number): number;
+  /**
+   * Joined with `from`: whether the watcher checks every block from `from` on for this listener
+   * (it had not checked `from` yet), so that the listener need not read anything before the next
+   * block offered. When false, the listener reads up to the head itself after joining.
+   */
+  readonly covered: boolean;
   /** Leaves the watch (the last to leave ends it). */
   close(): void;
 }
@@ -49,6 +55,7 @@ class Listener implements HeadSubscription {
   #wake = noop;
   /** Indexed only: the first block checked for this listener and not yet offered. */
   since = 0;
+  covered = false;
 
   constructor(
     private readonly watcher: HeadWatcher,
@@ -126,6 +133,8 @@ class HeadWatcher {
   readonly #open = new Set<Listener>();
   readonly #byTx = new Index();
   readonly #byMessage = new Index();
+  /** Listeners joined with a first block to read before the watcher checked any (see `join`). */
+  #early = new Set<Listener>();
   /** The last block checked against the index, and the first of its run of consecutive blocks. */
   checked?: number;
   runStart = 0;
@@ -149,11 +158,19 @@ class HeadWatcher {
     this.ready.catch(noop);
   }
 
-  join(listener: Listener): void {
+  /**
+   * `from`: the first block the listener has not read. Past what the watcher checked, it is checked
+   * from there on (covered); before its first block, the watcher offers that block to each listener
+   * that had not read up to it (its reader reads the blocks between itself).
+   */
+  join(listener: Listener, from?: number): void {
     this.listeners.add(listener);
     const { interest } = listener;
     // Blocks checked from now on include it (its index entries are in place before the next lookup).
-    listener.since = (this.checked ?? -1) + 1;
+    const next = (this.checked ?? -1) + 1;
+    listener.covered = interest !== undefined && from !== undefined && this.checked !== undefined && from >= next;
+    listener.since = interest !== undefined && from !== undefined && (listener.covered || this.checked === undefined) ? from : next;
+    if (interest !== undefined && from !== undefined && this.checked === undefined) this.#early.add(listener);
     if (!interest) this.#open.add(listener);
     else if ('txHash' in interest) this.#byTx.add(interest.txHash, listener);
     else this.#byMessage.add(interest.messageId, listener);
@@ -161,6 +178,7 @@ class HeadWatcher {
 
   leave(listener: Listener): void {
     this.listeners.delete(listener);
+    this.#early.delete(listener);
     const { interest } = listener;
     if (!interest) this.#open.delete(listener);
     else if ('txHash' in interest) this.#byTx.delete(interest.txHash, listener);
@@ -240,9 +258,14 @@ class HeadWatcher {
     // From the lookups to here nothing awaits: a listener joining later is checked from the next block.
     if (block.number !== (this.checked ?? -2) + 1) this.runStart = block.number;
     this.checked = block.number;
+    // The first block checked: a listener that joined before it and had not read up to it is
+    // offered it (nothing passed over), so that its reader reads the blocks between.
+    const early = this.#early;
+    this.#early = new Set();
+    for (const listener of early) if (listener.since < block.number) matched.add(listener);
     for (const listener of matched) {
-      if (!this.listeners.has(listener)) continue;
-      listener.push({ block, passedFrom: Math.max(listener.since, this.runStart) });
+      if (!this.listeners.has(listener) || block.number < listener.since) continue;
+      listener.push(early.has(listener) && listener.since < block.number ? { block } : { block, passedFrom: Math.max(listener.since, this.runStart) });
       listener.since = block.number + 1;
     }
   }
@@ -277,7 +300,7 @@ export class HeadWatchers {
   ) {}
 
   /** Joins (or starts) the watch of `chain`'s finalized heads; resolves once the subscription is set up. */
-  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest): Promise<HeadSubscription> {
+  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest, from?: number): Promise<HeadSubscription> {
     const key = `${chain} ${distinctEndpoints(endpoints).join(' ')}`;
     let watcher = this.#watchers.get(key);
     if (!watcher) {
@@ -288,7 +311,7 @@ export class HeadWatchers {
       watcher = started;
     }
     const listener = new Listener(watcher, interest);
-    watcher.join(listener);
+    watcher.join(listener, from);
     try {
       await abortable(watcher.ready, signal);
     } catch (error) {

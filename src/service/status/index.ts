@@ -11,6 +11,7 @@ import type { Leg, StatusAnswer } from './answer';
 import { HeadWatchers, type Interest, type Offered } from './head-watcher';
 import { interestOf, Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
+import { SharedBlocks } from './shared-blocks';
 import { SharedSearches, type StartSearch } from './timestamp-search';
 import { laterLegs } from './route';
 
@@ -45,6 +46,12 @@ export interface Waiting {
   holds(snapshot: JourneySnapshot): boolean;
   /** `snapshot` moved past the blocks the watcher checked for it and passed over (what a takeover need not read again). */
   caughtUp(snapshot: JourneySnapshot): JourneySnapshot;
+  /**
+   * Whether the head watcher checks for it every block from the snapshot's cursor on (it had not
+   * checked that block yet when the watch joined): then the watch need not read before the next
+   * block offered. Else it reads up to the head itself, after joining (so no block falls between).
+   */
+  readonly covered: boolean;
   close(): void;
 }
 
@@ -88,6 +95,8 @@ export class StatusService {
   readonly #watchers: HeadWatchers;
   /** Watches only: a stream or a status read searches afresh, as a client asking again expects. */
   readonly #searches = new SharedSearches();
+  /** Watches only, as searches: origin blocks read by hash, one read for the watches made on a block. */
+  readonly #blocks = new SharedBlocks();
   /** Aborts every open stream when the service drains. */
   #closing = new AbortController();
   #streams = 0;
@@ -211,7 +220,7 @@ export class StatusService {
   async track(req: StatusRequest, signal: AbortSignal, resume?: JourneySnapshot, offered?: Offered): Promise<Tracking> {
     const firstRead = offered ? undefined : timer(this.config.REQUEST_TIMEOUT_MS, () => new DeadlineExceededError(this.#what(req), this.config.REQUEST_TIMEOUT_MS));
     const reading = linked(...[signal, this.#closing.signal, firstRead?.signal].filter((s) => s !== undefined));
-    const reader = this.#reader(req, reading.signal, { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS });
+    const reader = this.#reader(req, reading.signal, { readTimeoutMs: this.config.REQUEST_TIMEOUT_MS }, this.#blocks);
     const release = (): void => {
       reading.dispose();
       reader.release();
@@ -248,8 +257,9 @@ export class StatusService {
     if (closing.aborted) throw closing.reason;
     const interest = interestOf(req, cursor.leg, snapshot.messageId);
     const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS)(cursor.chain);
-    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest);
+    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest, cursor.next);
     return {
+      covered: heads.covered,
       next: (stop) => heads.next(stop),
       holds: (other) => other.cursor?.chain === cursor.chain && sameInterest(interestOf(req, other.cursor.leg, other.messageId), interest),
       caughtUp: (other) => (other.cursor?.next === undefined ? other : { ...other, cursor: { ...other.cursor, next: heads.caughtUp(other.cursor.next) } }),
@@ -267,8 +277,8 @@ export class StatusService {
     return `Following ${req.txHash} from ${req.from}`;
   }
 
-  #reader(req: StatusRequest, signal: AbortSignal, lasting?: { readTimeoutMs: number }): ChainReader {
-    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting);
+  #reader(req: StatusRequest, signal: AbortSignal, lasting?: { readTimeoutMs: number }, shared?: SharedBlocks): ChainReader {
+    return new ChainReader(this.pool, req.options, signal, this.config.TRACK_MAX_BLOCKS, readLimits(this.config), this.config.CHAIN_ENDPOINTS, lasting, shared);
   }
 
   #journey(req: StatusRequest, reader: ChainReader, search?: StartSearch, timed = false, indexed = false): Journey {

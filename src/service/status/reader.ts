@@ -12,6 +12,7 @@ import type { StatusRequest } from '../../schemas/status';
 import { endpointResolver, fromChainFailure, ReadBudget, type ReadLimits, type ReadSpent } from '../sdk-calls';
 import type { ChainEvent } from './chain-events';
 import { blockExtrinsics, blockHashAt, eventsAt, finalizedHead, timestampAt, type BlockRef } from './chain-reads';
+import { sharedPart, type SharedBlocks } from './shared-blocks';
 
 /** Blocks read at once at most (one connection carries them). */
 const READ_BATCH = 8;
@@ -108,6 +109,8 @@ export class ChainReader {
     operatorEndpoints: Config['CHAIN_ENDPOINTS'],
     /** For a reader whose signal may not abort for hours (a watch's): a deadline for each read. */
     private readonly lasting?: { readTimeoutMs: number },
+    /** Blocks read by hash shared with other readers (the first reader's read, counted against its budget only). */
+    private readonly shared?: SharedBlocks,
   ) {
     this.#budget = new ReadBudget(limits, signal);
     this.#resolve = endpointResolver(options, operatorEndpoints);
@@ -182,14 +185,20 @@ export class ChainReader {
   async blockByHash(chain: string, hash: string): Promise<BlockView | undefined> {
     // Counted once read (its number unknown before): a hash the chain does not know counts as a block too.
     if (this.#counted.size >= this.maxBlocks) throw new BlockBudgetSpent(this.maxBlocks);
-    const found = await this.read(chain, (api) => blockExtrinsics(api, chain, this.#budget, hash));
+    const endpoints = this.#resolve(chain);
+    const shared = this.shared?.get(chain, endpoints, hash);
+    const readFound = () => this.read(chain, (api) => blockExtrinsics(api, chain, this.#budget, hash));
+    const found = await (shared ? sharedPart(shared.found, readFound) : readFound());
     if (!found) {
+      this.shared?.forget(chain, endpoints, hash);
       this.#counted.size++;
       return undefined;
     }
     this.count(chain, found.number);
     const view = lazyBlock(chain, { number: found.number, hash }, (work) => this.read(chain, work), this.#budget);
-    return { ...view, extrinsics: () => Promise.resolve(found.extrinsics) };
+    const extrinsics = () => Promise.resolve(found.extrinsics);
+    if (!shared) return { ...view, extrinsics };
+    return { ...view, extrinsics, events: () => sharedPart(shared.events, view.events), timestamp: () => sharedPart(shared.timestamp, view.timestamp) };
   }
 
   release(): void {

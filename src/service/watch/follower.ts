@@ -58,6 +58,15 @@ export function firstEvents(watch: Watch, answer: StatusAnswer, settledAt?: numb
   return answer.status === 'not-found' && !answer.final ? [] : [eventOf(watch, 0, `transfer.${answer.status}`, answer, settledAt)];
 }
 
+/**
+ * Where a read leaves the watch, holding the legs of its answer rather than a copy of them: a
+ * watch keeps both (its status and where it carries on), and a journey reads a snapshot's legs
+ * only through a copy of its own.
+ */
+export function resumeOf(tracking: Pick<Tracking, 'snapshot'>, answer: StatusAnswer): JourneySnapshot {
+  return { ...tracking.snapshot(), legs: answer.legs };
+}
+
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -96,7 +105,7 @@ class Recorder {
   take(tracking: Pick<Tracking, 'answer' | 'snapshot' | 'settledAt'>): void {
     const answer = tracking.answer();
     const changed = changeOf(answer) !== changeOf(this.progress.status);
-    const resume = tracking.snapshot();
+    const resume = resumeOf(tracking, answer);
     if (!changed && !answer.final && JSON.stringify(resume) === JSON.stringify(this.progress.resume)) return;
     const events = changed ? [eventOf(this.watch, this.progress.events, `transfer.${answer.status}`, answer, tracking.settledAt())] : [];
     this.#record({ status: answer, resume, events: this.progress.events + events.length, ...(answer.final ? { ended: 'final' } : {}) }, events);
@@ -207,23 +216,33 @@ export function follower(options: FollowerOptions): FollowWork {
       offered = undefined;
       try {
         recorder.take(tracking);
-        resume = tracking.snapshot();
+        resume = recorder.progress.resume as JourneySnapshot;
         return tracking.watching();
       } finally {
         tracking.release();
       }
     };
     let failures = 0;
+    let started = false;
     try {
       while (!recorder.progress.ended && !recorder.lost && !signal.aborted) {
         if (expired || watch.expiresAt - now() <= 0) {
           recorder.timeout();
           break;
         }
-        const before = JSON.stringify(resume);
+        // Held as is (a snapshot is replaced, never changed), not as its JSON: a waiting watch keeps it.
+        const before = resume;
         let waited = false;
         try {
-          const watching = await read();
+          // A watch that starts waiting where its recorded read stopped (a watch just made: the read
+          // that made it) joins first; when the head watcher checks every block from its cursor on,
+          // it reads nothing before the next block offered. Else it reads after joining.
+          if (!started && resume?.cursor?.next !== undefined && !waiting) {
+            waiting = await options.status.wait(watch.request, resume, halt.signal);
+            saves?.add(save);
+          }
+          const watching = !started && waiting?.covered ? true : await read();
+          started = true;
           if (waiting && !(watching && resume && waiting.holds(resume))) leave(false);
           if (watching && resume && !recorder.progress.ended) {
             if (!waiting) {
@@ -250,7 +269,7 @@ export function follower(options: FollowerOptions): FollowWork {
         await recorder.settled.catch(() => undefined);
         // A read that ended without moving on (a chain failure, or nothing left to read in its
         // budget) waits before the next, longer each time in a row.
-        if (!recorder.progress.ended && (failures > 0 || (!waited && JSON.stringify(resume) === before))) {
+        if (!recorder.progress.ended && (failures > 0 || (!waited && JSON.stringify(resume) === JSON.stringify(before)))) {
           const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(Math.max(failures - 1, 0), 20));
           await pause(backoff / 2 + Math.random() * (backoff / 2), halt.signal);
         }

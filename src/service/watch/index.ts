@@ -12,7 +12,7 @@ import type { WatchRequest } from '../../schemas/watch';
 import { crossesBridge, type StatusAnswer, type StatusService } from '../status';
 import type { BackendKind, WatchBackend, WatchCounts } from './backend';
 import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery';
-import { firstEvents, follower, SAVE_EVERY_MS } from './follower';
+import { firstEvents, follower, resumeOf, SAVE_EVERY_MS } from './follower';
 import { MemoryBackend } from './memory-backend';
 import { RedisBackend } from './redis-backend';
 import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
@@ -148,7 +148,7 @@ export class WatchService {
     try {
       answer = tracking.answer();
       settledAt = tracking.settledAt();
-      progress = { status: answer, resume: tracking.snapshot(), events: 0 };
+      progress = { status: answer, resume: resumeOf(tracking, answer), events: 0 };
     } finally {
       tracking.release();
     }
