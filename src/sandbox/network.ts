@@ -15,6 +15,7 @@ import { emulateRuntime } from './emulated-runtime';
 import { startEthereumNode, type EthereumNode } from './ethereum-node';
 import { accountOfLocation, ChainError, Ledger } from './ledger';
 import { messageEvents } from './message-events';
+import { seedOmnipool } from './hydration-pools';
 import { seedXc20 } from './seed';
 import { dispatch } from './pallets';
 import { accept } from './pool';
@@ -282,6 +283,7 @@ function fund(chain: Chain): void {
   }
   // Moonbeam's XC-20s are registered as its runtime registers them, with their price relative to GLMR.
   for (const asset of assetsOf(name)) if (asset.store.pallet === 'EvmForeignAssets') seedXc20(node, asset.store.id, toSdkJson(asset.location), 10n ** 36n / asset.perSecond!);
+  if (name === 'Hydration') seedOmnipool(node, ledger);
   // The other network's asset hub's sovereign account holds the tokens that back its bridged copies.
   for (const other of BRIDGED_HUBS) {
     if (!BRIDGED_HUBS.includes(name) || other === name) continue;

@@ -5,6 +5,7 @@
 // (the router-*.ts patches) before it is first used.
 import { createRequire } from 'node:module';
 import { sdk } from './load';
+import { passOmnipoolMaxSlipFee } from './patches/omnipool-math-arity';
 import { createRouterPapiClientsInScope } from './patches/router-papi-clients';
 import { borrowRouterPjsClientsFromPool } from './patches/router-pjs-clients';
 import { trackRouterWsProvidersInScope } from './patches/router-ws-providers';
@@ -21,6 +22,7 @@ export function loadRouter(): XcmRouter {
   borrowRouterPjsClientsFromPool(sdk);
   createRouterPapiClientsInScope(load('@paraspell/sdk') as { Builder(options: object): unknown });
   trackRouterWsProvidersInScope();
+  passOmnipoolMaxSlipFee();
   loaded = router;
   return loaded;
 }

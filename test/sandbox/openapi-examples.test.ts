@@ -1,7 +1,7 @@
 // Every request example of openapi.yaml (what /docs' "Try it" opens with: request bodies, path and
 // required query parameters) answers the operation's success, exactly as written, against the
 // sandbox's chains (src/sandbox/network.ts) and its Ethereum node: the senders are its funded
-// development accounts. Left out, each for its reason below: the swaps, and ids the service makes.
+// development accounts. Left out: ids the service makes.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type DnsServer } from '../support/dns-server';
@@ -45,19 +45,9 @@ function examples(): Example[] {
   return found;
 }
 
-/**
- * Examples the sandbox cannot answer.
- * - The swaps (DOT from Polkadot through HydrationDex to ASTR on Astar): the router reaches the
- *   sandbox's Hydration (CHAIN_ENDPOINTS, through the pool), but the Hydration trade router it
- *   quotes with (@galacticcouncil/sdk) reads what the sandbox's Hydration does not emulate: the
- *   AaveTradeExecutor_pools runtime call, the Omnipool's storage (omnipool.assets, assetRegistry
- *   entries such as LRNA's, the pool account's balances, dynamicFees, emaOracle) and the other
- *   pools'; and the examples' destination, Astar, is not a sandbox chain.
- */
-const NOT_IN_SANDBOX = new Set(['post /v5/router', 'post /v5/router-hash', 'post /v5/x-transfers']);
 /** A watch's id is made by the service (POST /x-transfer/watch answers it): the example id names none. */
 const MADE_BY_THE_SERVICE = /\/x-transfer\/watch\/[^/]+$/;
-const ALL = examples().filter((e) => !NOT_IN_SANDBOX.has(`${e.method} ${e.path}`) && !NOT_IN_SANDBOX.has(`${e.method} ${e.path} ${e.name}`) && !MADE_BY_THE_SERVICE.test(e.path));
+const ALL = examples().filter((e) => !MADE_BY_THE_SERVICE.test(e.path));
 
 // The watch example's receiver resolves (to a public address, as it would online); nothing is sent
 // to it, since the example's transfer never settles.

@@ -10,7 +10,7 @@
 //                                         relay-after-hop.ts, bridge-destination.ts
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
-//                                         router-ws-providers.ts
+//                                         router-ws-providers.ts, omnipool-math-arity.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
 import { followTransfersAcrossTheBridge } from './bridge-destination';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';

@@ -68,12 +68,15 @@ function fromRouterError(error: unknown): unknown {
 /**
  * Where the route check expects an item to end: its destination chain (the chain itself when the
  * assets stay there), and the request's recipient on the item that carries them to the request's
- * `to`. Transfers to the exchange go to the sender's account there, which the router chooses; a
+ * `to` (a one-click swap, executed from the origin, carries them there). Transfers to the exchange go to the sender's account there, which the router chooses; a
  * swap that leaves its output on its own chain deposits nothing the check can read.
  */
 function expectationOf(item: RouterItem, req: RouterRequest): RouteExpectation {
-  const chain = (item.destinationChain ?? item.chain) as TChain;
-  const final = item.destinationChain !== undefined && item.destinationChain === req.to && item.statusType !== 'TO_EXCHANGE' && req.recipientAddress !== undefined;
+  // A one-click swap executed from the origin (no destinationChain) carries the assets to `to`.
+  const oneClick = item.statusType === 'SWAP' && item.destinationChain === undefined && item.chain === req.from && req.to !== undefined && req.to !== item.chain;
+  const ends = oneClick ? req.to : item.destinationChain;
+  const chain = (ends ?? item.chain) as TChain;
+  const final = ends !== undefined && ends === req.to && item.statusType !== 'TO_EXCHANGE' && req.recipientAddress !== undefined;
   return final ? { chain, recipient: req.recipientAddress! } : { chain };
 }
 
