@@ -18,6 +18,8 @@ export interface Service {
   url: string;
   child: ChildProcess;
   rssMb(): number;
+  /** The most RSS the process has held so far (VmHWM), MB. */
+  peakRssMb(): number;
   /** CPU time (user + system) the process has used so far, in ms. */
   cpuMs(): number;
   /**
@@ -26,6 +28,12 @@ export interface Service {
    */
   threadsCpuMs(): number;
   stop(): Promise<void>;
+}
+
+/** A figure of /proc/PID/status (kB there), MB. */
+function statusMb(pid: number | undefined, field: string): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
 }
 
 /** Starts a compiled script (of the checkout at `root`) in its own process and waits until `readyPath` answers. */
@@ -53,10 +61,8 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   return {
     url,
     child,
-    rssMb: () => {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-      return Math.round(Number(line?.replace(/\D+/g, '') ?? 0) / 1024);
-    },
+    rssMb: () => statusMb(child.pid, 'VmRSS'),
+    peakRssMb: () => statusMb(child.pid, 'VmHWM'),
     cpuMs: () => {
       // Fields 14 and 15 of /proc/PID/stat (utime, stime) in clock ticks of 10 ms; the name in
       // field 2 may hold spaces, so count from the closing parenthesis.

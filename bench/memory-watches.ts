@@ -5,8 +5,10 @@
 import http from 'node:http';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { projectRoot } from '../src/project-root';
 import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import type { TestChain } from '../test/support/test-chain';
 import type { Build } from './baseline';
@@ -25,10 +27,15 @@ const CREATE_CONCURRENCY = Number(process.env.BENCH_CREATE_CONCURRENCY ?? 64);
 const FOLLOW_BLOCKS = Number(process.env.BENCH_FOLLOW_BLOCKS ?? 0);
 const FOLLOW_GAP_MS = 400;
 
+/** The V8 heap bound the Deployment runs the service with (its container limit is 768 Mi): a watch load must fit in it. */
+const DEPLOYED_NODE_OPTIONS = (/--max-old-space-size=\d+/.exec(readFileSync(join(projectRoot(), 'deploy/kubernetes/deployment.yaml'), 'utf8')) ?? [''])[0];
+
 export interface WatchLoad {
   build: string;
   watches: number;
   rssMb: number;
+  /** The most RSS the service held, watches made and followed (VmHWM). */
+  peakRssMb: number;
   rssDeltaMb: number;
   /** What Redis grew by, MB (with Redis). */
   redisDeltaMb?: number;
@@ -84,6 +91,7 @@ export async function openWatches(chains: TestChain[], count: number, builds: Bu
             MAX_WATCHES_PER_CLIENT: String(count * 2),
             REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, count * EVENT_RECORD_WEIGHT)),
             LOG_LEVEL: 'warn',
+            NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
             ...(redis ? { REDIS_URL: redis.url } : {}),
           },
           build.root,
@@ -117,6 +125,7 @@ export async function openWatches(chains: TestChain[], count: number, builds: Bu
         build: run.build.label,
         watches: count,
         rssMb: open,
+        peakRssMb: run.service.peakRssMb(),
         rssDeltaMb: open - run.idleMb,
         ...(run.redis ? { redisDeltaMb: pidRssMb(run.redis.child.pid) - run.redisIdleMb } : {}),
         made: made[i]!,

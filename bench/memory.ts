@@ -79,7 +79,7 @@ function printWatches(backend: string, loads: WatchLoad[]): void {
   for (const load of loads) {
     const { made, cpu } = load;
     console.log(
-      `${backend} ${String(load.watches).padStart(6)} open watches, ${load.build}: +${load.rssDeltaMb} MB RSS (${kbEach(load.rssDeltaMb, load.watches).toFixed(1)} kB each; ${load.rssMb} MB in all)` +
+      `${backend} ${String(load.watches).padStart(6)} open watches, ${load.build}: +${load.rssDeltaMb} MB RSS (${kbEach(load.rssDeltaMb, load.watches).toFixed(1)} kB each; ${load.rssMb} MB in all, ${load.peakRssMb} MB at most)` +
         (load.redisDeltaMb === undefined ? '' : `, Redis +${load.redisDeltaMb} MB (${kbEach(load.redisDeltaMb, load.watches).toFixed(1)} kB each)`) +
         `; CPU per empty block ${cpu.median.toFixed(1)} ms (median of ${cpu.blocks}; p10 ${cpu.p10.toFixed(1)}, p90 ${cpu.p90.toFixed(1)})` +
         `; made at ${made.perSec.toFixed(0)}/s (POST p50 ${made.p50.toFixed(0)} ms, p99 ${made.p99.toFixed(0)} ms; ${made.cpuMs.toFixed(1)} ms of service CPU each${made.retried ? `; ${made.retried} answered 503 and sent again` : ''})` +

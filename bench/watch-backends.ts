@@ -15,6 +15,7 @@ import { MemoryBackend } from '../src/service/watch/memory-backend';
 import type { Watch, WatchProgress } from '../src/service/watch/model';
 import { RedisBackend } from '../src/service/watch/redis-backend';
 import { builtServer, runServer } from '../test/support/built-server';
+import { followAsync } from '../test/support/follow-async';
 import { redisForTest } from '../test/support/redis-server';
 
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 10_000);
@@ -63,10 +64,10 @@ async function measure(name: string, backend: WatchBackend, redisUrl?: string): 
   let followed = 0;
   let delivered = 0;
   backend.start(
-    async (_watch, _progress, signal) => {
+    followAsync(async (_watch, _progress, signal) => {
       followed += 1;
       if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    },
+    }),
     async () => ((delivered += 1), { ok: true, code: 200 }),
   );
   await sleep(500);
@@ -115,7 +116,10 @@ async function measure(name: string, backend: WatchBackend, redisUrl?: string): 
 async function retained(name: string, make: (options: BackendOptions) => WatchBackend, redisUrl?: string): Promise<void> {
   const MADE = 3_000;
   const backend = make({ ...options(30_000), maxWatchesPerClient: 100, retainPerClient: 500, retainBytesPerClient: 2 * 1024 ** 2 });
-  backend.start(async () => undefined, async () => ({ ok: true, code: 200 }));
+  backend.start(
+    followAsync(async () => undefined),
+    async () => ({ ok: true, code: 200 }),
+  );
   const status = { status: 'not-found', final: true, legs: [{ chain: 'Polkadot', role: 'origin', state: 'not-found', events: [] }] } as unknown as WatchProgress['status'];
   await sleep(500);
   gc();
@@ -162,10 +166,10 @@ async function takeover(redisUrl: string, leaseMs: number): Promise<void> {
   const taken: number[] = [];
   let killedAt = Infinity;
   survivor.start(
-    async (_w, _p, signal) => {
+    followAsync(async (_w, _p, signal) => {
       taken.push(Date.now() - killedAt);
       if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    },
+    }),
     async () => ({ ok: true, code: 200 }),
   );
   await sleep(leaseMs);
@@ -179,14 +183,14 @@ async function takeover(redisUrl: string, leaseMs: number): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Node.js ${process.version}`);
-  await retained('memory', (o) => new MemoryBackend(o, logger));
+  await retained('memory', (o) => new MemoryBackend(o));
   if (process.env.BENCH_PART === 'retained') {
     const redis = await redisForTest();
     await retained('redis', (o) => new RedisBackend(redis.url, o, logger, 'xcmgw:watch:retained:'), redis.url);
     await redis.stop();
     return;
   }
-  await measure('memory', new MemoryBackend(options(30_000), logger));
+  await measure('memory', new MemoryBackend(options(30_000)));
   const redis = await redisForTest();
   try {
     await retained('redis', (o) => new RedisBackend(redis.url, o, logger, 'xcmgw:watch:retained:'), redis.url);

@@ -34,6 +34,11 @@ export interface HeadSubscription {
   /** The next finalized block, in order; rejects when the watch fails or the signal aborts. */
   next(signal: AbortSignal): Promise<Offered>;
   /**
+   * The next block (or the failure) offered and not yet taken, without waiting: for a listener
+   * joined with `notify`, which is called at each offer instead of anyone waiting in `next`.
+   */
+  take(): Offered | Error | undefined;
+  /**
    * Where a reader that needs block `next` next carries on, given the blocks the watcher has passed
    * over for this listener since (`next` itself when nothing is known of them).
    */
@@ -60,12 +65,18 @@ class Listener implements HeadSubscription {
   constructor(
     private readonly watcher: HeadWatcher,
     readonly interest?: Interest,
+    private readonly notify?: () => void,
   ) {}
 
   push(item: Offered | Error): void {
     this.#queue.push(item);
     if (this.#queue.length > MAX_QUEUED) this.#queue.shift();
-    this.#wake();
+    if (this.notify) this.notify();
+    else this.#wake();
+  }
+
+  take(): Offered | Error | undefined {
+    return this.#queue.shift();
   }
 
   caughtUp(next: number): number {
@@ -98,32 +109,41 @@ class Listener implements HeadSubscription {
   }
 }
 
-/** Listeners indexed under a key (a hash, an id). */
+/** Listeners indexed under a key (a hash, an id): most keys have one, held without a Set of its own. */
 class Index {
-  readonly #map = new Map<string, Set<Listener>>();
+  readonly #map = new Map<string, Listener | Set<Listener>>();
 
   get size(): number {
     return this.#map.size;
   }
 
   add(key: string, listener: Listener): void {
-    const set = this.#map.get(key) ?? new Set();
-    set.add(listener);
-    this.#map.set(key, set);
+    const held = this.#map.get(key);
+    if (held === undefined) this.#map.set(key, listener);
+    else if (held instanceof Set) held.add(listener);
+    else if (held !== listener) this.#map.set(key, new Set([held, listener]));
   }
 
   delete(key: string, listener: Listener): void {
-    const set = this.#map.get(key);
-    set?.delete(listener);
-    if (set?.size === 0) this.#map.delete(key);
+    const held = this.#map.get(key);
+    if (held === listener) this.#map.delete(key);
+    else if (held instanceof Set) {
+      held.delete(listener);
+      if (held.size === 1) this.#map.set(key, [...held][0]!);
+    }
   }
 
   collect(key: string, into: Set<Listener>): void {
-    for (const listener of this.#map.get(key) ?? []) into.add(listener);
+    const held = this.#map.get(key);
+    if (held instanceof Set) for (const listener of held) into.add(listener);
+    else if (held) into.add(held);
   }
 
   all(into: Set<Listener>): void {
-    for (const set of this.#map.values()) for (const listener of set) into.add(listener);
+    for (const held of this.#map.values()) {
+      if (held instanceof Set) for (const listener of held) into.add(listener);
+      else into.add(held);
+    }
   }
 }
 
@@ -299,8 +319,11 @@ export class HeadWatchers {
     private readonly limits: ReadLimits,
   ) {}
 
-  /** Joins (or starts) the watch of `chain`'s finalized heads; resolves once the subscription is set up. */
-  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest, from?: number): Promise<HeadSubscription> {
+  /**
+   * Joins (or starts) the watch of `chain`'s finalized heads; resolves once the subscription is set
+   * up. With `notify`, each offer calls it (the listener `take`s the block) and nobody waits.
+   */
+  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest, from?: number, notify?: () => void): Promise<HeadSubscription> {
     const key = `${chain} ${distinctEndpoints(endpoints).join(' ')}`;
     let watcher = this.#watchers.get(key);
     if (!watcher) {
@@ -310,7 +333,7 @@ export class HeadWatchers {
       this.#watchers.set(key, started);
       watcher = started;
     }
-    const listener = new Listener(watcher, interest);
+    const listener = new Listener(watcher, interest, notify);
     watcher.join(listener, from);
     try {
       await abortable(watcher.ready, signal);

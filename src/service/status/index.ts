@@ -8,7 +8,7 @@ import { ApiError, DeadlineExceededError } from '../../errors';
 import type { StatusRequest } from '../../schemas/status';
 import { checkOverrideHosts, endpointResolver, readLimits } from '../sdk-calls';
 import type { Leg, StatusAnswer } from './answer';
-import { HeadWatchers, type Interest, type Offered } from './head-watcher';
+import { HeadWatchers, type HeadSubscription, type Interest, type Offered } from './head-watcher';
 import { interestOf, Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
 import { SharedBlocks } from './shared-blocks';
@@ -40,8 +40,8 @@ export interface Tracking {
  * its extrinsic or message, and nothing else waits on its behalf.
  */
 export interface Waiting {
-  /** The next block offered to it, in order; rejects when the head watch fails (or closes) or the signal aborts. */
-  next(signal: AbortSignal): Promise<Offered>;
+  /** The block offered to it (or the head watch's failure, or its closing) not yet taken; `wait`'s `notify` says when there is one. */
+  take(): Offered | Error | undefined;
   /** Whether `snapshot` waits for the same thing (chain, extrinsic or message): then this wait carries on. */
   holds(snapshot: JourneySnapshot): boolean;
   /** `snapshot` moved past the blocks the watcher checked for it and passed over (what a takeover need not read again). */
@@ -53,6 +53,36 @@ export interface Waiting {
    */
   readonly covered: boolean;
   close(): void;
+}
+
+/** A watch's place in a head watcher's index: one object, its methods shared (a waiting watch holds it). */
+class IndexedWait implements Waiting {
+  constructor(
+    private readonly req: StatusRequest,
+    private readonly chain: string,
+    private readonly interest: Interest | undefined,
+    private readonly heads: HeadSubscription,
+  ) {}
+
+  get covered(): boolean {
+    return this.heads.covered;
+  }
+
+  take(): Offered | Error | undefined {
+    return this.heads.take();
+  }
+
+  holds(other: JourneySnapshot): boolean {
+    return other.cursor?.chain === this.chain && sameInterest(interestOf(this.req, other.cursor.leg, other.messageId), this.interest);
+  }
+
+  caughtUp(other: JourneySnapshot): JourneySnapshot {
+    return other.cursor?.next === undefined ? other : { ...other, cursor: { ...other.cursor, next: this.heads.caughtUp(other.cursor.next) } };
+  }
+
+  close(): void {
+    this.heads.close();
+  }
 }
 
 /** A stream whose first answer has been read; `run` follows it to the end. */
@@ -248,23 +278,18 @@ export class StatusService {
 
   /**
    * For a watch whose `track` is `watching`: joins the shared head watcher of its cursor's chain,
-   * indexed under what alone can settle it (resolves once the subscription is set up).
+   * indexed under what alone can settle it (resolves once the subscription is set up). `notify` is
+   * called whenever a block is offered to it (or the head watch fails): the watch then `take`s it.
    */
-  async wait(req: StatusRequest, snapshot: JourneySnapshot, signal: AbortSignal): Promise<Waiting> {
+  async wait(req: StatusRequest, snapshot: JourneySnapshot, signal: AbortSignal, notify: () => void): Promise<Waiting> {
     const cursor = snapshot.cursor;
     if (!cursor) throw new Error('nothing to wait for: the snapshot has no cursor');
     const closing = this.#closing.signal;
     if (closing.aborted) throw closing.reason;
     const interest = interestOf(req, cursor.leg, snapshot.messageId);
     const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS)(cursor.chain);
-    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest, cursor.next);
-    return {
-      covered: heads.covered,
-      next: (stop) => heads.next(stop),
-      holds: (other) => other.cursor?.chain === cursor.chain && sameInterest(interestOf(req, other.cursor.leg, other.messageId), interest),
-      caughtUp: (other) => (other.cursor?.next === undefined ? other : { ...other, cursor: { ...other.cursor, next: heads.caughtUp(other.cursor.next) } }),
-      close: () => heads.close(),
-    };
+    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest, cursor.next, notify);
+    return new IndexedWait(req, cursor.chain, interest, heads);
   }
 
   /** Ends every stream (each sends what it knows, not final) and every head watch. */

@@ -34,12 +34,18 @@ export interface RetryPolicy {
   giveUpAfterMs: number;
 }
 
+/** A watch being followed: `stop` ends following early (deleted, lost, the process closing). */
+export interface Following {
+  stop(reason: unknown): void;
+}
+
 /**
- * Follows one watch until it ends (then `progress.ended` is recorded through `advance`) or `signal`
- * aborts (deleted, this process lost the watch, or it is shutting down). Recorded progress is what
- * another process resumes from.
+ * Starts following one watch until it ends (then `progress.ended` is recorded through `advance`)
+ * or is stopped, and calls `done` once when it has stopped, for whatever reason. Not a promise: a
+ * watch waiting for its next block holds no promise, listener or signal for its backend. Recorded
+ * progress is what another process resumes from.
  */
-export type FollowWork = (watch: Watch, progress: WatchProgress, signal: AbortSignal) => Promise<void>;
+export type FollowWork = (watch: Watch, progress: WatchProgress, done: () => void) => Following;
 
 /** One try to deliver `event`; never rejects. `attempt` is 1 for the first try. */
 export type DeliverWork = (watch: Watch, event: WatchEvent, attempt: number) => Promise<DeliveryResult>;

@@ -1,13 +1,16 @@
 // Following a watch: the transfer read as `POST /x-transfer/status` reads it, resumed from the
 // watch's recorded progress, and one event made for each change of the answer. Between the blocks
-// that can settle it, a watch only waits in the status service's head watcher index (`wait`): it
-// holds its record, its snapshot (where it stands) and that index entry, not a journey, a reader or
-// a timer of its own. A block offered to it is read from the snapshot (`track` with `offered`), the
-// answer recorded, and the journey dropped again. Progress and events are recorded through the
-// backend's compare-and-set `advance`, so a watch another process took over is let go at once.
+// that can settle it, a watch is parked: it holds one `Follow` (its record and snapshot), its entry
+// in the status service's head watcher index (`wait`) and its place in the process's deadlines, no
+// journey, reader, promise, timer or abort signal. The index calls it back when a block for it
+// comes; the block is read from the snapshot (`track` with `offered`), the answer recorded, and the
+// watch parked again. Progress and events are recorded through the backend's compare-and-set
+// `advance`, so a watch another process took over is let go at once.
 import type { Logger } from 'pino';
+import { asClient } from '../../chains/clients';
 import type { StatusService, StatusAnswer, JourneySnapshot, Offered, Tracking, Waiting } from '../status';
-import type { FollowWork, WatchBackend } from './backend';
+import { Deadlines, type Expiring } from './deadlines';
+import type { FollowWork, Following, WatchBackend } from './backend';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 
 /**
@@ -67,31 +70,20 @@ export function resumeOf(tracking: Pick<Tracking, 'snapshot'>, answer: StatusAns
   return { ...tracking.snapshot(), legs: answer.legs };
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(handle);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const handle = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** The watch's recorded state, and what records it: one `advance` at a time, in order. */
-class Recorder {
+abstract class Recorder {
   #chain: Promise<void> = Promise.resolve();
   /** Set once an advance was refused or failed: nothing more is recorded. */
   lost = false;
 
   constructor(
-    private readonly watch: Watch,
+    protected readonly watch: Watch,
     public progress: WatchProgress,
     private readonly backend: Pick<WatchBackend, 'advance'>,
-    private readonly onLost: (reason: unknown) => void,
   ) {}
+
+  /** An advance was refused or failed: following stops. */
+  protected abstract onLost(reason: unknown): void;
 
   /** Waits for what was queued; rejects as the advance did. */
   get settled(): Promise<void> {
@@ -102,7 +94,7 @@ class Recorder {
    * Takes the answer as read now: an event when it changed (a final answer always has: `final` is
    * part of the change), `ended: 'final'` once it is final, else the cursor when it moved.
    */
-  take(tracking: Pick<Tracking, 'answer' | 'snapshot' | 'settledAt'>): void {
+  protected take(tracking: Pick<Tracking, 'answer' | 'snapshot' | 'settledAt'>): void {
     const answer = tracking.answer();
     const changed = changeOf(answer) !== changeOf(this.progress.status);
     const resume = resumeOf(tracking, answer);
@@ -112,12 +104,12 @@ class Recorder {
   }
 
   /** Records where a waiting watch stands, when it moved (the answer is unchanged). */
-  save(resume: JourneySnapshot): void {
+  protected recordPosition(resume: JourneySnapshot): void {
     if (JSON.stringify(resume) !== JSON.stringify(this.progress.resume)) this.#record({ ...this.progress, resume }, []);
   }
 
   /** Following stopped at WATCH_TIMEOUT_MS: the last event says so, with the answer as last read. */
-  timeout(): void {
+  protected timeout(): void {
     const events = [eventOf(this.watch, this.progress.events, 'transfer.timeout', this.progress.status)];
     this.#record({ ...this.progress, events: this.progress.events + 1, ended: 'timeout' }, events);
   }
@@ -135,18 +127,20 @@ class Recorder {
   }
 
   #lose(reason: unknown): void {
+    if (this.lost) return;
     this.lost = true;
     this.onLost(reason);
   }
 }
+
 
 /**
  * The positions of waiting watches, recorded by one timer for all of them: each at most every
  * `everyMs` (in the order they started waiting, so the writes spread as the watches did).
  */
 class Saves {
-  /** Each waiting watch's save and when it is due; a Map keeps them in the order they are due. */
-  readonly #due = new Map<() => void, number>();
+  /** Each waiting watch and when its save is due; a Map keeps them in the order they are due. */
+  readonly #due = new Map<Follow, number>();
   #timer?: NodeJS.Timeout;
 
   constructor(
@@ -154,13 +148,13 @@ class Saves {
     private readonly now: () => number,
   ) {}
 
-  add(save: () => void): void {
-    this.#due.set(save, this.now() + this.everyMs);
+  add(follow: Follow): void {
+    this.#due.set(follow, this.now() + this.everyMs);
     this.#timer ??= setInterval(() => this.#run(), Math.max(1, Math.min(1_000, this.everyMs))).unref();
   }
 
-  delete(save: () => void): void {
-    this.#due.delete(save);
+  delete(follow: Follow): void {
+    this.#due.delete(follow);
     if (this.#due.size === 0 && this.#timer) {
       clearInterval(this.#timer);
       this.#timer = undefined;
@@ -169,116 +163,226 @@ class Saves {
 
   #run(): void {
     const now = this.now();
-    for (const [save, at] of this.#due) {
+    for (const [follow, at] of this.#due) {
       if (at > now) break;
-      this.#due.delete(save);
-      this.#due.set(save, now + this.everyMs);
-      save();
+      this.#due.delete(follow);
+      this.#due.set(follow, now + this.everyMs);
+      follow.save();
     }
   }
 }
 
-/** The backend's `FollowWork`: follows one watch until it ends, the signal aborts, or it is lost. */
+/** What every follow of a process shares. */
+interface Shared {
+  options: FollowerOptions;
+  now: () => number;
+  deadlines: Deadlines;
+  saves?: Saves;
+}
+
+/**
+ * One followed watch. It runs (reads, records) only while there is something to read: between the
+ * blocks that can settle it, it is parked in its head watcher's index (`#waiting`), which calls
+ * `#offer` when a block for it comes. A parked watch holds this object, its index entry and its
+ * place in the process's deadlines: no promise, timer, abort controller or suspended function.
+ */
+class Follow extends Recorder implements Following, Expiring {
+  /** Where the watch carries on: held as is (a snapshot is replaced, never changed), not as its JSON. */
+  #resume?: JourneySnapshot;
+  /** The block offered to it that the next read starts from. */
+  #offered?: Offered;
+  #waiting?: Waiting;
+  /** Aborts the reads and waits of one run (stopped, lost, expired); none while parked. */
+  #halt?: AbortController;
+  #state: 'running' | 'parked' | 'pausing' | 'done' = 'running';
+  #pause?: NodeJS.Timeout;
+  #started = false;
+  #expired = false;
+  #failures = 0;
+  /** Stopped by the backend (removed, lost, closing). */
+  #stopped = false;
+  /** Kept by the process's Deadlines. */
+  deadlineAt = -1;
+  readonly #offer = (): void => {
+    if (this.#state === 'parked') this.#run(true);
+  };
+
+  constructor(
+    watch: Watch,
+    progress: WatchProgress,
+    private readonly done: () => void,
+    private readonly shared: Shared,
+  ) {
+    super(watch, progress, shared.options.backend);
+    this.#resume = progress.resume as JourneySnapshot | undefined;
+  }
+
+  get expiresAt(): number {
+    return this.watch.expiresAt;
+  }
+
+  start(): void {
+    this.shared.deadlines.add(this);
+    this.#run();
+  }
+
+  stop(reason: unknown): void {
+    this.#stopped = true;
+    this.#interrupt(reason);
+  }
+
+  /** WATCH_TIMEOUT_MS passed: the read in progress stops, and the timeout is recorded. */
+  expire(): void {
+    this.#expired = true;
+    this.#interrupt(new Error('the watch expired'));
+  }
+
+  protected onLost(reason: unknown): void {
+    this.#interrupt(reason);
+  }
+
+  /** Records where a parked watch stands (not while a block offered to it is read: past that block, its position would skip it). */
+  save(): void {
+    if (this.#waiting && this.#resume && !this.#offered) this.recordPosition(this.#waiting.caughtUp(this.#resume));
+  }
+
+  #over(): boolean {
+    return this.progress.ended !== undefined || this.lost || this.#stopped;
+  }
+
+  /** Stops the run in progress, or wakes a parked or pausing watch to end (or record its timeout). */
+  #interrupt(reason: unknown): void {
+    this.#halt?.abort(reason);
+    if (this.#state === 'parked' || this.#state === 'pausing') this.#run();
+  }
+
+  /** Runs from where the watch stands (`offered`: a block was offered to it, parked) until it parks, pauses or ends; one run at a time. */
+  #run(offered = false): void {
+    clearTimeout(this.#pause);
+    this.#state = 'running';
+    this.#halt = new AbortController();
+    // Started from the head watcher or a timer: the work is done on behalf of the watch's owner.
+    void asClient(this.watch.owner, () => this.#steps(offered)).catch((error: unknown) => {
+      this.shared.options.logger.error({ watch: this.watch.id, err: error }, 'following a watch failed unexpectedly');
+      void this.#finish();
+    });
+  }
+
+  async #steps(offered: boolean): Promise<void> {
+    const { options, now } = this.shared;
+    const halt = this.#halt!.signal;
+    for (let woken = offered; !this.#over(); woken = false) {
+      if (this.#expired || this.watch.expiresAt - now() <= 0) {
+        this.timeout();
+        break;
+      }
+      if (halt.aborted) break;
+      const before = this.#resume;
+      let waited = false;
+      try {
+        if (woken && !this.#wake()) return;
+        // A watch that starts waiting where its recorded read stopped (a watch just made: the read
+        // that made it) joins first; when the head watcher checks every block from its cursor on,
+        // it reads nothing before the next block offered. Else it reads after joining.
+        if (!this.#started && this.#resume?.cursor?.next !== undefined && !this.#waiting) await this.#join(halt);
+        const watching = !this.#started && this.#waiting?.covered ? true : await this.#read(halt);
+        this.#started = true;
+        const resume = this.#resume;
+        if (this.#waiting && !(watching && resume && this.#waiting.holds(resume))) this.#leave(false);
+        if (watching && resume && !this.progress.ended) {
+          if (!this.#waiting) await this.#join(halt);
+          waited = true;
+          await this.settled.catch(() => undefined);
+          if (halt.aborted || this.#over()) continue;
+          this.#failures = 0;
+          if (!this.#wake()) return;
+        }
+        this.#failures = 0;
+      } catch (error) {
+        this.#offered = undefined;
+        this.#leave(false);
+        if (halt.aborted) continue;
+        this.#failures++;
+        options.logger.warn({ watch: this.watch.id, failures: this.#failures, err: error }, 'following a watch failed; trying again later');
+      }
+      await this.settled.catch(() => undefined);
+      // A read that ended without moving on (a chain failure, or nothing left to read in its
+      // budget) waits before the next, longer each time in a row.
+      if (!this.progress.ended && !halt.aborted && (this.#failures > 0 || (!waited && JSON.stringify(this.#resume) === JSON.stringify(before)))) {
+        const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(Math.max(this.#failures - 1, 0), 20));
+        this.#state = 'pausing';
+        this.#halt = undefined;
+        this.#pause = setTimeout(() => this.#run(), backoff / 2 + Math.random() * (backoff / 2)).unref();
+        return;
+      }
+    }
+    await this.#finish();
+  }
+
+  /** The block offered and not yet read; a failed (or closed) head watch throws, past the blocks it checked. */
+  #take(): Offered | undefined {
+    const item = this.#waiting?.take();
+    if (!(item instanceof Error)) return item;
+    this.#leave(true);
+    throw item;
+  }
+
+  /** Takes the block offered, to read next; else parks until one is (false). */
+  #wake(): boolean {
+    this.#offered = this.#take();
+    if (this.#offered) return true;
+    // Nothing to read until a block is offered.
+    this.#state = 'parked';
+    this.#halt = undefined;
+    return false;
+  }
+
+  async #join(halt: AbortSignal): Promise<void> {
+    this.#waiting = await this.shared.options.status.wait(this.watch.request, this.#resume!, halt, this.#offer);
+    this.shared.saves?.add(this);
+  }
+
+  /** One read, its answer taken. */
+  async #read(halt: AbortSignal): Promise<boolean> {
+    const tracking = await this.shared.options.status.track(this.watch.request, halt, this.#resume, this.#offered);
+    this.#offered = undefined;
+    try {
+      this.take(tracking);
+      this.#resume = this.progress.resume as JourneySnapshot;
+      return tracking.watching();
+    } finally {
+      tracking.release();
+    }
+  }
+
+  #leave(caughtUp: boolean): void {
+    const waiting = this.#waiting;
+    if (!waiting) return;
+    this.shared.saves?.delete(this);
+    if (caughtUp && this.#resume) this.#resume = waiting.caughtUp(this.#resume);
+    waiting.close();
+    this.#waiting = undefined;
+  }
+
+  async #finish(): Promise<void> {
+    if (this.#state === 'done') return;
+    this.#state = 'done';
+    this.#halt = undefined;
+    clearTimeout(this.#pause);
+    this.#leave(false);
+    this.shared.deadlines.delete(this);
+    await this.settled.catch(() => undefined);
+    this.done();
+  }
+}
+
+/** The backend's `FollowWork`: follows one watch until it ends, is stopped, or is lost. */
 export function follower(options: FollowerOptions): FollowWork {
   const now = options.now ?? Date.now;
-  const saves = options.saveEveryMs ? new Saves(options.saveEveryMs, now) : undefined;
-  return async (watch, progress, signal) => {
-    // One controller for all the reads and waits of this watch: aborted when the backend stops it,
-    // when it is lost, or at its expiry (which then records the timeout).
-    const halt = new AbortController();
-    const stop = (): void => halt.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    if (signal.aborted) stop();
-    const recorder = new Recorder(watch, progress, options.backend, (reason) => halt.abort(reason));
-    let expired = false;
-    const expiry = setTimeout(() => {
-      expired = true;
-      halt.abort(new Error('the watch expired'));
-    }, Math.max(0, watch.expiresAt - now())).unref();
-    let resume = progress.resume as JourneySnapshot | undefined;
-    let offered: Offered | undefined;
-    let waiting: Waiting | undefined;
-    // Not while a block offered to it is read: past that block, its position would skip it.
-    const save = (): void => {
-      if (waiting && resume && !offered) recorder.save(waiting.caughtUp(resume));
-    };
-    const leave = (caughtUp: boolean): void => {
-      if (!waiting) return;
-      saves?.delete(save);
-      if (caughtUp && resume) resume = waiting.caughtUp(resume);
-      waiting.close();
-      waiting = undefined;
-    };
-    // One read, its answer taken; in a function of its own so that the loop, suspended while the
-    // watch waits, holds no register that still points at the read's journey and reader.
-    const read = async (): Promise<boolean> => {
-      const tracking = await options.status.track(watch.request, halt.signal, resume, offered);
-      offered = undefined;
-      try {
-        recorder.take(tracking);
-        resume = recorder.progress.resume as JourneySnapshot;
-        return tracking.watching();
-      } finally {
-        tracking.release();
-      }
-    };
-    let failures = 0;
-    let started = false;
-    try {
-      while (!recorder.progress.ended && !recorder.lost && !signal.aborted) {
-        if (expired || watch.expiresAt - now() <= 0) {
-          recorder.timeout();
-          break;
-        }
-        // Held as is (a snapshot is replaced, never changed), not as its JSON: a waiting watch keeps it.
-        const before = resume;
-        let waited = false;
-        try {
-          // A watch that starts waiting where its recorded read stopped (a watch just made: the read
-          // that made it) joins first; when the head watcher checks every block from its cursor on,
-          // it reads nothing before the next block offered. Else it reads after joining.
-          if (!started && resume?.cursor?.next !== undefined && !waiting) {
-            waiting = await options.status.wait(watch.request, resume, halt.signal);
-            saves?.add(save);
-          }
-          const watching = !started && waiting?.covered ? true : await read();
-          started = true;
-          if (waiting && !(watching && resume && waiting.holds(resume))) leave(false);
-          if (watching && resume && !recorder.progress.ended) {
-            if (!waiting) {
-              waiting = await options.status.wait(watch.request, resume, halt.signal);
-              saves?.add(save);
-            }
-            waited = true;
-            try {
-              offered = await waiting.next(halt.signal);
-            } catch (error) {
-              // The head watch failed (or closed): carry on past the blocks it checked.
-              leave(true);
-              throw error;
-            }
-          }
-          failures = 0;
-        } catch (error) {
-          offered = undefined;
-          leave(false);
-          if (halt.signal.aborted) continue;
-          failures++;
-          options.logger.warn({ watch: watch.id, failures, err: error }, 'following a watch failed; trying again later');
-        }
-        await recorder.settled.catch(() => undefined);
-        // A read that ended without moving on (a chain failure, or nothing left to read in its
-        // budget) waits before the next, longer each time in a row.
-        if (!recorder.progress.ended && (failures > 0 || (!waited && JSON.stringify(resume) === JSON.stringify(before)))) {
-          const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(Math.max(failures - 1, 0), 20));
-          await pause(backoff / 2 + Math.random() * (backoff / 2), halt.signal);
-        }
-      }
-    } finally {
-      leave(false);
-      clearTimeout(expiry);
-      signal.removeEventListener('abort', stop);
-    }
-    await recorder.settled.catch(() => undefined);
+  const shared: Shared = { options, now, deadlines: new Deadlines(now), saves: options.saveEveryMs ? new Saves(options.saveEveryMs, now) : undefined };
+  return (watch, progress, done) => {
+    const follow = new Follow(watch, progress, done, shared);
+    follow.start();
+    return follow;
   };
 }

@@ -73,7 +73,7 @@ export function createWatchService(config: Config, status: StatusService, guard:
     leaseMs: config.WATCH_LEASE_MS,
     retry: retryPolicyFrom(config),
   };
-  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger, undefined, sealerFrom(config)) : new MemoryBackend(options, logger);
+  const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger, undefined, sealerFrom(config)) : new MemoryBackend(options);
   return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
 }
 
@@ -106,9 +106,10 @@ export class WatchService {
     const saveEveryMs = backend.kind === 'redis' ? SAVE_EVERY_MS : undefined;
     const follow = follower({ status, backend, logger, firstBackoffMs: config.WATCH_RETRY_FIRST_MS, maxBackoffMs: config.WATCH_RETRY_MAX_MS, saveEveryMs });
     // The work runs outside any request (BullMQ workers, the memory backend's queue and timers):
-    // on behalf of the watch's owner, whose connection and lookup budgets it spends.
+    // on behalf of the watch's owner, whose connection and lookup budgets it spends (the follower
+    // runs each of its reads so).
     backend.start(
-      (watch, progress, signal) => asClient(watch.owner, () => follow(watch, progress, signal)),
+      follow,
       // The backend's attempt number is its own business: the sender signs every try alike.
       (watch, event) => asClient(watch.owner, () => send(watch, event)),
     );

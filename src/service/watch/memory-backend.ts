@@ -3,8 +3,7 @@
 // followed or owing deliveries, compare-and-set progress, one try at a time per watch in seq order, at most
 // `maxDeliveries` tries in flight shared fairly (fair-slots.ts), ended watches readable for
 // `retainMs` once their events settle, within bounds per owner.
-import type { Logger } from 'pino';
-import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts, WatchView } from './backend';
+import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
 import { FairSlots, hostOf } from './fair-slots';
 import { endedProgress, type Delivery, type Watch, type WatchEvent, type WatchProgress } from './model';
 import { afterTry, failedTry, waiting } from './tries';
@@ -12,7 +11,8 @@ import { afterTry, failedTry, waiting } from './tries';
 interface Entry {
   watch: Watch;
   progress: WatchProgress;
-  events: WatchEvent[];
+  /** Each event made, in seq order; one settled is let go of (GET shows its delivery, not its body). */
+  events: (WatchEvent | undefined)[];
   deliveries: Delivery[];
   /** Index of the first event not settled: the only one tried. */
   head: number;
@@ -25,7 +25,7 @@ interface Entry {
   /** The head is queued for a slot, being tried, or waiting for its next try. */
   busy: boolean;
   gone: boolean;
-  follower?: AbortController;
+  follower?: Following;
   /** The head's next try. */
   retryTimer?: NodeJS.Timeout;
   /** The next run of a follow that stopped short, or the end of retention once ended. */
@@ -35,7 +35,6 @@ interface Entry {
 export class MemoryBackend implements WatchBackend {
   readonly kind = 'memory' as const;
   readonly #options: BackendOptions;
-  readonly #logger: Logger;
   readonly #entries = new Map<string, Entry>();
   /** Watches held (followed or owing deliveries) per owner (absent at 0). */
   readonly #owners = new Map<string, number>();
@@ -49,14 +48,16 @@ export class MemoryBackend implements WatchBackend {
   readonly #slots: FairSlots;
   /** Aborts the waits for a slot when closing. */
   readonly #closing = new AbortController();
-  /** Follows and tries running, so that close() returns once they have stopped. */
+  /** Tries running, so that close() returns once they have stopped. */
   readonly #running = new Set<Promise<void>>();
+  /** Follows running, and who waits for the last to stop (close). */
+  #following = 0;
+  #stopped?: () => void;
   #work?: { follow: FollowWork; deliver: DeliverWork };
   #closed = false;
 
-  constructor(options: BackendOptions, logger: Logger) {
+  constructor(options: BackendOptions) {
     this.#options = options;
-    this.#logger = logger;
     this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
   }
 
@@ -113,12 +114,14 @@ export class MemoryBackend implements WatchBackend {
   async close(): Promise<void> {
     this.#closed = true;
     this.#closing.abort(new Error('closing'));
+    const stopped = new Promise<void>((resolve) => (this.#stopped = resolve));
     for (const entry of this.#entries.values()) {
-      entry.follower?.abort(new Error('closing'));
+      entry.follower?.stop(new Error('closing'));
       clearTimeout(entry.timer);
       clearTimeout(entry.retryTimer);
     }
-    await Promise.allSettled([...this.#running]);
+    if (this.#following === 0) this.#stopped?.();
+    await Promise.allSettled([...this.#running, stopped]);
   }
 
   /** Counts the watch against the bounds, or stops counting it. */
@@ -142,7 +145,7 @@ export class MemoryBackend implements WatchBackend {
       retained.bytes -= entry.size;
       if (retained.entries.size === 0) this.#retained.delete(entry.watch.owner);
     }
-    entry.follower?.abort(new Error('watch removed'));
+    entry.follower?.stop(new Error('watch removed'));
     clearTimeout(entry.timer);
     clearTimeout(entry.retryTimer);
     if (entry.size === undefined) for (const delivery of entry.deliveries.slice(entry.head)) delivery.state = 'cancelled';
@@ -160,19 +163,22 @@ export class MemoryBackend implements WatchBackend {
   /** Follows until the watch ends or is removed; a follow that stops short runs again after the lease. */
   #follow(entry: Entry): void {
     if (!this.#work || this.#closed) return;
-    const controller = new AbortController();
-    entry.follower = controller;
-    const run = this.#work
-      // Not copied: records are replaced, never changed in place (a follower records a new progress).
-      .follow(entry.watch, entry.progress, controller.signal)
-      .catch((error: unknown) => this.#logger.warn({ watch: entry.watch.id, err: error instanceof Error ? error.message : String(error) }, 'watch follow failed'))
-      .finally(() => {
-        this.#running.delete(run);
-        if (entry.follower === controller) entry.follower = undefined;
-        if (entry.gone || entry.progress.ended || controller.signal.aborted || this.#closed) return;
-        entry.timer = setTimeout(() => this.#follow(entry), this.#options.leaseMs).unref();
-      });
-    this.#running.add(run);
+    this.#following += 1;
+    let following: Following | undefined;
+    let ended = false;
+    // Not copied: records are replaced, never changed in place (a follower records a new progress).
+    following = this.#work.follow(entry.watch, entry.progress, () => {
+      ended = true;
+      this.#following -= 1;
+      if (entry.follower === following) entry.follower = undefined;
+      if (this.#closed) {
+        if (this.#following === 0) this.#stopped?.();
+        return;
+      }
+      if (entry.gone || entry.progress.ended) return;
+      entry.timer = setTimeout(() => this.#follow(entry), this.#options.leaseMs).unref();
+    });
+    if (!ended) entry.follower = following;
   }
 
   /** Asks for a slot for the watch's head event, unless it has one or has none to deliver. */
@@ -214,6 +220,7 @@ export class MemoryBackend implements WatchBackend {
             this.#queue(entry);
           }, (next.nextAt ?? startedAt) - Date.now()).unref();
         } else {
+          entry.events[entry.head] = undefined;
           entry.head += 1;
           entry.firstAt = undefined;
           entry.busy = false;

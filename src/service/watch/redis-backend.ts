@@ -14,7 +14,7 @@
 import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { BackendOptions, DeliverWork, FollowWork, WatchBackend, WatchCounts, WatchView } from './backend';
+import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
 import { FairSlots, hostOf } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 import { WatchStore, type DeliveryTurn } from './redis-store';
@@ -223,11 +223,17 @@ export class RedisBackend implements WatchBackend {
     const stop = signal ?? new AbortController().signal;
     // The worker may hand out a job while it closes, after the followers were told to stop.
     if (!stop.aborted && !this.#closing) {
-      try {
-        await work(current.watch, current.progress, stop);
-      } catch (error) {
-        if (!stop.aborted) this.#logger.warn({ watch: id, err: message(error) }, 'watch follow failed');
-      }
+      // The job runs for as long as the watch is followed (its lock is the lease).
+      await new Promise<void>((resolve) => {
+        let following: Following | undefined;
+        const abort = (): void => following?.stop(stop.reason);
+        stop.addEventListener('abort', abort, { once: true });
+        following = work(current.watch, current.progress, () => {
+          stop.removeEventListener('abort', abort);
+          resolve();
+        });
+        if (stop.aborted) following.stop(stop.reason);
+      });
     }
     if (stop.aborted || this.#closing) {
       if (this.#closing) {

@@ -3,7 +3,8 @@
 // retries, giving up, cancelling, the follow lifecycle and the in-flight bound.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BackendOptions, DeliverWork, FollowWork, RetryPolicy, WatchBackend } from '../../../src/service/watch/backend';
+import type { BackendOptions, DeliverWork, RetryPolicy, WatchBackend } from '../../../src/service/watch/backend';
+import { followAsync } from '../../support/follow-async';
 import type { DeliveryResult, Watch, WatchEvent, WatchProgress } from '../../../src/service/watch/model';
 
 /** Makes a backend with these options over fresh storage; `shared` backends of one test see the same storage. */
@@ -91,8 +92,9 @@ function receiver(failures: Record<string, number> = {}, hold?: Promise<void>) {
   };
 }
 
-const idle: FollowWork = async (_watch, _progress, signal) =>
-  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+const idle = followAsync(
+  async (_watch, _progress, signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })),
+);
 
 export function backendContract(name: string, make: MakeBackend): void {
   describe(`${name} watch backend: the WatchBackend contract`, () => {
@@ -260,10 +262,10 @@ export function backendContract(name: string, make: MakeBackend): void {
       const w = watchOf();
       const r = receiver({ [`${w.id}.0`]: Infinity });
       const aborted: string[] = [];
-      const follow: FollowWork = async (watch, _progress, signal) =>
-        new Promise<void>((resolve) =>
-          signal.addEventListener('abort', () => (aborted.push(watch.id), resolve()), { once: true }),
-        );
+      const follow = followAsync(
+        async (watch, _progress, signal) =>
+          new Promise<void>((resolve) => signal.addEventListener('abort', () => (aborted.push(watch.id), resolve()), { once: true })),
+      );
       await b.add(w, progressOf(2), [eventOf(w, 0), eventOf(w, 1)]);
       b.start(follow, r.deliver);
       await eventually('a refused try', async () => (await b.get(w.id))?.deliveries[0]?.state === 'retrying');
@@ -293,11 +295,11 @@ export function backendContract(name: string, make: MakeBackend): void {
       const w = watchOf();
       const r = receiver();
       const seen: WatchProgress[] = [];
-      const follow: FollowWork = async (watch, progress) => {
+      const follow = followAsync(async (watch, progress) => {
         seen.push(progress);
         expect(await b.advance(watch.id, { ...progress, events: progress.events + 1, resume: 'block 9' }, [eventOf(watch, progress.events)])).toBe(true);
         expect(await b.advance(watch.id, { ...progress, events: progress.events + 2, ended: 'final' }, [eventOf(watch, progress.events + 1, 'transfer.delivered')])).toBe(true);
-      };
+      });
       await b.add(w, progressOf(1, { resume: 'block 7' }), [eventOf(w, 0)]);
       b.start(follow, r.deliver);
       await eventually('three deliveries', () => r.tries.length === 3);
@@ -311,12 +313,12 @@ export function backendContract(name: string, make: MakeBackend): void {
       const b = await backend({ leaseMs: 50 });
       const w = watchOf();
       let runs = 0;
-      const follow: FollowWork = async (watch, progress) => {
+      const follow = followAsync(async (watch, progress) => {
         runs += 1;
         if (runs === 1) throw new Error('node went away');
         if (runs === 2) return;
         await b.advance(watch.id, { ...progress, ended: 'timeout' }, []);
-      };
+      });
       await b.add(w, progressOf(0), []);
       b.start(follow, receiver().deliver);
       await eventually('the watch ended', async () => (await b.get(w.id))?.progress.ended === 'timeout');
@@ -383,10 +385,10 @@ export function backendContract(name: string, make: MakeBackend): void {
       for (const w of watches) await b.add(w, progressOf(1), [eventOf(w, 0)]);
       let follows = 0;
       let aborts = 0;
-      const follow: FollowWork = async (_w, _p, signal) => {
+      const follow = followAsync(async (_w, _p, signal) => {
         follows += 1;
         return new Promise<void>((resolve) => signal.addEventListener('abort', () => (aborts++, resolve()), { once: true }));
-      };
+      });
       b.start(follow, r.deliver);
       await eventually('two tries in flight', () => r.inFlight() === 2);
       release();

@@ -1,5 +1,4 @@
-import pino from 'pino';
 import { MemoryBackend } from '../../../src/service/watch/memory-backend';
 import { backendContract } from './backend-contract';
 
-backendContract('memory', async (options) => new MemoryBackend(options, pino({ level: 'silent' })));
+backendContract('memory', async (options) => new MemoryBackend(options));

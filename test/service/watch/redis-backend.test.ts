@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FollowWork } from '../../../src/service/watch/backend';
+import { followAsync } from '../../support/follow-async';
 import { RedisBackend } from '../../../src/service/watch/redis-backend';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -92,7 +93,7 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
       // And delivers both, to the URL and with the secret as given.
       const sent = new Map<string, { url: string; secret: string }>();
       rotated.start(
-        async () => undefined,
+        followAsync(async () => undefined),
         async (watch) => (sent.set(watch.id, watch.webhook), { ok: true, code: 200 }),
       );
       await eventually('both delivered', () => sent.size === 2);
@@ -122,7 +123,7 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
     try {
       const followed = new Set<string>();
       b.start(
-        async (w, _p, signal) => (followed.add(w.id), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))),
+        followAsync(async (w, _p, signal) => (followed.add(w.id), new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true })))),
         async () => ({ ok: true, code: 200 }),
       );
       // Followed again once start() has looked at what Redis holds.
@@ -142,10 +143,11 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
     // A lease far longer than the test: only a hand-back lets the second replica take the watches.
     const options = defaultOptions({ leaseMs: 600_000, maxWatches: 300, maxWatchesPerClient: 300 });
     const replica = () => new RedisBackend(url, options, pino({ level: 'silent' }), 'xcmgw:watch:handover:');
-    const followed = (seen: Map<string, unknown>): FollowWork => async (watch, progress, signal) => {
-      seen.set(watch.id, progress.resume);
-      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
-    };
+    const followed = (seen: Map<string, unknown>): FollowWork =>
+      followAsync(async (watch, progress, signal) => {
+        seen.set(watch.id, progress.resume);
+        if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      });
     const first = replica();
     const second = replica();
     try {
@@ -175,7 +177,10 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
     let server = await startRedis(socket);
     const backend = new RedisBackend(`redis://127.0.0.1:${relay.port}`, defaultOptions(), pino({ level: 'silent' }), 'xcmgw:watch:away:');
     try {
-      backend.start(async () => undefined, async () => ({ ok: true, code: 200 }));
+      backend.start(
+        followAsync(async () => undefined),
+        async () => ({ ok: true, code: 200 }),
+      );
       expect(await backend.add(watchOf(), progressOf(0), [])).toBe('added');
       await stopRedis(server);
       await expect(backend.add(watchOf(), progressOf(0), [])).rejects.toThrow();
