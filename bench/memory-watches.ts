@@ -91,7 +91,8 @@ export async function openWatches(chains: TestChain[], count: number, builds: Bu
             MAX_WATCHES_PER_CLIENT: String(count * 2),
             REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, count * EVENT_RECORD_WEIGHT)),
             LOG_LEVEL: 'warn',
-            NODE_OPTIONS: DEPLOYED_NODE_OPTIONS,
+            // The bench's own NODE_OPTIONS (a heap snapshot signal, say) carry over.
+            NODE_OPTIONS: [process.env.NODE_OPTIONS, DEPLOYED_NODE_OPTIONS].filter(Boolean).join(' '),
             ...(redis ? { REDIS_URL: redis.url } : {}),
           },
           build.root,

@@ -23,6 +23,11 @@ const MAX_QUEUED = 256;
 /** What alone can settle a listener: its extrinsic in a block, or its message's outcome in a block's events. */
 export type Interest = { txHash: string } | { messageId: string };
 
+/** Told of each block offered to a listener that nobody waits on (a parked watch: an object, not a closure per listener). */
+export interface Notified {
+  offered(): void;
+}
+
 /** A block offered to a listener, and the first of the blocks before it the watcher checked for it and passed over. */
 export interface Offered {
   block: BlockView;
@@ -35,7 +40,7 @@ export interface HeadSubscription {
   next(signal: AbortSignal): Promise<Offered>;
   /**
    * The next block (or the failure) offered and not yet taken, without waiting: for a listener
-   * joined with `notify`, which is called at each offer instead of anyone waiting in `next`.
+   * joined with a `Notified`, told at each offer instead of anyone waiting in `next`.
    */
   take(): Offered | Error | undefined;
   /**
@@ -65,13 +70,13 @@ class Listener implements HeadSubscription {
   constructor(
     private readonly watcher: HeadWatcher,
     readonly interest?: Interest,
-    private readonly notify?: () => void,
+    private readonly notified?: Notified,
   ) {}
 
   push(item: Offered | Error): void {
     this.#queue.push(item);
     if (this.#queue.length > MAX_QUEUED) this.#queue.shift();
-    if (this.notify) this.notify();
+    if (this.notified) this.notified.offered();
     else this.#wake();
   }
 
@@ -321,9 +326,9 @@ export class HeadWatchers {
 
   /**
    * Joins (or starts) the watch of `chain`'s finalized heads; resolves once the subscription is set
-   * up. With `notify`, each offer calls it (the listener `take`s the block) and nobody waits.
+   * up. With `notified`, each offer tells it (it then `take`s the block) and nobody waits.
    */
-  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest, from?: number, notify?: () => void): Promise<HeadSubscription> {
+  async watch(chain: string, endpoints: readonly string[], signal: AbortSignal, interest?: Interest, from?: number, notified?: Notified): Promise<HeadSubscription> {
     const key = `${chain} ${distinctEndpoints(endpoints).join(' ')}`;
     let watcher = this.#watchers.get(key);
     if (!watcher) {
@@ -333,7 +338,7 @@ export class HeadWatchers {
       this.#watchers.set(key, started);
       watcher = started;
     }
-    const listener = new Listener(watcher, interest, notify);
+    const listener = new Listener(watcher, interest, notified);
     watcher.join(listener, from);
     try {
       await abortable(watcher.ready, signal);

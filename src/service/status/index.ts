@@ -8,7 +8,7 @@ import { ApiError, DeadlineExceededError } from '../../errors';
 import type { StatusRequest } from '../../schemas/status';
 import { checkOverrideHosts, endpointResolver, readLimits } from '../sdk-calls';
 import type { Leg, StatusAnswer } from './answer';
-import { HeadWatchers, type HeadSubscription, type Interest, type Offered } from './head-watcher';
+import { HeadWatchers, type HeadSubscription, type Interest, type Notified, type Offered } from './head-watcher';
 import { interestOf, Journey, type JourneySnapshot } from './journey';
 import { ChainReader } from './reader';
 import { SharedBlocks } from './shared-blocks';
@@ -17,7 +17,7 @@ import { laterLegs } from './route';
 
 export type { Leg, StatusAnswer } from './answer';
 export type { JourneySnapshot } from './journey';
-export type { Offered } from './head-watcher';
+export type { Notified, Offered } from './head-watcher';
 
 /** Whether the transfer's route ends at a bridge hub (another ecosystem, or Ethereum): its message takes longer. */
 export const crossesBridge = (req: StatusRequest): boolean => laterLegs(req.from, req.to, undefined).some((step) => step.role === 'bridge');
@@ -40,7 +40,7 @@ export interface Tracking {
  * its extrinsic or message, and nothing else waits on its behalf.
  */
 export interface Waiting {
-  /** The block offered to it (or the head watch's failure, or its closing) not yet taken; `wait`'s `notify` says when there is one. */
+  /** The block offered to it (or the head watch's failure, or its closing) not yet taken; `wait`'s `notified` is told when there is one. */
   take(): Offered | Error | undefined;
   /** Whether `snapshot` waits for the same thing (chain, extrinsic or message): then this wait carries on. */
   holds(snapshot: JourneySnapshot): boolean;
@@ -278,17 +278,17 @@ export class StatusService {
 
   /**
    * For a watch whose `track` is `watching`: joins the shared head watcher of its cursor's chain,
-   * indexed under what alone can settle it (resolves once the subscription is set up). `notify` is
+   * indexed under what alone can settle it (resolves once the subscription is set up). `notified` is
    * called whenever a block is offered to it (or the head watch fails): the watch then `take`s it.
    */
-  async wait(req: StatusRequest, snapshot: JourneySnapshot, signal: AbortSignal, notify: () => void): Promise<Waiting> {
+  async wait(req: StatusRequest, snapshot: JourneySnapshot, signal: AbortSignal, notified: Notified): Promise<Waiting> {
     const cursor = snapshot.cursor;
     if (!cursor) throw new Error('nothing to wait for: the snapshot has no cursor');
     const closing = this.#closing.signal;
     if (closing.aborted) throw closing.reason;
     const interest = interestOf(req, cursor.leg, snapshot.messageId);
     const endpoints = endpointResolver(req.options, this.config.CHAIN_ENDPOINTS)(cursor.chain);
-    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest, cursor.next, notify);
+    const heads = await this.#watchers.watch(cursor.chain, endpoints, signal, interest, cursor.next, notified);
     return new IndexedWait(req, cursor.chain, interest, heads);
   }
 

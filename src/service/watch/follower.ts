@@ -8,10 +8,10 @@
 // `advance`, so a watch another process took over is let go at once.
 import type { Logger } from 'pino';
 import { asClient } from '../../chains/clients';
-import type { StatusService, StatusAnswer, JourneySnapshot, Offered, Tracking, Waiting } from '../status';
+import type { StatusService, StatusAnswer, JourneySnapshot, Notified, Offered, Tracking, Waiting } from '../status';
 import { Deadlines, type Expiring } from './deadlines';
 import type { FollowWork, Following, WatchBackend } from './backend';
-import type { Watch, WatchEvent, WatchProgress } from './model';
+import { compact, type Watch, type WatchEvent, type WatchProgress } from './model';
 
 /**
  * With a backend shared by processes (Redis), a waiting watch's position (its cursor moved past the
@@ -61,6 +61,15 @@ export function firstEvents(watch: Watch, answer: StatusAnswer, settledAt?: numb
   return answer.status === 'not-found' && !answer.final ? [] : [eventOf(watch, 0, `transfer.${answer.status}`, answer, settledAt)];
 }
 
+/** `progress` compacted (see `compact`), its snapshot's legs still those of its answer (JSON would copy them). */
+export function compactProgress(progress: WatchProgress): WatchProgress {
+  const resume = progress.resume as JourneySnapshot | undefined;
+  if (resume?.legs !== progress.status.legs) return compact(progress);
+  const copy = compact({ ...progress, resume: { ...resume, legs: [] } });
+  (copy.resume as JourneySnapshot).legs = copy.status.legs;
+  return copy;
+}
+
 /**
  * Where a read leaves the watch, holding the legs of its answer rather than a copy of them: a
  * watch keeps both (its status and where it carries on), and a journey reads a snapshot's legs
@@ -72,7 +81,7 @@ export function resumeOf(tracking: Pick<Tracking, 'snapshot'>, answer: StatusAns
 
 /** The watch's recorded state, and what records it: one `advance` at a time, in order. */
 abstract class Recorder {
-  #chain: Promise<void> = Promise.resolve();
+  #chain?: Promise<void>;
   /** Set once an advance was refused or failed: nothing more is recorded. */
   lost = false;
 
@@ -87,7 +96,7 @@ abstract class Recorder {
 
   /** Waits for what was queued; rejects as the advance did. */
   get settled(): Promise<void> {
-    return this.#chain;
+    return this.#chain ?? Promise.resolve();
   }
 
   /**
@@ -114,16 +123,24 @@ abstract class Recorder {
     this.#record({ ...this.progress, events: this.progress.events + 1, ended: 'timeout' }, events);
   }
 
-  #record(next: WatchProgress, events: WatchEvent[]): void {
+  #record(recorded: WatchProgress, events: WatchEvent[]): void {
     if (this.progress.ended) return;
+    const next = compactProgress(recorded);
     this.progress = next;
-    this.#chain = this.#chain.then(async () => {
+    const chain = this.settled.then(async () => {
       if (this.lost) return;
       // Not recorded: removed, ended, or another process made these events first.
       if (!(await this.backend.advance(this.watch.id, next, events))) this.#lose(new Error('the watch is no longer this process\'s to follow'));
     });
-    // A failed advance (the store unreachable) ends this follow; the backend runs it again later.
-    this.#chain.catch((error: unknown) => this.#lose(error));
+    this.#chain = chain;
+    chain.then(
+      // Nothing queued: a parked watch holds no promise.
+      () => {
+        if (this.#chain === chain) this.#chain = undefined;
+      },
+      // A failed advance (the store unreachable) ends this follow; the backend runs it again later.
+      (error: unknown) => this.#lose(error),
+    );
   }
 
   #lose(reason: unknown): void {
@@ -132,7 +149,6 @@ abstract class Recorder {
     this.onLost(reason);
   }
 }
-
 
 /**
  * The positions of waiting watches, recorded by one timer for all of them: each at most every
@@ -186,7 +202,7 @@ interface Shared {
  * `#offer` when a block for it comes. A parked watch holds this object, its index entry and its
  * place in the process's deadlines: no promise, timer, abort controller or suspended function.
  */
-class Follow extends Recorder implements Following, Expiring {
+class Follow extends Recorder implements Following, Expiring, Notified {
   /** Where the watch carries on: held as is (a snapshot is replaced, never changed), not as its JSON. */
   #resume?: JourneySnapshot;
   /** The block offered to it that the next read starts from. */
@@ -203,9 +219,6 @@ class Follow extends Recorder implements Following, Expiring {
   #stopped = false;
   /** Kept by the process's Deadlines. */
   deadlineAt = -1;
-  readonly #offer = (): void => {
-    if (this.#state === 'parked') this.#run(true);
-  };
 
   constructor(
     watch: Watch,
@@ -219,6 +232,11 @@ class Follow extends Recorder implements Following, Expiring {
 
   get expiresAt(): number {
     return this.watch.expiresAt;
+  }
+
+  /** A block was offered to the parked watch (or its head watch failed): it runs to read it. */
+  offered(): void {
+    if (this.#state === 'parked') this.#run(true);
   }
 
   start(): void {
@@ -338,7 +356,7 @@ class Follow extends Recorder implements Following, Expiring {
   }
 
   async #join(halt: AbortSignal): Promise<void> {
-    this.#waiting = await this.shared.options.status.wait(this.watch.request, this.#resume!, halt, this.#offer);
+    this.#waiting = await this.shared.options.status.wait(this.watch.request, this.#resume!, halt, this);
     this.shared.saves?.add(this);
   }
 

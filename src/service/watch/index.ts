@@ -12,10 +12,10 @@ import type { WatchRequest } from '../../schemas/watch';
 import { crossesBridge, type StatusAnswer, type StatusService } from '../status';
 import type { BackendKind, WatchBackend, WatchCounts } from './backend';
 import { senderFrom, type DeliveryObserver, type DeliveryTry } from './delivery';
-import { firstEvents, follower, resumeOf, SAVE_EVERY_MS } from './follower';
+import { compactProgress, firstEvents, follower, resumeOf, SAVE_EVERY_MS } from './follower';
 import { MemoryBackend } from './memory-backend';
 import { RedisBackend } from './redis-backend';
-import type { Delivery, DeliveryResult, Watch, WatchEvent, WatchProgress } from './model';
+import { compact, type Delivery, type DeliveryResult, type Watch, type WatchEvent, type WatchProgress } from './model';
 import { retryPolicyFrom } from './retry';
 import { sealerFrom } from './sealing';
 import { newSecret } from './signing';
@@ -154,16 +154,16 @@ export class WatchService {
       tracking.release();
     }
     const createdAt = Date.now();
-    const watch: Watch = {
+    const watch: Watch = compact({
       id: newWatchId(),
       owner,
       request: request.status,
       webhook: { url: request.webhook.url, secret: request.webhook.secret ?? newSecret() },
       createdAt,
       expiresAt: createdAt + (crossesBridge(request.status) ? config.WATCH_BRIDGE_TIMEOUT_MS : config.WATCH_TIMEOUT_MS),
-    };
+    });
     const events = firstEvents(watch, answer, settledAt);
-    const added = await this.#store(() => backend.add(watch, { ...progress, events: events.length, ...(answer.final ? { ended: 'final' } : {}) }, events));
+    const added = await this.#store(() => backend.add(watch, compactProgress({ ...progress, events: events.length, ...(answer.final ? { ended: 'final' } : {}) }), events));
     if (added === 'MAX_WATCHES') {
       throw new ApiError(503, 'TooManyWatchesError', `${config.MAX_WATCHES} watches (MAX_WATCHES) are followed or owe webhooks on this service; retry later`, undefined, { 'Retry-After': '60' });
     }

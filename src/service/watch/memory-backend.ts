@@ -154,8 +154,9 @@ export class MemoryBackend implements WatchBackend {
   }
 
   #append(entry: Entry, events: readonly WatchEvent[]): void {
-    entry.events.push(...events);
-    entry.deliveries.push(...events.map(waiting));
+    // Arrays of their exact size (a pushed one keeps room to grow), held while the watch is.
+    entry.events = entry.events.concat(events);
+    entry.deliveries = entry.deliveries.concat(events.map(waiting));
     this.#queued += events.length;
     this.#pump(entry);
   }

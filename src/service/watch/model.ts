@@ -70,6 +70,30 @@ export interface WatchProgress {
 /** The outcome of one try to deliver an event; `slow`: no answer within the deadline (retried at a slower pace). */
 export type DeliveryResult = { ok: true; code: number } | { ok: false; code?: number; error: string; slow?: true };
 
+/** Fields whose strings are each watch's own (ids, hashes, secrets): not worth sharing. */
+const OWN = new Set(['id', 'secret', 'txHash', 'blockHash', 'messageId', 'hash']);
+/** Strings shared by the records that hold them; started afresh past this many (a bound, not a cache to keep). */
+const SHARED_MAX = 10_000;
+let shared = new Map<string, string>();
+
+/** One string for equal values (a chain's name, a leg's state, an event's name, an owner, a webhook URL). */
+function share(key: string, value: string): string {
+  if (OWN.has(key) || value.startsWith('0x')) return value;
+  const held = shared.get(value);
+  if (held !== undefined) return held;
+  if (shared.size >= SHARED_MAX) shared = new Map();
+  shared.set(value, value);
+  return value;
+}
+
+/**
+ * `value` as parsed JSON, its repeated strings shared: V8 lays out each object and array of a parse
+ * at its exact size, where the records a request or a journey builds by spreading and pushing take
+ * about twice that. A waiting watch holds its records for up to an hour (100,000 watches: most of
+ * the heap), and records are plain JSON by design.
+ */
+export const compact = <T>(value: T): T => JSON.parse(JSON.stringify(value), (key, held: unknown) => (typeof held === 'string' ? share(key, held) : held)) as T;
+
 /** Progress as kept once following has ended: what resumes following is no longer needed. */
 export function endedProgress(progress: WatchProgress): WatchProgress {
   const { resume: _resume, ...kept } = progress;
