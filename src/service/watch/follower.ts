@@ -94,6 +94,11 @@ abstract class Recorder {
   /** An advance was refused or failed: following stops. */
   protected abstract onLost(reason: unknown): void;
 
+  /** Whether an advance is queued or running. */
+  protected get recording(): boolean {
+    return this.#chain !== undefined;
+  }
+
   /** Waits for what was queued; rejects as the advance did. */
   get settled(): Promise<void> {
     return this.#chain ?? Promise.resolve();
@@ -234,9 +239,22 @@ class Follow extends Recorder implements Following, Expiring, Notified {
     return this.watch.expiresAt;
   }
 
-  /** A block was offered to the parked watch (or its head watch failed): it runs to read it. */
+  /**
+   * A block was offered to the parked watch: it runs to read it. Its head watch failed (or closed):
+   * it waits and reads again later, without a run now (every watch on the chain hears it at once).
+   */
   offered(): void {
-    if (this.#state === 'parked') this.#run(true);
+    if (this.#state !== 'parked') return;
+    try {
+      this.#offered = this.#take();
+    } catch (error) {
+      this.#failures++;
+      // The head watch's failure is the chain's, said once for all the watches on it.
+      this.shared.options.logger.debug({ watch: this.watch.id, failures: this.#failures, err: error }, 'the head watch of a waiting watch failed; reading again later');
+      this.#pauseThenRun();
+      return;
+    }
+    if (this.#offered) this.#run();
   }
 
   start(): void {
@@ -268,28 +286,33 @@ class Follow extends Recorder implements Following, Expiring, Notified {
     return this.progress.ended !== undefined || this.lost || this.#stopped;
   }
 
-  /** Stops the run in progress, or wakes a parked or pausing watch to end (or record its timeout). */
+  /**
+   * Stops the run in progress; a parked or pausing watch ends at once (recording its timeout when it
+   * expired), with no run: a process closing stops all its watches together.
+   */
   #interrupt(reason: unknown): void {
     this.#halt?.abort(reason);
-    if (this.#state === 'parked' || this.#state === 'pausing') this.#run();
+    if (this.#state !== 'parked' && this.#state !== 'pausing') return;
+    if (this.#expired && !this.#over()) this.timeout();
+    void this.#finish();
   }
 
-  /** Runs from where the watch stands (`offered`: a block was offered to it, parked) until it parks, pauses or ends; one run at a time. */
-  #run(offered = false): void {
+  /** Runs from where the watch stands until it parks, pauses or ends; one run at a time. */
+  #run(): void {
     clearTimeout(this.#pause);
     this.#state = 'running';
     this.#halt = new AbortController();
     // Started from the head watcher or a timer: the work is done on behalf of the watch's owner.
-    void asClient(this.watch.owner, () => this.#steps(offered)).catch((error: unknown) => {
+    void asClient(this.watch.owner, () => this.#steps()).catch((error: unknown) => {
       this.shared.options.logger.error({ watch: this.watch.id, err: error }, 'following a watch failed unexpectedly');
       void this.#finish();
     });
   }
 
-  async #steps(offered: boolean): Promise<void> {
+  async #steps(): Promise<void> {
     const { options, now } = this.shared;
     const halt = this.#halt!.signal;
-    for (let woken = offered; !this.#over(); woken = false) {
+    while (!this.#over()) {
       if (this.#expired || this.watch.expiresAt - now() <= 0) {
         this.timeout();
         break;
@@ -298,7 +321,6 @@ class Follow extends Recorder implements Following, Expiring, Notified {
       const before = this.#resume;
       let waited = false;
       try {
-        if (woken && !this.#wake()) return;
         // A watch that starts waiting where its recorded read stopped (a watch just made: the read
         // that made it) joins first; when the head watcher checks every block from its cursor on,
         // it reads nothing before the next block offered. Else it reads after joining.
@@ -327,14 +349,20 @@ class Follow extends Recorder implements Following, Expiring, Notified {
       // A read that ended without moving on (a chain failure, or nothing left to read in its
       // budget) waits before the next, longer each time in a row.
       if (!this.progress.ended && !halt.aborted && (this.#failures > 0 || (!waited && JSON.stringify(this.#resume) === JSON.stringify(before)))) {
-        const backoff = Math.min(options.maxBackoffMs, options.firstBackoffMs * 2 ** Math.min(Math.max(this.#failures - 1, 0), 20));
-        this.#state = 'pausing';
-        this.#halt = undefined;
-        this.#pause = setTimeout(() => this.#run(), backoff / 2 + Math.random() * (backoff / 2)).unref();
+        this.#pauseThenRun();
         return;
       }
     }
     await this.#finish();
+  }
+
+  /** Waits before the next run, longer after each failure in a row (jittered). */
+  #pauseThenRun(): void {
+    const { firstBackoffMs, maxBackoffMs } = this.shared.options;
+    const backoff = Math.min(maxBackoffMs, firstBackoffMs * 2 ** Math.min(Math.max(this.#failures - 1, 0), 20));
+    this.#state = 'pausing';
+    this.#halt = undefined;
+    this.#pause = setTimeout(() => this.#run(), backoff / 2 + Math.random() * (backoff / 2)).unref();
   }
 
   /** The block offered and not yet read; a failed (or closed) head watch throws, past the blocks it checked. */
@@ -389,7 +417,7 @@ class Follow extends Recorder implements Following, Expiring, Notified {
     clearTimeout(this.#pause);
     this.#leave(false);
     this.shared.deadlines.delete(this);
-    await this.settled.catch(() => undefined);
+    if (this.recording) await this.settled.catch(() => undefined);
     this.done();
   }
 }
