@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot } from '../src/project-root';
-import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import type { TestChain } from '../test/support/test-chain';
 import type { Build } from './baseline';
 import { startService, type Service } from './harness';
 import { startRedis, type BenchRedis } from './redis';
-import { ALICE, cpuPerEmptyBlock, includeTransfers, makeWatches, SECRET, steadyRss, type BlockCpu, type Made } from './watch-setup';
+import { ALICE, cpuPerEmptyBlock, includeTransfers, makeWatches, SECRET, steadyRss, watchServiceEnv, type BlockCpu, type Made } from './watch-setup';
 
 /**
  * A watch made reads its origin block's events and extrinsics: 10 transfers a block, not 100,
@@ -86,11 +85,7 @@ export async function openWatches(chains: TestChain[], count: number, builds: Bu
       try {
         const service = await startService(
           {
-            ALLOW_PRIVATE_OVERRIDES: 'true',
-            MAX_WATCHES: String(count * 2),
-            MAX_WATCHES_PER_CLIENT: String(count * 2),
-            REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, count * EVENT_RECORD_WEIGHT)),
-            LOG_LEVEL: 'warn',
+            ...watchServiceEnv(count),
             // The bench's own NODE_OPTIONS (a heap snapshot signal, say) carry over.
             NODE_OPTIONS: [process.env.NODE_OPTIONS, DEPLOYED_NODE_OPTIONS].filter(Boolean).join(' '),
             ...(redis ? { REDIS_URL: redis.url } : {}),

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import type { TestChain } from '../test/support/test-chain';
 import { child, extrinsicSuccess, sent, topicOf, type Hex } from '../test/support/xcm-events';
+import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import type { Service } from './harness';
 
 const load = createRequire(__filename);
@@ -17,6 +18,19 @@ export const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 export const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 /** Empty blocks whose CPU is measured, one at a time: the median is what a block costs, not BullMQ's timers. */
 export const CPU_BLOCKS = Number(process.env.BENCH_CPU_BLOCKS ?? 30);
+
+/** The service settings of a watch bench: room for `count` watches made by one client, and for one block settling all of them. */
+export function watchServiceEnv(count: number): Record<string, string> {
+  return {
+    ALLOW_PRIVATE_OVERRIDES: 'true',
+    MAX_WATCHES: String(count * 2),
+    MAX_WATCHES_PER_CLIENT: String(count * 2),
+    // A block settling many transfers holds one event each: past 4,000 of them it is over the
+    // default REQUEST_MAX_CHAIN_ITEMS (25 items an event record) and refused as hostile.
+    REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, count * EVENT_RECORD_WEIGHT)),
+    LOG_LEVEL: 'warn',
+  };
+}
 /** The least time between two empty blocks (a relay chain makes one every 6 s). */
 const BLOCK_GAP_MS = 1_000;
 /** A service is done with a block once it uses under 20% of a core over QUIET_MS (at most QUIET_MAX_MS after the block). */

@@ -11,14 +11,13 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { EVENT_RECORD_WEIGHT } from '../src/service/status/chain-events';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { processed } from '../test/support/xcm-events';
 import { ratio, withBuilds, type Build } from './baseline';
 import { startService, type Service } from './harness';
 import { startRedis } from './redis';
 import { openStatusStreams } from './status-streams';
-import { ALICE, cpuPerEmptyBlock, includeTransfers, loadAverage, makeWatches, percentile, SECRET, type Transfer } from './watch-setup';
+import { ALICE, cpuPerEmptyBlock, includeTransfers, loadAverage, makeWatches, percentile, SECRET, watchServiceEnv, type Transfer } from './watch-setup';
 
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 10_000);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
@@ -148,16 +147,7 @@ interface Figures {
 /** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer; prints as it goes. */
 async function runWatches(name: string, build: Build, env: Record<string, string>, assetHub: TestChain, options: object, transfers: Transfer[], receiver: Receiver, streamKb: number, redisPid?: number): Promise<Figures> {
   const service = await startService(
-    {
-      ALLOW_PRIVATE_OVERRIDES: 'true',
-      MAX_WATCHES: String(WATCHES * 2),
-      MAX_WATCHES_PER_CLIENT: String(WATCHES * 2),
-      // The block settling half the transfers holds one event each: past 4,000 of them it is over
-      // the default REQUEST_MAX_CHAIN_ITEMS (25 items an event record) and refused as hostile.
-      REQUEST_MAX_CHAIN_ITEMS: String(Math.max(100_000, WATCHES * EVENT_RECORD_WEIGHT)),
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    { ...watchServiceEnv(WATCHES), ...env },
     build.root,
   );
   try {
