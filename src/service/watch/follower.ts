@@ -249,7 +249,7 @@ class Follow extends Recorder implements Following, Expiring, Notified {
       this.#offered = this.#take();
     } catch (error) {
       this.#failures++;
-      // The head watch's failure is the chain's, said once for all the watches on it.
+      // At debug: a chain's failure reaches every watch on it at once (the pool's /status names it).
       this.shared.options.logger.debug({ watch: this.watch.id, failures: this.#failures, err: error }, 'the head watch of a waiting watch failed; reading again later');
       this.#pauseThenRun();
       return;
