@@ -303,7 +303,12 @@ describe('POST /x-transfer/watch: REQUEST_MAX_CHAIN_ITEMS', () => {
     const { body, arrive } = await teleport();
     const made = await watch(tight.app, watchBody(body));
     await receiver.eventsOf(made.id, 1);
-    await until(() => tight.services.status.watching().some((w) => w.chain === 'AssetHubPolkadot' && w.listeners === 1), 'the watch following');
+    // Its head watcher subscribed at the node: the blocks below are each checked by the watcher (one
+    // made before it would be read by the watch itself, the gap in one request).
+    await until(
+      () => tight.services.status.watching().some((w) => w.chain === 'AssetHubPolkadot' && w.listeners === 1) && assetHub.openSubscriptionsOf('chain_finalizedHead') >= 1,
+      'the watch following',
+    );
     const others = (n: number) => Array.from({ length: 8 }, (_, i) => processed(`0x${(n * 8 + i + 1).toString(16).padStart(64, '0')}` as `0x${string}`, { Parent: null }, true));
     for (let n = 0; n < 4; n++) assetHub.produceBlock({ events: others(n) });
     arrive();
