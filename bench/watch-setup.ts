@@ -31,6 +31,7 @@ export function watchServiceEnv(count: number): Record<string, string> {
     LOG_LEVEL: 'warn',
   };
 }
+
 /** The least time between two empty blocks (a relay chain makes one every 6 s). */
 const BLOCK_GAP_MS = 1_000;
 /** A service is done with a block once it uses under 20% of a core over QUIET_MS (at most QUIET_MAX_MS after the block). */
