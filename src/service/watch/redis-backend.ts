@@ -1,36 +1,35 @@
-// The watch backend with REDIS_URL: records in Redis (redis-store.ts), work carried by two BullMQ
-// queues that every replica serves, so a replica that dies loses nothing.
-// - `follow`: one job per open watch (job id = watch id). Its processor runs the follow work for as
-//   long as the watch is followed; the job's lock, renewed by the worker, is the lease. A replica
-//   killed with SIGKILL stops renewing, its jobs stall, and another replica's worker takes them and
-//   carries on from the recorded progress.
-// - `deliver`: one job per event when it becomes its watch's head (job id = event id). A refused try
-//   moves the job to delayed until the next try; once the event is settled, the job queues the next.
-//   The worker takes every job that is due (at most one per watch) and each waits in this process for
-//   its turn at a delivery slot (fair-slots.ts): taking them first come first served would let one
-//   owner's hung receivers hold every slot while another's jobs wait in the queue behind them.
-// The records decide, not the jobs: a job that finds its event settled or its watch gone does
-// nothing, so a job run twice (after a stall) never makes a second, different delivery.
+// The watch backend with REDIS_URL: records in Redis (redis-store.ts), shared by every replica, so a
+// replica that dies loses nothing.
+// - Following: each replica follows the watches its lease holds (redis-leases.ts), renewed as a whole
+//   every third of WATCH_LEASE_MS. A replica that stops hands its watches back; one killed with
+//   SIGKILL stops renewing, and once its lease lapses another replica takes its watches and carries
+//   on from the recorded progress. A watch made here is followed here (when this replica has room).
+// - Delivering: a BullMQ queue, `deliver`, one job per event when it becomes its watch's head (job id
+//   = event id). A refused try moves the job to delayed until the next try; once the event is
+//   settled, the job queues the next. The worker takes every job that is due (at most one per
+//   watch) and each waits in this process for its turn at a delivery slot (fair-slots.ts): taking
+//   them first come first served would let one owner's hung receivers hold every slot while another's
+//   jobs wait in the queue behind them.
+// The records decide, not the leases or jobs: progress is recorded by compare-and-set and a job that
+// finds its event settled or its watch gone does nothing, so two replicas briefly following one watch
+// (one stalled past its lease) or a job run twice never make a second, different event or delivery.
 import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
 import { FairSlots, hostOf } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
+import { Leases, newToken } from './redis-leases';
 import { WatchStore, type DeliveryTurn } from './redis-store';
 import { sealerFrom, type Sealer } from './sealing';
 import { afterTry, failedTry, waiting } from './tries';
-
-interface FollowJob {
-  id: string;
-}
 
 interface DeliverJob {
   id: string;
   seq: number;
 }
 
-/** Why a follower's signal aborts: only on `closing` does this process hand its job back at once. */
+/** Why a follow is stopped. */
 const CLOSING = 'closing';
 const REMOVED = 'removed';
 const LEASE_LOST = 'lease lost';
@@ -48,29 +47,44 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 /** How long a close waits for BullMQ's workers when Redis is unreachable (see close()). */
 const UNREACHABLE_CLOSE_MS = 1_000;
 /**
- * How long a close waits for its watches to be handed back (one Redis round trip each, after each
- * follower stopped): what is not handed back by then is taken over a lease later, as after a crash.
- * Shutdown stays within seconds (Kubernetes kills a pod 30 s after SIGTERM).
+ * How long a close waits for its followers to stop and its watches to be handed back: what is not
+ * handed back by then is taken over a lease later, as after a crash. Shutdown stays within seconds
+ * (Kubernetes kills a pod 30 s after SIGTERM).
  */
 const HAND_BACK_MS = 5_000;
+/** Watches taken per claim script: Redis serves others between batches. */
+const CLAIM_BATCH = 1_000;
 
 export class RedisBackend implements WatchBackend {
   readonly kind = 'redis' as const;
   readonly #options: BackendOptions;
   readonly #logger: Logger;
   /**
-   * Our commands and the queues': they fail (a few reconnects, or 2 s without an answer) rather
+   * Our commands and the queue's: they fail (a few reconnects, or 2 s without an answer) rather
    * than hold a request or a follower while Redis is away.
    */
   readonly #redis: Redis;
-  /** The workers' (they block waiting for jobs, and wait through a reconnect). */
+  /** The worker's (it blocks waiting for jobs, and waits through a reconnect). */
   readonly #bull: Redis;
   readonly #subscriber: Redis;
   readonly #store: WatchStore;
-  readonly #follows: Queue<FollowJob>;
+  readonly #leases: Leases;
   readonly #deliveries: Queue<DeliverJob>;
   readonly #jobOptions: JobsOptions;
-  #workers?: { follow: Worker<FollowJob>; deliver: Worker<DeliverJob> };
+  #worker?: Worker<DeliverJob>;
+  #follow?: FollowWork;
+  /** This process's follower token, and whether its lease is held (a token whose lease lapsed is replaced). */
+  #token = newToken();
+  #joined = false;
+  /** The watches this process follows: the follow work's handle, or the timer of its next run (it stopped short). */
+  readonly #follows = new Map<string, Following | NodeJS.Timeout>();
+  /** Follows not yet done, and who waits for the last (close). */
+  #running = 0;
+  #drained?: () => void;
+  #renewal?: NodeJS.Timeout;
+  /** The claim in progress, and whether another was asked for meanwhile. */
+  #claiming?: Promise<void>;
+  #claimAgain = false;
   #closing = false;
   readonly #slots: FairSlots;
   /** Aborts the waits for a delivery slot when closing (their jobs go back to the queue). */
@@ -84,37 +98,45 @@ export class RedisBackend implements WatchBackend {
     this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
     const retryStrategy = (attempt: number) => this.#reconnect(attempt);
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
-    // BullMQ's workers duplicate this one for their blocking connections: the strategy goes along.
+    // BullMQ's worker duplicates this one for its blocking connection: the strategy goes along.
     this.#bull = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy });
     // ioredis re-subscribes on its own after a reconnect without handling the answer: a connection
     // lost meanwhile would be an unhandled rejection. This client subscribes at each `ready` instead.
     this.#subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, retryStrategy, autoResubscribe: false });
     for (const client of [this.#redis, this.#bull, this.#subscriber]) client.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'redis client error'));
     this.#store = new WatchStore(this.#redis, prefix, { retainMs: options.retainMs, retainPerClient: options.retainPerClient, retainBytesPerClient: options.retainBytesPerClient, sealer });
-    const queue = { connection: this.#redis, prefix: `${prefix}bull` };
-    this.#follows = new Queue<FollowJob>('follow', queue);
-    this.#deliveries = new Queue<DeliverJob>('deliver', queue);
-    for (const q of [this.#follows, this.#deliveries]) q.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch queue error'));
-    // A removal reaches the process that follows the watch, wherever it runs.
+    this.#leases = new Leases(this.#redis, prefix);
+    this.#deliveries = new Queue<DeliverJob>('deliver', { connection: this.#redis, prefix: `${prefix}bull` });
+    this.#deliveries.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch queue error'));
+    // A removal reaches the process that follows the watch, wherever it runs; watches left
+    // unfollowed (made without a follower, handed back) are taken at once by a replica with room.
+    const channels = [this.#store.removedChannel, this.#leases.unfollowedChannel];
     this.#subscriber.on('ready', () => {
-      this.#subscriber.subscribe(this.#store.removedChannel).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch removal channel unavailable'));
+      this.#subscriber.subscribe(...channels).catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch channels unavailable'));
     });
-    this.#subscriber.on('message', (_channel: string, id: string) => this.#workers?.follow.cancelJob(id, REMOVED));
+    this.#subscriber.on('message', (channel: string, id: string) => {
+      if (channel === this.#store.removedChannel) this.#drop(id, REMOVED);
+      else this.#claim();
+    });
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
-    // BullMQ refuses job ids with a colon or made of digits only.
+    // BullMQ refuses job ids with a colon or made of digits only (an event's job id starts with the watch's).
     if (!/^[\w.-]*[A-Za-z_.-][\w.-]*$/.test(watch.id)) throw new Error(`watch id ${JSON.stringify(watch.id)} is not a job id`);
-    const answer = await this.#store.add(watch, progress, events, events.map(waiting), this.#options);
-    if (answer !== 'added') return answer === 'MAX_WATCHES' ? 'MAX_WATCHES' : 'MAX_WATCHES_PER_CLIENT';
+    // Followed here when this process follows watches and has room; else by whichever replica takes it.
+    const by = this.#follow && this.#joined && !this.#closing && this.#follows.size < this.#options.maxWatches ? this.#token : '';
+    const answer = await this.#store.add(watch, progress, events, events.map(waiting), this.#options, by);
+    if (answer === 'MAX_WATCHES' || answer === 'MAX_WATCHES_PER_CLIENT') return answer;
     try {
-      if (!progress.ended) await this.#follows.add('follow', { id: watch.id }, { ...this.#jobOptions, jobId: watch.id });
       if (events.length > 0) await this.#queueDelivery(watch.id, 0);
     } catch (error) {
       // A watch the client is told failed must not hold a place or be followed.
       await this.#store.remove(watch.id).catch(() => undefined);
       throw error;
     }
+    if (progress.ended) return 'added';
+    if (answer === 'added' && by === this.#token) this.#begin(watch.id, watch, progress);
+    else await this.#redis.publish(this.#leases.unfollowedChannel, '').catch(() => 0);
     return 'added';
   }
 
@@ -126,8 +148,8 @@ export class RedisBackend implements WatchBackend {
     const head = await this.#store.remove(id);
     if (head < 0) return false;
     await this.#redis.publish(this.#store.removedChannel, id);
-    // Waiting and delayed jobs go now; an active one finds its watch gone and ends.
-    await Promise.all([this.#follows.remove(id), this.#deliveries.remove(`${id}.${head}`)].map((p) => p.catch(() => 0)));
+    // A waiting or delayed job goes now; an active one finds its watch gone and ends.
+    await this.#deliveries.remove(`${id}.${head}`).catch(() => 0);
     return true;
   }
 
@@ -143,41 +165,50 @@ export class RedisBackend implements WatchBackend {
   }
 
   start(follow: FollowWork, deliver: DeliverWork): void {
-    if (this.#workers || this.#closing) return;
+    if (this.#follow || this.#closing) return;
+    this.#follow = follow;
     const lease = this.#options.leaseMs;
-    // The lock is the lease: renewed at half of it while this process runs; another replica's
-    // stalled check (every lease/3) takes a job whose lock has lapsed (measured: 0.9 to 1.35 leases
-    // after a SIGKILL, docs/watches.md).
-    const common = { connection: this.#bull, prefix: this.#store.prefix + 'bull', lockDuration: lease, stalledInterval: Math.max(1, Math.round(lease / 3)), maxStalledCount: 1_000_000 };
-    const workers = {
-      follow: new Worker<FollowJob>('follow', (job, token, signal) => this.#follow(follow, job, token, signal), { ...common, concurrency: this.#options.maxWatches }),
+    // The lock of a delivery job is renewed at half of the lease while this process runs; another
+    // replica's stalled check (every lease/3) takes a job whose lock has lapsed.
+    this.#worker = new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), {
+      connection: this.#bull,
+      prefix: this.#store.prefix + 'bull',
+      lockDuration: lease,
+      stalledInterval: Math.max(1, Math.round(lease / 3)),
+      maxStalledCount: 1_000_000,
       // Jobs wait for a slot in this process: as many as there can be watches, one job each.
-      deliver: new Worker<DeliverJob>('deliver', (job, token) => this.#deliver(deliver, job, token), { ...common, concurrency: this.#options.maxWatches }),
-    };
-    // Errors come one per job and per reconnect (a lost lock is told below, once per renewal).
-    for (const worker of [workers.follow, workers.deliver]) worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
-    // A lock this process could not renew may already be another's: its follower stops.
-    workers.follow.on('lockRenewalFailed', (ids: string[]) => {
-      if (this.#closing) return;
-      this.#logger.warn({ watches: ids.length }, 'watch leases lost: another replica may follow them');
-      for (const id of ids) workers.follow.cancelJob(id, LEASE_LOST);
+      concurrency: this.#options.maxWatches,
     });
-    this.#workers = workers;
+    // Errors come one per job and per reconnect.
+    this.#worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
+    // The lease is renewed (and lapsed ones reaped, unfollowed watches taken) every third of it.
+    this.#renewal = setInterval(() => this.#claim(), Math.max(1, Math.round(lease / 3))).unref();
+    this.#claim();
     void this.#requeue().catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watch requeue failed'));
   }
 
   async close(): Promise<void> {
+    if (this.#closing) return;
     this.#closing = true;
+    clearInterval(this.#renewal);
     this.#stop.abort(new Error(CLOSING));
     const clients = [this.#redis, this.#bull, this.#subscriber];
-    // Redis away: nothing can be handed back (a lease later the jobs' locks lapse and another
-    // replica takes them, as after a crash), and the queues' commands would wait for it: the
-    // clients are disconnected first and stop reconnecting (#reconnect).
+    // Redis away: nothing can be handed back (a lease later another replica takes the watches, as
+    // after a crash), and the queue's commands would wait for it: the clients are disconnected
+    // first and stop reconnecting (#reconnect).
     const reachable = clients.every((client) => client.status === 'ready');
     if (!reachable) for (const client of clients) client.disconnect();
-    const workers = this.#workers ? [this.#workers.follow, this.#workers.deliver] : [];
-    this.#workers?.follow.cancelAllJobs(CLOSING);
-    const closed = Promise.all([...workers.map((w) => w.close()), this.#follows.close(), this.#deliveries.close()]).catch(() => undefined);
+    // Followers stop first, so that another replica carries on from what they recorded.
+    const stopped = new Promise<void>((resolve) => (this.#drained = resolve));
+    for (const id of [...this.#follows.keys()]) this.#drop(id, CLOSING);
+    if (this.#running === 0) this.#drained?.();
+    const handedBack = (async () => {
+      await stopped;
+      await this.#claiming;
+      if (!reachable) return;
+      if ((await this.#leases.handBack(this.#token)) > 0) await this.#redis.publish(this.#leases.unfollowedChannel, '');
+    })().catch((error: unknown) => this.#logger.warn({ err: message(error) }, 'watches not handed back: another replica takes them a lease later'));
+    const closed = Promise.all([handedBack, this.#worker?.close(), this.#deliveries.close()]).catch(() => undefined);
     // A worker's close never resolves while Redis is unreachable (taskforcesh/bullmq#4656).
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, reachable ? Math.min(this.#options.leaseMs, HAND_BACK_MS) : UNREACHABLE_CLOSE_MS)))]);
@@ -195,15 +226,12 @@ export class RedisBackend implements WatchBackend {
   }
 
   /**
-   * A job is queued after its record is written; a process that died in between left a watch
-   * without its job. Queueing again is harmless (a job id that exists is not added twice).
+   * An event recorded whose job was not queued (the process died, or Redis went away, in between)
+   * is queued again at start. Queueing again is harmless (a job id that exists is not added twice).
    */
   async #requeue(): Promise<void> {
     await this.#store.adoptFollowed();
     const { open, pending } = await this.#store.live();
-    for (let i = 0; i < open.length; i += 500) {
-      await this.#follows.addBulk(open.slice(i, i + 500).map((id) => ({ name: 'follow', data: { id }, opts: { ...this.#jobOptions, jobId: id } })));
-    }
     const ids = [...open, ...pending];
     for (let i = 0; i < ids.length; i += 500) {
       const heads = await this.#store.heads(ids.slice(i, i + 500));
@@ -212,42 +240,101 @@ export class RedisBackend implements WatchBackend {
     }
   }
 
-  async #follow(work: FollowWork, job: Job<FollowJob>, token: string | undefined, signal: AbortSignal | undefined): Promise<void> {
-    const { id } = job.data;
-    const current = await this.#store.following(id);
-    if (!current) return;
-    // An advance whose event was recorded but not queued (Redis went away in between) made the
-    // follow work fail: its head is queued again when it runs again.
-    const head = (await this.#store.heads([id])).get(id);
-    if (head && head.head < head.events) await this.#queueDelivery(id, head.head);
-    const stop = signal ?? new AbortController().signal;
-    // The worker may hand out a job while it closes, after the followers were told to stop.
-    if (!stop.aborted && !this.#closing) {
-      // The job runs for as long as the watch is followed (its lock is the lease).
-      await new Promise<void>((resolve) => {
-        let following: Following | undefined;
-        const abort = (): void => following?.stop(stop.reason);
-        stop.addEventListener('abort', abort, { once: true });
-        following = work(current.watch, current.progress, () => {
-          stop.removeEventListener('abort', abort);
-          resolve();
-        });
-        if (stop.aborted) following.stop(stop.reason);
-      });
-    }
-    if (stop.aborted || this.#closing) {
-      if (this.#closing) {
-        // Handed back now, for another replica (or this one, restarted) to take.
-        await job.moveToWait(token);
-        throw new WaitingError();
-      }
-      if (stop.reason === LEASE_LOST) throw new Error(`watch ${id}: ${LEASE_LOST}`);
+  /** Renews the lease and takes unfollowed watches while there is room: one claim at a time, another after it when asked meanwhile. */
+  #claim(): void {
+    if (this.#closing || !this.#follow) return;
+    if (this.#claiming) {
+      this.#claimAgain = true;
       return;
     }
-    if (!(await this.#store.following(id))) return;
-    // Stopped short of the end: followed again after the lease.
-    await job.moveToDelayed(Date.now() + this.#options.leaseMs, token);
-    throw new DelayedError();
+    this.#claiming = this.#claimAll()
+      .catch((error: unknown) => this.#logger.debug({ err: message(error) }, 'watch lease not renewed'))
+      .finally(() => {
+        this.#claiming = undefined;
+        if (this.#claimAgain) {
+          this.#claimAgain = false;
+          this.#claim();
+        }
+      });
+  }
+
+  async #claimAll(): Promise<void> {
+    if (!this.#joined) {
+      // Open watches an earlier version followed as BullMQ jobs are left for whoever has room.
+      const adopted = await this.#leases.adopt();
+      if (adopted > 0) this.#logger.info({ watches: adopted }, 'watches without a lease left for a replica to take');
+    }
+    for (;;) {
+      const room = Math.max(0, Math.min(CLAIM_BATCH, this.#options.maxWatches - this.#follows.size));
+      const taken = await this.#leases.claim(this.#token, this.#options.leaseMs, room, !this.#joined);
+      if (taken === 'lost') return this.#lose();
+      this.#joined = true;
+      if (taken.length > 0) await this.#take(taken);
+      if (taken.length < room || room === 0 || this.#closing) return;
+    }
+  }
+
+  /** The lease lapsed and another replica reaped it: its watches are no longer this process's. */
+  #lose(): void {
+    this.#logger.warn({ watches: this.#follows.size }, 'watch lease lost: other replicas take its watches');
+    for (const id of [...this.#follows.keys()]) this.#drop(id, LEASE_LOST);
+    this.#token = newToken();
+    this.#joined = false;
+    this.#claimAgain = true;
+  }
+
+  /** Starts following the watches just claimed, from their recorded progress. */
+  async #take(ids: string[]): Promise<void> {
+    const [current, heads] = await Promise.all([this.#store.followingAll(ids), this.#store.heads(ids)]);
+    // An advance whose event was recorded but not queued (Redis went away in between) is queued now.
+    const due = [...heads].filter(([, h]) => h.head < h.events);
+    await Promise.all(due.map(([id, h]) => this.#queueDelivery(id, h.head)));
+    if (this.#closing) return;
+    for (const [id, { watch, progress }] of current) if (!this.#follows.has(id)) this.#begin(id, watch, progress);
+  }
+
+  /** Follows one watch until it ends, is dropped, or stops short (then again a lease later). */
+  #begin(id: string, watch: Watch, progress: WatchProgress): void {
+    const work = this.#follow;
+    if (!work || this.#closing) return;
+    this.#running += 1;
+    let finished = false;
+    const following: Following = work(watch, progress, () => {
+      finished = true;
+      this.#running -= 1;
+      if (this.#closing && this.#running === 0) this.#drained?.();
+      // Dropped (removed, lost, closing), or taken again since.
+      if (this.#follows.get(id) !== following) return;
+      this.#follows.delete(id);
+      void this.#again(id);
+    });
+    if (!finished) this.#follows.set(id, following);
+  }
+
+  /** A follow that stopped without ending its watch runs again a lease later, if the watch is still followed then. */
+  async #again(id: string): Promise<void> {
+    const current = await this.#store.following(id).catch(() => null);
+    if (current === undefined || this.#closing || this.#follows.has(id)) return;
+    const token = this.#token;
+    const timer = setTimeout(() => {
+      if (this.#follows.get(id) !== timer) return;
+      this.#follows.delete(id);
+      // Not when the lease was lost meanwhile: the watch is another replica's to take.
+      void this.#store.following(id).then(
+        (now) => now && token === this.#token && !this.#follows.has(id) && this.#begin(id, now.watch, now.progress),
+        () => void this.#again(id),
+      );
+    }, this.#options.leaseMs).unref();
+    this.#follows.set(id, timer);
+  }
+
+  /** Stops following `id` here (its follow is told why; a run waiting for the lease is cancelled). */
+  #drop(id: string, reason: string): void {
+    const held = this.#follows.get(id);
+    if (held === undefined) return;
+    this.#follows.delete(id);
+    if ('stop' in held) held.stop(new Error(reason));
+    else clearTimeout(held);
   }
 
   async #deliver(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined): Promise<void> {

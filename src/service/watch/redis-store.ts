@@ -1,15 +1,18 @@
 // The watch records in Redis, and the Lua scripts that change them atomically (the bounds, the
 // compare-and-set of progress, a try's outcome, removal), so that replicas sharing one Redis never
-// see half a change. BullMQ carries the work (redis-backend.ts); these keys are what is true.
+// see half a change. Leases say which replica follows a watch (redis-leases.ts) and BullMQ carries the
+// deliveries (redis-backend.ts); these keys are what is true.
 //
 // Keys, under one prefix (`xcmgw:watch:` by default):
 //   w:<id>              hash: watch (JSON, sealed when a key is set), progress (JSON), owner, n (events
 //                       made), head (first event not settled), ended ('' while followed, else how it
-//                       ended), bytes (once retained: the record's size, for the owner's bound)
+//                       ended), by (the follower that last took it: redis-leases.ts)
 //   w:<id>:events       list: the events' JSON, by seq (fixed once made: every try sends the same
 //                       body); dropped once every event is settled
 //   w:<id>:deliveries   list: each event's Delivery JSON, by seq
 //   open                set: ids of watches still followed
+//   unfollowed          set: of those, the ids no replica holds (redis-leases.ts); following:<token>
+//                       holds each replica's
 //   held                set: ids of watches that count against the bounds (followed, or owing deliveries)
 //   owners              hash: owner -> watches held (MAX_WATCHES_PER_CLIENT)
 //   ended               sorted set: ended watches -> when they are forgotten (+inf while events are pending)
@@ -20,13 +23,13 @@
 // forgotten sooner when its owner's retained records pass WATCH_RETAIN_PER_CLIENT or
 // WATCH_RETAIN_BYTES_PER_CLIENT (oldest first). The per-owner keys are named inside the scripts:
 // the backend needs a single Redis, not Cluster (docs/watches.md).
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
 import { endedProgress } from './model';
+import { runScript, script } from './redis-scripts';
 import type { Sealer } from './sealing';
 
-// Every script gets KEYS w:<id>, events, deliveries, open, owners, ended, queued, held, and ARGV
+// Every script gets KEYS w:<id>, events, deliveries, open, owners, ended, queued, held, unfollowed, followers, and ARGV
 // prefix, now, retainMs, retainPerClient, retainBytesPerClient, id, then its own from ARGV[7].
 const COMMON = `
 local prefix, now, retainMs, retainCount, retainBytes, id = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
@@ -37,6 +40,13 @@ end
 local function hold(owner)
   redis.call('SADD', KEYS[8], id)
   redis.call('HINCRBY', KEYS[5], owner, 1)
+end
+-- The watch is no longer followed: out of open and of its follower's lease.
+local function unfollow()
+  redis.call('SREM', KEYS[4], id)
+  redis.call('SREM', KEYS[9], id)
+  local by = redis.call('HGET', KEYS[1], 'by')
+  if by and by ~= '' then redis.call('SREM', prefix .. 'following:' .. by, id) end
 end
 -- Deletes a record of owner's, and its place among the owner's retained records.
 local function forget(owner, other)
@@ -81,22 +91,35 @@ local function retain(owner, pending)
 end
 `;
 
-// ARGV: owner, watch, progress, ended, maxWatches, maxWatchesPerClient, n, then n events and n deliveries.
+// ARGV: owner, watch, progress, ended, maxWatches, maxWatchesPerClient, by, n, then n events and n
+// deliveries. by: the follower token of the replica that follows it from now on ('': none yet).
+// Returns 'added' (its follower took it, or it is ended), 'unfollowed' (left for a replica to take) or the bound.
 const ADD = `${COMMON}
-local owner, ended, n = ARGV[7], ARGV[10], tonumber(ARGV[13])
+local owner, ended, by, n = ARGV[7], ARGV[10], ARGV[13], tonumber(ARGV[14])
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('watch ' .. id .. ' exists') end
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
 if redis.call('SCARD', KEYS[8]) >= tonumber(ARGV[11]) then return 'MAX_WATCHES' end
 if tonumber(redis.call('HGET', KEYS[5], owner) or '0') >= tonumber(ARGV[12]) then return 'MAX_WATCHES_PER_CLIENT' end
-redis.call('HSET', KEYS[1], 'watch', ARGV[8], 'progress', ARGV[9], 'owner', owner, 'n', n, 'head', 0, 'ended', ended)
+redis.call('HSET', KEYS[1], 'watch', ARGV[8], 'progress', ARGV[9], 'owner', owner, 'n', n, 'head', 0, 'ended', ended, 'by', by)
 if n > 0 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 14, 13 + n))
-  redis.call('RPUSH', KEYS[3], unpack(ARGV, 14 + n, 13 + 2 * n))
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 15, 14 + n))
+  redis.call('RPUSH', KEYS[3], unpack(ARGV, 15 + n, 14 + 2 * n))
   redis.call('INCRBY', KEYS[7], n)
 end
 if ended == '' or n > 0 then hold(owner) end
-if ended == '' then redis.call('SADD', KEYS[4], id) else retain(owner, n > 0) end
-return 'added'
+if ended ~= '' then
+  retain(owner, n > 0)
+  return 'added'
+end
+redis.call('SADD', KEYS[4], id)
+-- A follower whose lease lapsed (and was reaped) cannot take it: it waits for another.
+if by ~= '' and redis.call('ZSCORE', KEYS[10], by) then
+  redis.call('SADD', prefix .. 'following:' .. by, id)
+  return 'added'
+end
+redis.call('HSET', KEYS[1], 'by', '')
+redis.call('SADD', KEYS[9], id)
+return 'unfollowed'
 `;
 
 // ARGV: events expected, progress, ended, n, then n events and n deliveries.
@@ -113,7 +136,7 @@ if n > 0 then
   redis.call('INCRBY', KEYS[7], n)
 end
 if ended ~= '' then
-  redis.call('SREM', KEYS[4], id)
+  unfollow()
   retain(h[3], head < before + n)
 end
 if n > 0 and head == before then return head end
@@ -140,19 +163,13 @@ return -2
 const REMOVE = `${COMMON}
 local h = redis.call('HMGET', KEYS[1], 'head', 'n', 'ended', 'owner')
 if not h[1] then return -1 end
-redis.call('SREM', KEYS[4], id)
+unfollow()
 release(h[4])
 redis.call('DECRBY', KEYS[7], tonumber(h[2]) - tonumber(h[1]))
 forget(h[4], id)
 return tonumber(h[1])
 `;
 
-interface Script {
-  lua: string;
-  sha: string;
-}
-
-const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
 const SCRIPTS = { add: script(ADD), advance: script(ADVANCE), record: script(RECORD), remove: script(REMOVE) };
 
 /** Where one watch stands for its delivery work. */
@@ -192,21 +209,12 @@ export class WatchStore {
 
   #keys(id: string): string[] {
     const w = `${this.prefix}w:${id}`;
-    return [w, `${w}:events`, `${w}:deliveries`, ...['open', 'owners', 'ended', 'queued', 'held'].map((k) => this.prefix + k)];
+    return [w, `${w}:events`, `${w}:deliveries`, ...['open', 'owners', 'ended', 'queued', 'held', 'unfollowed', 'followers'].map((k) => this.prefix + k)];
   }
 
-  /** EVALSHA, loading the script once per Redis (after a restart or SCRIPT FLUSH too). */
   async #run(which: keyof typeof SCRIPTS, id: string, args: (string | number)[]): Promise<unknown> {
-    const { lua, sha } = SCRIPTS[which];
-    const keys = this.#keys(id);
     const { retainMs, retainPerClient, retainBytesPerClient } = this.#options;
-    const argv = [this.prefix, Date.now(), retainMs, retainPerClient, retainBytesPerClient, id, ...args];
-    try {
-      return await this.#redis.evalsha(sha, keys.length, ...keys, ...argv);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return await this.#redis.eval(lua, keys.length, ...keys, ...argv);
-    }
+    return runScript(this.#redis, SCRIPTS[which], this.#keys(id), [this.prefix, Date.now(), retainMs, retainPerClient, retainBytesPerClient, id, ...args]);
   }
 
   #progress(progress: WatchProgress): string {
@@ -217,9 +225,13 @@ export class WatchStore {
     return JSON.parse(this.#options.sealer.open(stored, id)) as Watch;
   }
 
-  async add(watch: Watch, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[], bounds: { maxWatches: number; maxWatchesPerClient: number }): Promise<string> {
+  /**
+   * `by`: the follower token that follows the watch from now on ('': left for a replica to take).
+   * 'added', 'unfollowed' (added, and left for a replica to take: `by` was '' or its lease lapsed) or the bound.
+   */
+  async add(watch: Watch, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[], bounds: { maxWatches: number; maxWatchesPerClient: number }, by: string): Promise<string> {
     const sealed = this.#options.sealer.seal(JSON.stringify(watch), watch.id);
-    const args = [watch.owner, sealed, this.#progress(progress), progress.ended ?? '', bounds.maxWatches, bounds.maxWatchesPerClient, events.length];
+    const args = [watch.owner, sealed, this.#progress(progress), progress.ended ?? '', bounds.maxWatches, bounds.maxWatchesPerClient, by, events.length];
     return String(await this.#run('add', watch.id, [...args, ...events.map((e) => JSON.stringify(e)), ...deliveries.map((d) => JSON.stringify(d))]));
   }
 
@@ -252,6 +264,19 @@ export class WatchStore {
     const [watch, progress, ended] = await this.#redis.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended');
     if (!watch || !progress || ended !== '') return undefined;
     return { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress };
+  }
+
+  /** Of `ids`, those still followed, with their watch and progress. */
+  async followingAll(ids: readonly string[]): Promise<Map<string, { watch: Watch; progress: WatchProgress }>> {
+    const multi = this.#redis.multi();
+    for (const id of ids) multi.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended');
+    const rows = await this.#exec<(string | null)[][]>(multi);
+    const found = new Map<string, { watch: Watch; progress: WatchProgress }>();
+    rows.forEach(([watch, progress, ended], i) => {
+      const id = ids[i];
+      if (id !== undefined && watch && progress && ended === '') found.set(id, { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress });
+    });
+    return found;
   }
 
   async turn(id: string, seq: number): Promise<DeliveryTurn | undefined> {

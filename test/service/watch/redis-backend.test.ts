@@ -170,6 +170,53 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
     }
   });
 
+  it('a replica whose lease lapsed lets go of its watches, another takes them, and it carries on under a new lease', async () => {
+    if (!redis) throw new Error('no redis');
+    const prefix = `xcmgw:watch:lapsed${randomBytes(4).toString('hex')}:`;
+    // The stalled replica renews every 20 s: within the test it renews only when told of unfollowed watches.
+    const options = (leaseMs: number) => defaultOptions({ leaseMs, maxWatches: 100, maxWatchesPerClient: 100 });
+    const following = (seen: Map<string, string>, name: string): FollowWork =>
+      followAsync(async (watch, _progress, signal) => {
+        seen.set(watch.id, name);
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        if (seen.get(watch.id) === name) seen.delete(watch.id);
+      });
+    const stalled = new RedisBackend(redis.url, options(60_000), pino({ level: 'silent' }), prefix);
+    const other = new RedisBackend(redis.url, options(300), pino({ level: 'silent' }), prefix);
+    const client = new Redis(redis.url);
+    try {
+      const byStalled = new Map<string, string>();
+      stalled.start(following(byStalled, 'stalled'), async () => ({ ok: true, code: 200 }));
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const watch = watchOf(`ip:${i % 2}`);
+        expect(await stalled.add(watch, progressOf(0), [])).toBe('added');
+        ids.push(watch.id);
+      }
+      await eventually('the first replica following every watch', () => byStalled.size === ids.length);
+      const [lapsed] = await client.zrange(`${prefix}followers`, 0, -1);
+      const byOther = new Map<string, string>();
+      other.start(following(byOther, 'other'), async () => ({ ok: true, code: 200 }));
+      // As if its process had stalled past its lease: the other replica reaps it and takes its watches.
+      await client.zadd(`${prefix}followers`, 0, lapsed!);
+      await eventually('the other replica following every watch', () => byOther.size === ids.length);
+      // Its next renewal (here: when told of unfollowed watches) finds its lease gone: it lets go of
+      // its watches and renews under a new token, following what it is given from then on.
+      await client.publish(`${prefix}unfollowed`, '');
+      await eventually('the lapsed replica following none', () => byStalled.size === 0);
+      await eventually('two leases, neither the lapsed one', async () => {
+        const tokens = await client.zrange(`${prefix}followers`, 0, -1);
+        return tokens.length === 2 && !tokens.includes(lapsed!);
+      });
+      await other.close();
+      await eventually('the first replica following every watch again', () => byStalled.size === ids.length);
+      expect(await stalled.counts()).toEqual({ open: ids.length, ended: 0, queued: 0 });
+    } finally {
+      client.disconnect();
+      await Promise.all([stalled.close(), other.close()]);
+    }
+  });
+
   it('answers with an error while Redis is away instead of waiting, works again once it is back, and closes without it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xcm-redis-'));
     const socket = join(dir, 'redis.sock');
