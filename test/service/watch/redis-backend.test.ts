@@ -194,7 +194,7 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
         ids.push(watch.id);
       }
       await eventually('the first replica following every watch', () => byStalled.size === ids.length);
-      const [lapsed] = await client.zrange(`${prefix}followers`, 0, -1);
+      const [lapsed] = await client.zrange(`${prefix}followers`, '0', '-1');
       const byOther = new Map<string, string>();
       other.start(following(byOther, 'other'), async () => ({ ok: true, code: 200 }));
       // As if its process had stalled past its lease: the other replica reaps it and takes its watches.
@@ -205,7 +205,7 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
       await client.publish(`${prefix}unfollowed`, '');
       await eventually('the lapsed replica following none', () => byStalled.size === 0);
       await eventually('two leases, neither the lapsed one', async () => {
-        const tokens = await client.zrange(`${prefix}followers`, 0, -1);
+        const tokens = await client.zrange(`${prefix}followers`, '0', '-1');
         return tokens.length === 2 && !tokens.includes(lapsed!);
       });
       await other.close();
