@@ -1,10 +1,11 @@
-// The delivery slots of one process (WATCH_MAX_DELIVERIES), shared fairly: no owner and no receiver
-// host holds more than its cap, and a freed slot goes to the waiting owner served least recently
-// (round robin, a newcomer first), each owner's receiver hosts in turn too. First come, first served
-// let receivers that never answer hold every slot, and another client's first webhook waited behind
-// all of their tries.
+// Slots of one process shared fairly: no owner and no host holds more than its cap, and a freed slot
+// goes to the waiting owner served least recently (round robin, a newcomer first), each owner's hosts
+// in turn too. Delivery tries take them (WATCH_MAX_DELIVERIES; the host is the receiver's): first come,
+// first served let receivers that never answer hold every slot, and another client's first webhook
+// waited behind all of their tries. Follows take them for each run (follower.ts): a herd of watches
+// woken at once reads a bounded number at a time, each owner in turn.
 
-/** Whom a try is for: its watch's owner and its receiver's host. */
+/** Whom a slot is for: its watch's owner and (for a delivery) its receiver's host. */
 export interface SlotKey {
   owner: string;
   host: string;
@@ -19,8 +20,9 @@ export interface SlotLimits {
   perHost: number;
 }
 
-interface Waiter {
-  grant: (release: () => void) => void;
+/** Waits for a slot: `grant` is called with the function that gives it back. */
+export interface Waiter {
+  grant(release: () => void): void;
 }
 
 const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
@@ -44,6 +46,11 @@ export class FairSlots {
     this.#limits = { total: limits.total, perOwner: Math.min(limits.perOwner, limits.total), perHost: Math.min(limits.perHost, limits.total) };
   }
 
+  /** The caps (perOwner and perHost no more than total). */
+  get limits(): SlotLimits {
+    return this.#limits;
+  }
+
   /** Tries holding a slot. */
   get running(): number {
     return this.#running;
@@ -54,6 +61,15 @@ export class FairSlots {
     let n = 0;
     for (const hosts of this.#waiting.values()) for (const queue of hosts.values()) n += queue.length;
     return n;
+  }
+
+  /** Waiters of the key's owner, or for its host, whichever are more. */
+  backlog(key: SlotKey): number {
+    let host = 0;
+    for (const hosts of this.#waiting.values()) host += hosts.get(key.host)?.length ?? 0;
+    let owner = 0;
+    for (const queue of this.#waiting.get(key.owner)?.values() ?? []) owner += queue.length;
+    return Math.max(owner, host);
   }
 
   /**
@@ -78,22 +94,31 @@ export class FairSlots {
         },
       };
       const onAbort = (): void => {
-        const queue = this.#waiting.get(key.owner)?.get(key.host);
-        const at = queue?.indexOf(waiter) ?? -1;
-        if (queue && at >= 0) {
-          queue.splice(at, 1);
-          this.#prune(key);
-        }
+        this.cancel(key, waiter);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      let hosts = this.#waiting.get(key.owner);
-      if (!hosts) this.#waiting.set(key.owner, (hosts = new Map()));
-      let queue = hosts.get(key.host);
-      if (!queue) hosts.set(key.host, (queue = []));
-      queue.push(waiter);
-      this.#grant();
+      this.wait(key, waiter);
     });
+  }
+
+  /** Queues `waiter` for a slot (granted at once when one is free), without a promise: the waiter is the only object held. */
+  wait(key: SlotKey, waiter: Waiter): void {
+    let hosts = this.#waiting.get(key.owner);
+    if (!hosts) this.#waiting.set(key.owner, (hosts = new Map()));
+    let queue = hosts.get(key.host);
+    if (!queue) hosts.set(key.host, (queue = []));
+    queue.push(waiter);
+    this.#grant();
+  }
+
+  /** Takes a waiter that was not granted yet out of its queue. */
+  cancel(key: SlotKey, waiter: Waiter): void {
+    const queue = this.#waiting.get(key.owner)?.get(key.host);
+    const at = queue?.indexOf(waiter) ?? -1;
+    if (!queue || at < 0) return;
+    queue.splice(at, 1);
+    this.#prune(key);
   }
 
   /** Gives free slots to waiters: owners in turn, skipping an owner or a host at its cap. */

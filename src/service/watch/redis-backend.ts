@@ -6,10 +6,11 @@
 //   on from the recorded progress. A watch made here is followed here (when this replica has room).
 // - Delivering: a BullMQ queue, `deliver`, one job per event when it becomes its watch's head (job id
 //   = event id). A refused try moves the job to delayed until the next try; once the event is
-//   settled, the job queues the next. The worker takes every job that is due (at most one per
-//   watch) and each waits in this process for its turn at a delivery slot (fair-slots.ts): taking
-//   them first come first served would let one owner's hung receivers hold every slot while another's
-//   jobs wait in the queue behind them.
+//   settled, the job queues the next. The worker takes a few jobs per delivery slot (at most one per
+//   watch) and each waits in this process for its turn at a slot (fair-slots.ts): taking them first
+//   come first served would let one owner's hung receivers hold every slot while another's jobs wait
+//   in the queue behind them. An owner or host whose backlog here is full puts its next jobs back
+//   for a while, so that its jobs never fill the worker either.
 // The records decide, not the leases or jobs: progress is recorded by compare-and-set and a job that
 // finds its event settled or its watch gone does nothing, so two replicas briefly following one watch
 // (one stalled past its lease) or a job run twice never make a second, different event or delivery.
@@ -52,6 +53,10 @@ const UNREACHABLE_CLOSE_MS = 1_000;
  * (Kubernetes kills a pod 30 s after SIGTERM).
  */
 const HAND_BACK_MS = 5_000;
+/** Delivery jobs the worker holds per delivery slot (WATCH_MAX_DELIVERIES): running, or waiting here for a slot. */
+const FETCHED_PER_SLOT = 4;
+/** How long a job of an owner or host with a full backlog here goes back to Redis (jittered: 0.5 to 1.5 times). */
+const BACKLOG_DELAY_MS = 2_000;
 /** Watches taken per claim script: Redis serves others between batches. */
 const CLAIM_BATCH = 1_000;
 
@@ -176,8 +181,10 @@ export class RedisBackend implements WatchBackend {
       lockDuration: lease,
       stalledInterval: Math.max(1, Math.round(lease / 3)),
       maxStalledCount: 1_000_000,
-      // Jobs wait for a slot in this process: as many as there can be watches, one job each.
-      concurrency: this.#options.maxWatches,
+      // Jobs taken at once, each waiting here for its slot (fair between owners and hosts): a few
+      // times the slots. Taking every job due at once (10,000 webhooks due together) left the heap's
+      // peak, and so the RSS, 40 kB a job higher.
+      concurrency: Math.min(this.#options.maxWatches, this.#options.maxDeliveries * FETCHED_PER_SLOT),
     });
     // Errors come one per job and per reconnect.
     this.#worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
@@ -345,6 +352,14 @@ export class RedisBackend implements WatchBackend {
     let release = this.#slots.tryAcquire(key);
     const waited = !release;
     if (!release) {
+      // The worker holds a bounded number of jobs: an owner or host at its cap with as many waiting
+      // as it may run puts this one back in Redis for a while, so that its backlog cannot fill the
+      // worker and keep another owner's jobs in Redis behind it.
+      const { perOwner, perHost } = this.#slots.limits;
+      if (this.#slots.backlog(key) >= Math.min(perOwner, perHost)) {
+        await job.moveToDelayed(Date.now() + BACKLOG_DELAY_MS / 2 + Math.random() * BACKLOG_DELAY_MS, token);
+        throw new DelayedError();
+      }
       release = await this.#slots.acquire(key, this.#stop.signal).catch(() => undefined);
       if (!release) {
         // Closing: handed back for another replica (or this one, restarted).
