@@ -9,8 +9,8 @@
 //   settled, the job queues the next. The worker takes a few jobs per delivery slot (at most one per
 //   watch) and each waits in this process for its turn at a slot (fair-slots.ts): taking them first
 //   come first served would let one owner's hung receivers hold every slot while another's jobs wait
-//   in the queue behind them. An owner or host whose backlog here is full puts its next jobs back
-//   for a while, so that its jobs never fill the worker either.
+//   in the queue behind them. When the worker is nearly full, an owner or host whose backlog here is
+//   full puts its next jobs back for a while, so that its jobs never fill the worker either.
 // The records decide, not the leases or jobs: progress is recorded by compare-and-set and a job that
 // finds its event settled or its watch gone does nothing, so two replicas briefly following one watch
 // (one stalled past its lease) or a job run twice never make a second, different event or delivery.
@@ -77,6 +77,9 @@ export class RedisBackend implements WatchBackend {
   readonly #deliveries: Queue<DeliverJob>;
   readonly #jobOptions: JobsOptions;
   #worker?: Worker<DeliverJob>;
+  /** Delivery jobs the worker holds (running, or waiting for a slot), and how many it may. */
+  #fetched = 0;
+  readonly #fetchedMax: number;
   #follow?: FollowWork;
   /** This process's follower token, and whether its lease is held (a token whose lease lapsed is replaced). */
   #token = newToken();
@@ -100,6 +103,7 @@ export class RedisBackend implements WatchBackend {
     this.#options = options;
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
+    this.#fetchedMax = Math.min(options.maxWatches, options.maxDeliveries * FETCHED_PER_SLOT);
     this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
     const retryStrategy = (attempt: number) => this.#reconnect(attempt);
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
@@ -184,7 +188,7 @@ export class RedisBackend implements WatchBackend {
       // Jobs taken at once, each waiting here for its slot (fair between owners and hosts): a few
       // times the slots. Taking every job due at once (10,000 webhooks due together) left the heap's
       // peak, and so the RSS, 40 kB a job higher.
-      concurrency: Math.min(this.#options.maxWatches, this.#options.maxDeliveries * FETCHED_PER_SLOT),
+      concurrency: this.#fetchedMax,
     });
     // Errors come one per job and per reconnect.
     this.#worker.on('error', (error: Error) => this.#logger.debug({ err: error.message }, 'watch worker error'));
@@ -345,6 +349,15 @@ export class RedisBackend implements WatchBackend {
   }
 
   async #deliver(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined): Promise<void> {
+    this.#fetched += 1;
+    try {
+      await this.#deliverJob(work, job, token);
+    } finally {
+      this.#fetched -= 1;
+    }
+  }
+
+  async #deliverJob(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined): Promise<void> {
     const { id, seq } = job.data;
     let turn = await this.#turn(id, seq);
     if (!turn) return;
@@ -352,11 +365,11 @@ export class RedisBackend implements WatchBackend {
     let release = this.#slots.tryAcquire(key);
     const waited = !release;
     if (!release) {
-      // The worker holds a bounded number of jobs: an owner or host at its cap with as many waiting
-      // as it may run puts this one back in Redis for a while, so that its backlog cannot fill the
-      // worker and keep another owner's jobs in Redis behind it.
+      // The worker holds a bounded number of jobs: when it is nearly full, an owner or host at its
+      // cap with as many waiting as it may run puts this one back in Redis for a while, so that its
+      // backlog cannot fill the worker and keep another owner's jobs in Redis behind it.
       const { perOwner, perHost } = this.#slots.limits;
-      if (this.#slots.backlog(key) >= Math.min(perOwner, perHost)) {
+      if (this.#fetched > this.#fetchedMax * 0.75 && this.#slots.backlog(key) >= Math.min(perOwner, perHost)) {
         await job.moveToDelayed(Date.now() + BACKLOG_DELAY_MS / 2 + Math.random() * BACKLOG_DELAY_MS, token);
         throw new DelayedError();
       }
