@@ -100,7 +100,7 @@ describe('POST /x-transfer/status as a stream', () => {
     const { tx, body } = await includedTeleport(13n * DOT);
     const streams = [...(await openBoth(server.url, body)), await openStream(`${server.url}/v5/x-transfer/status`, body)];
     for (const s of streams) expect((await s.until('leg')).length + (await s.until('leg')).length).toBe(2);
-    expect(a.services.status.watching()).toEqual([{ chain: 'AssetHubPolkadot', listeners: 3 }]);
+    expect(a.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 3 }]);
     expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
 
     for (const family of FAMILIES) {

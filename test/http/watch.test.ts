@@ -300,15 +300,19 @@ describe('POST /x-transfer/watch: REQUEST_MAX_CHAIN_ITEMS', () => {
   afterAll(() => tight.services.close());
 
   it('bounds each block the head watcher reads, not the sum of the blocks a watch follows', async () => {
+    // A watch joining a head watcher that has checked no block yet reads up to the head itself, and
+    // could read the busy blocks below in one request: an earlier watch starts the head watcher,
+    // which checks a block before the watch under test joins (and reads nothing itself).
+    const earlier = await watch(tight.app, watchBody((await teleport()).body));
+    await receiver.eventsOf(earlier.id, 1);
+    const headWatch = () => tight.services.status.watching().find((w) => w.chain === 'AssetHubPolkadot');
+    await until(() => headWatch()?.listeners === 1 && assetHub.openSubscriptionsOf('chain_finalizedHead') >= 1, 'the head watcher subscribed');
+    assetHub.produceBlock();
+    await until(() => headWatch()?.checked !== undefined, 'the head watcher checking blocks');
     const { body, arrive } = await teleport();
     const made = await watch(tight.app, watchBody(body));
     await receiver.eventsOf(made.id, 1);
-    // Its head watcher subscribed at the node: the blocks below are each checked by the watcher (one
-    // made before it would be read by the watch itself, the gap in one request).
-    await until(
-      () => tight.services.status.watching().some((w) => w.chain === 'AssetHubPolkadot' && w.listeners === 1) && assetHub.openSubscriptionsOf('chain_finalizedHead') >= 1,
-      'the watch following',
-    );
+    await until(() => headWatch()?.listeners === 2, 'the watch following');
     const others = (n: number) => Array.from({ length: 8 }, (_, i) => processed(`0x${(n * 8 + i + 1).toString(16).padStart(64, '0')}` as `0x${string}`, { Parent: null }, true));
     for (let n = 0; n < 4; n++) assetHub.produceBlock({ events: others(n) });
     arrive();

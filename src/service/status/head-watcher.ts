@@ -350,8 +350,9 @@ export class HeadWatchers {
   }
 
   /** How many listen to each chain (for /status and tests). */
-  stats(): { chain: string; listeners: number }[] {
-    return [...this.#watchers.values()].map((w) => ({ chain: w.chain, listeners: w.listeners.size }));
+  /** Each chain's head watch: its listeners, and the last block it checked (none before the first). */
+  stats(): { chain: string; listeners: number; checked?: number }[] {
+    return [...this.#watchers.values()].map((w) => ({ chain: w.chain, listeners: w.listeners.size, ...(w.checked !== undefined ? { checked: w.checked } : {}) }));
   }
 
   /** Ends every watch: its listeners are told (a watch waiting on one stops waiting). */

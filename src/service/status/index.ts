@@ -144,7 +144,7 @@ export class StatusService {
   }
 
   /** Chains watched for new heads, and how many streams wait on each. */
-  watching(): { chain: string; listeners: number }[] {
+  watching(): { chain: string; listeners: number; checked?: number }[] {
     return this.#watchers.stats();
   }
 

@@ -50,6 +50,12 @@ export type FollowWork = (watch: Watch, progress: WatchProgress, done: () => voi
 /** One try to deliver `event`; never rejects. `attempt` is 1 for the first try. */
 export type DeliverWork = (watch: Watch, event: WatchEvent, attempt: number) => Promise<DeliveryResult>;
 
+/** Where a waiting watch stands: its progress, recorded only if it still has `progress.events` events and is not ended. */
+export interface Position {
+  id: string;
+  progress: WatchProgress;
+}
+
 export interface WatchBackend {
   readonly kind: BackendKind;
   /**
@@ -69,6 +75,11 @@ export interface WatchBackend {
    * delivery, each after the one before it is delivered (or failed for good).
    */
   advance(id: string, progress: WatchProgress, events: WatchEvent[]): Promise<boolean>;
+  /**
+   * Records where waiting watches stand, many at once (a backend shared by processes: another takes
+   * them over from there). Best effort: a position not recorded is read again after a takeover.
+   */
+  recordPositions?(positions: readonly Position[]): Promise<void>;
   counts(): Promise<WatchCounts>;
   /** Starts handing this process watches to follow (each to one process at a time) and events to deliver. */
   start(follow: FollowWork, deliver: DeliverWork): void;

@@ -10,15 +10,15 @@ import type { Logger } from 'pino';
 import { asClient } from '../../chains/clients';
 import type { StatusService, StatusAnswer, JourneySnapshot, Notified, Offered, Tracking, Waiting } from '../status';
 import { Deadlines, type Expiring } from './deadlines';
-import type { FollowWork, Following, WatchBackend } from './backend';
+import type { FollowWork, Following, Position, WatchBackend } from './backend';
 import { FairSlots, type SlotKey, type Waiter } from './fair-slots';
 import { compact, type Watch, type WatchEvent, type WatchProgress } from './model';
 
 /**
  * With a backend shared by processes (Redis), a waiting watch's position (its cursor moved past the
  * blocks the head watcher checked for it) is recorded at most this often: a process that takes the
- * watch over re-reads at most this long of blocks. One write per watch and interval, made by one
- * timer for all the watches of a process. In memory nobody else resumes the watch: the follower
+ * watch over re-reads at most this long of blocks. Made by one timer for all the watches of a
+ * process, in batches (`recordPositions`: one script per 500 watches). In memory nobody else resumes the watch: the follower
  * keeps its position itself, and records progress only when the answer changes or the cursor moves
  * on a block it read.
  */
@@ -35,7 +35,7 @@ export const MAX_RUNS_PER_CLIENT = 64;
 
 export interface FollowerOptions {
   status: Pick<StatusService, 'track' | 'wait'>;
-  backend: Pick<WatchBackend, 'advance'>;
+  backend: Pick<WatchBackend, 'advance' | 'recordPositions'>;
   logger: Logger;
   /** The wait after the first chain failure in a row, doubled after each (jittered), up to `maxBackoffMs`. */
   firstBackoffMs: number;
@@ -129,11 +129,6 @@ abstract class Recorder {
     this.#record({ status: answer, resume, events: this.progress.events + events.length, ...(answer.final ? { ended: 'final' } : {}) }, events);
   }
 
-  /** Records where a waiting watch stands, when it moved (the answer is unchanged). */
-  protected recordPosition(resume: JourneySnapshot): void {
-    if (JSON.stringify(resume) !== JSON.stringify(this.progress.resume)) this.#record({ ...this.progress, resume }, []);
-  }
-
   /** Following stopped at WATCH_TIMEOUT_MS: the last event says so, with the answer as last read. */
   protected timeout(): void {
     const events = [eventOf(this.watch, this.progress.events, 'transfer.timeout', this.progress.status)];
@@ -168,17 +163,21 @@ abstract class Recorder {
 }
 
 /**
- * The positions of waiting watches, recorded by one timer for all of them: each at most every
- * `everyMs` (in the order they started waiting, so the writes spread as the watches did).
+ * The positions of waiting watches, recorded by one timer for all of them, in batches: each at most
+ * every `everyMs` (in the order they started waiting, so the writes spread as the watches did).
  */
 class Saves {
   /** Each waiting watch and when its save is due; a Map keeps them in the order they are due. */
   readonly #due = new Map<Follow, number>();
   #timer?: NodeJS.Timeout;
+  /** The batch being recorded: the next waits for it (a slow Redis is not sent a second). */
+  #recording = false;
 
   constructor(
     private readonly everyMs: number,
     private readonly now: () => number,
+    private readonly record: (positions: readonly Position[]) => Promise<void>,
+    private readonly logger: Logger,
   ) {}
 
   add(follow: Follow): void {
@@ -195,13 +194,22 @@ class Saves {
   }
 
   #run(): void {
+    if (this.#recording) return;
     const now = this.now();
+    const positions: Position[] = [];
     for (const [follow, at] of this.#due) {
       if (at > now) break;
       this.#due.delete(follow);
       this.#due.set(follow, now + this.everyMs);
-      follow.save();
+      const position = follow.position();
+      if (position) positions.push(position);
     }
+    if (positions.length === 0) return;
+    this.#recording = true;
+    // Best effort: a position not recorded is read again by whoever takes the watch over.
+    this.record(positions)
+      .catch((error: unknown) => this.logger.debug({ err: error, watches: positions.length }, 'waiting watches\' positions not recorded'))
+      .finally(() => (this.#recording = false));
   }
 }
 
@@ -292,9 +300,19 @@ class Follow extends Recorder implements Following, Expiring, Notified, Waiter {
     this.#interrupt(reason);
   }
 
-  /** Records where a parked watch stands (not while a block offered to it is read: past that block, its position would skip it). */
-  save(): void {
-    if (this.#waiting && this.#resume && !this.#offered) this.recordPosition(this.#waiting.caughtUp(this.#resume));
+  /**
+   * Where a parked watch stands, when the head watcher moved it on since it was recorded; none while
+   * a block offered to it is read (past that block, its position would skip it) or an advance is on
+   * its way (a position must not overtake it).
+   */
+  position(): Position | undefined {
+    if (this.#state !== 'parked' || !this.#waiting || !this.#resume || this.#offered || this.recording || this.#over()) return undefined;
+    const resume = this.#waiting.caughtUp(this.#resume);
+    const recorded = this.progress.resume as JourneySnapshot | undefined;
+    if (resume.cursor?.next === undefined || resume.cursor.next === recorded?.cursor?.next) return undefined;
+    // The rest of the progress is shared, as compact as it was.
+    this.progress = { ...this.progress, resume };
+    return { id: this.watch.id, progress: this.progress };
   }
 
   #over(): boolean {
@@ -456,11 +474,12 @@ class Follow extends Recorder implements Following, Expiring, Notified, Waiter {
 export function follower(options: FollowerOptions): FollowWork {
   const now = options.now ?? Date.now;
   const { total, perOwner } = options.maxRuns ?? { total: MAX_RUNS, perOwner: MAX_RUNS_PER_CLIENT };
+  const record = options.backend.recordPositions?.bind(options.backend);
   const shared: Shared = {
     options,
     now,
     deadlines: new Deadlines(now),
-    saves: options.saveEveryMs ? new Saves(options.saveEveryMs, now) : undefined,
+    saves: options.saveEveryMs && record ? new Saves(options.saveEveryMs, now, record, options.logger) : undefined,
     runs: new FairSlots({ total, perOwner, perHost: total }),
   };
   return (watch, progress, done) => {

@@ -17,7 +17,7 @@
 import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
+import type { BackendOptions, DeliverWork, FollowWork, Following, Position, WatchBackend, WatchCounts, WatchView } from './backend';
 import { FairSlots, hostOf } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 import { Leases, newToken } from './redis-leases';
@@ -57,8 +57,9 @@ const HAND_BACK_MS = 5_000;
 const FETCHED_PER_SLOT = 4;
 /** How long a job of an owner or host with a full backlog here goes back to Redis (jittered: 0.5 to 1.5 times). */
 const BACKLOG_DELAY_MS = 2_000;
-/** Watches taken per claim script: Redis serves others between batches. */
+/** Watches taken per claim script, and positions per script: Redis serves others between batches. */
 const CLAIM_BATCH = 1_000;
+const POSITIONS_BATCH = 500;
 
 export class RedisBackend implements WatchBackend {
   readonly kind = 'redis' as const;
@@ -167,6 +168,10 @@ export class RedisBackend implements WatchBackend {
     if (head === -1) return false;
     if (head >= 0) await this.#queueDelivery(id, head);
     return true;
+  }
+
+  async recordPositions(positions: readonly Position[]): Promise<void> {
+    for (let i = 0; i < positions.length; i += POSITIONS_BATCH) await this.#store.positions(positions.slice(i, i + POSITIONS_BATCH));
   }
 
   async counts(): Promise<WatchCounts> {

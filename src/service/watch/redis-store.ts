@@ -170,6 +170,17 @@ forget(h[4], id)
 return tonumber(h[1])
 `;
 
+// KEYS w:<id> of each watch; ARGV events and progress of each. A waiting watch's position: its
+// progress, written only while it is followed and has that many events (a batch for many watches).
+const POSITIONS = `
+for i, key in ipairs(KEYS) do
+  local h = redis.call('HMGET', key, 'n', 'ended')
+  if h[1] and h[2] == '' and tonumber(h[1]) == tonumber(ARGV[2 * i - 1]) then redis.call('HSET', key, 'progress', ARGV[2 * i]) end
+end
+return 0
+`;
+const POSITIONS_SCRIPT = script(POSITIONS);
+
 const SCRIPTS = { add: script(ADD), advance: script(ADVANCE), record: script(RECORD), remove: script(REMOVE) };
 
 /** Where one watch stands for its delivery work. */
@@ -239,6 +250,13 @@ export class WatchStore {
   async advance(id: string, progress: WatchProgress, events: readonly WatchEvent[], deliveries: readonly Delivery[]): Promise<number> {
     const args = [progress.events - events.length, this.#progress(progress), progress.ended ?? '', events.length];
     return Number(await this.#run('advance', id, [...args, ...events.map((e) => JSON.stringify(e)), ...deliveries.map((d) => JSON.stringify(d))]));
+  }
+
+  /** Records waiting watches' progress, each only if it still has that many events and is followed. */
+  async positions(rows: readonly { id: string; progress: WatchProgress }[]): Promise<void> {
+    if (rows.length === 0) return;
+    const keys = rows.map((r) => `${this.prefix}w:${r.id}`);
+    await runScript(this.#redis, POSITIONS_SCRIPT, keys, rows.flatMap((r) => [r.progress.events, JSON.stringify(r.progress)]));
   }
 
   /** -1: stale (gone, or recorded elsewhere); else the next seq to queue, or -2. */

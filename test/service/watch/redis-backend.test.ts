@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FollowWork } from '../../../src/service/watch/backend';
 import { followAsync } from '../../support/follow-async';
 import { RedisBackend } from '../../../src/service/watch/redis-backend';
+import { follower } from '../../../src/service/watch/follower';
+import type { JourneySnapshot, StatusService, Waiting } from '../../../src/service/status';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
@@ -214,6 +216,44 @@ describe.skipIf(!hasRedis)('watches in Redis', () => {
     } finally {
       client.disconnect();
       await Promise.all([stalled.close(), other.close()]);
+    }
+  });
+
+  it('records where waiting watches stand, in batches, so that a replica taking them over does not read again the blocks passed over', async () => {
+    if (!redis) throw new Error('no redis');
+    const prefix = `xcmgw:watch:positions${randomBytes(4).toString('hex')}:`;
+    const b = new RedisBackend(redis.url, defaultOptions({ maxWatches: 1_000, maxWatchesPerClient: 1_000 }), pino({ level: 'silent' }), prefix);
+    // The head watcher is played here: every waiting watch is checked for up to `passedTo` - 1.
+    let passedTo = 5;
+    const waiting: Waiting = {
+      take: () => undefined,
+      holds: () => true,
+      caughtUp: (snapshot) => ({ ...snapshot, cursor: { ...snapshot.cursor!, next: Math.max(snapshot.cursor!.next!, passedTo) } }),
+      covered: true,
+      close: () => undefined,
+    };
+    const status: Pick<StatusService, 'track' | 'wait'> = {
+      track: () => Promise.reject(new Error('a covered watch reads nothing until a block is offered')),
+      wait: async () => waiting,
+    };
+    const follow = follower({ status, backend: b, logger: pino({ level: 'silent' }), firstBackoffMs: 10, maxBackoffMs: 10, saveEveryMs: 50 });
+    const at = (next: number): JourneySnapshot => ({ legs: [], notes: [], cursor: { leg: 1, chain: 'AssetHubPolkadot', next } });
+    const nextOf = async (id: string) => ((await b.get(id))?.progress.resume as JourneySnapshot | undefined)?.cursor?.next;
+    try {
+      b.start(follow, async () => ({ ok: true, code: 200 }));
+      // More than one script's batch (500).
+      const ids: string[] = [];
+      for (let i = 0; i < 700; i++) {
+        const watch = watchOf(`ip:${i % 7}`);
+        expect(await b.add(watch, progressOf(0, { resume: at(5) }), [])).toBe('added');
+        ids.push(watch.id);
+      }
+      passedTo = 40;
+      await eventually('every position recorded past the blocks passed over', async () => (await Promise.all(ids.map(nextOf))).every((next) => next === 40));
+      // Nothing else changed: no event, still followed.
+      expect(await b.counts()).toEqual({ open: ids.length, ended: 0, queued: 0 });
+    } finally {
+      await b.close();
     }
   });
 
