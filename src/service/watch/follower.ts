@@ -18,9 +18,9 @@ import { compact, type Watch, type WatchEvent, type WatchProgress } from './mode
  * With a backend shared by processes (Redis), a waiting watch's position (its cursor moved past the
  * blocks the head watcher checked for it) is recorded at most this often: a process that takes the
  * watch over re-reads at most this long of blocks. Made by one timer for all the watches of a
- * process, in batches (`recordPositions`: one script per 500 watches). In memory nobody else resumes the watch: the follower
- * keeps its position itself, and records progress only when the answer changes or the cursor moves
- * on a block it read.
+ * process, in batches (`recordPositions`: one script per 500 watches). In memory nobody else
+ * resumes the watch: the follower keeps its position itself, and records progress only when the
+ * answer changes or the cursor moves on a block it read.
  */
 export const SAVE_EVERY_MS = 30_000;
 
