@@ -183,6 +183,38 @@ export class FairSlots {
   }
 }
 
+/**
+ * Per owner and per host: the jobs a process holds for them, and when a try of theirs last ended (or
+ * their first job was taken), to tell receivers that hang from receivers that are merely busy.
+ */
+export class DeliveryActivity {
+  readonly #byKey = new Map<string, { held: number; lastEnded: number }>();
+
+  enter(key: SlotKey): void {
+    for (const k of [`o:${key.owner}`, `h:${key.host}`]) {
+      const seen = this.#byKey.get(k);
+      if (seen) seen.held += 1;
+      else this.#byKey.set(k, { held: 1, lastEnded: Date.now() });
+    }
+  }
+
+  /** `ended`: a try was made (a job that only went back to Redis did not end one). */
+  leave(key: SlotKey, ended: boolean): void {
+    for (const k of [`o:${key.owner}`, `h:${key.host}`]) {
+      const seen = this.#byKey.get(k);
+      if (!seen) continue;
+      if (ended) seen.lastEnded = Date.now();
+      if (--seen.held === 0) this.#byKey.delete(k);
+    }
+  }
+
+  /** Whether no try of the key's owner, or of its host, ended within `ms`. */
+  stalled(key: SlotKey, ms: number): boolean {
+    const now = Date.now();
+    return [`o:${key.owner}`, `h:${key.host}`].some((k) => now - (this.#byKey.get(k)?.lastEnded ?? now) > ms);
+  }
+}
+
 /** The host a webhook URL names (the cap's key); a URL that does not parse is its own key (the sender refuses it). */
 export function hostOf(url: string): string {
   try {

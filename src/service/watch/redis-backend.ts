@@ -18,7 +18,7 @@ import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions }
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, Following, Position, WatchBackend, WatchCounts, WatchView } from './backend';
-import { FairSlots, hostOf } from './fair-slots';
+import { DeliveryActivity, FairSlots, hostOf, type SlotKey } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 import { Leases, newToken } from './redis-leases';
 import { WatchStore, type DeliveryTurn } from './redis-store';
@@ -57,6 +57,8 @@ const HAND_BACK_MS = 5_000;
 const FETCHED_PER_SLOT = 4;
 /** How long a job of an owner or host with a full backlog here goes back to Redis (jittered: 0.5 to 1.5 times). */
 const BACKLOG_DELAY_MS = 2_000;
+/** An owner or host none of whose tries ended for this long is stalled (its receivers hang). */
+const STALLED_MS = 2_000;
 /** Watches taken per claim script, and positions per script: Redis serves others between batches. */
 const CLAIM_BATCH = 1_000;
 const POSITIONS_BATCH = 500;
@@ -81,6 +83,7 @@ export class RedisBackend implements WatchBackend {
   /** Delivery jobs the worker holds (running, or waiting for a slot), and how many it may. */
   #fetched = 0;
   readonly #fetchedMax: number;
+  readonly #activity = new DeliveryActivity();
   #follow?: FollowWork;
   /** This process's follower token, and whether its lease is held (a token whose lease lapsed is replaced). */
   #token = newToken();
@@ -367,31 +370,48 @@ export class RedisBackend implements WatchBackend {
     let turn = await this.#turn(id, seq);
     if (!turn) return;
     const key = { owner: turn.watch.owner, host: hostOf(turn.watch.webhook.url) };
-    let release = this.#slots.tryAcquire(key);
-    const waited = !release;
-    if (!release) {
-      // The worker holds a bounded number of jobs: when it is nearly full, an owner or host at its
-      // cap with as many waiting as it may run puts this one back in Redis for a while, so that its
-      // backlog cannot fill the worker and keep another owner's jobs in Redis behind it.
-      const { perOwner, perHost } = this.#slots.limits;
-      if (this.#fetched > this.#fetchedMax * 0.75 && this.#slots.backlog(key) >= Math.min(perOwner, perHost)) {
-        await job.moveToDelayed(Date.now() + BACKLOG_DELAY_MS / 2 + Math.random() * BACKLOG_DELAY_MS, token);
-        throw new DelayedError();
-      }
-      release = await this.#slots.acquire(key, this.#stop.signal).catch(() => undefined);
-      if (!release) {
-        // Closing: handed back for another replica (or this one, restarted).
-        await job.moveToWait(token);
-        throw new WaitingError();
-      }
-    }
+    let tried = false;
+    this.#activity.enter(key);
     try {
-      // The watch may have been removed, or its event recorded elsewhere, while this job waited.
-      if (waited) turn = await this.#turn(id, seq);
-      if (turn) await this.#try(work, job, token, turn);
+      let release = this.#slots.tryAcquire(key);
+      const waited = !release;
+      if (!release) {
+        // The worker holds a bounded number of jobs: when it is nearly full, an owner or host whose
+        // tries are stalled (none ended for a while) and that has as many waiting as it may run puts
+        // this one back in Redis for a while, so that its backlog cannot fill the worker and keep
+        // another owner's jobs in Redis behind it. Receivers that answer are never put back (their
+        // jobs would go back and forth while the worker fills again at once).
+        // A job waiting here looks again every STALLED_MS.
+        while (!release) {
+          if (this.#backedUp(key)) {
+            await job.moveToDelayed(Date.now() + BACKLOG_DELAY_MS / 2 + Math.random() * BACKLOG_DELAY_MS, token);
+            throw new DelayedError();
+          }
+          release = await this.#slots.acquire(key, AbortSignal.any([this.#stop.signal, AbortSignal.timeout(STALLED_MS)])).catch(() => undefined);
+          if (!release && this.#stop.signal.aborted) {
+            // Closing: handed back for another replica (or this one, restarted).
+            await job.moveToWait(token);
+            throw new WaitingError();
+          }
+        }
+      }
+      try {
+        // The watch may have been removed, or its event recorded elsewhere, while this job waited.
+        if (waited) turn = await this.#turn(id, seq);
+        tried = turn !== undefined;
+        if (turn) await this.#try(work, job, token, turn);
+      } finally {
+        release();
+      }
     } finally {
-      release();
+      this.#activity.leave(key, tried);
     }
+  }
+
+  /** Whether the key's stalled backlog is filling the worker (then its jobs go back to Redis for a while). */
+  #backedUp(key: SlotKey): boolean {
+    const { perOwner, perHost } = this.#slots.limits;
+    return this.#fetched > this.#fetchedMax * 0.75 && this.#slots.backlog(key) >= Math.min(perOwner, perHost) && this.#activity.stalled(key, STALLED_MS);
   }
 
   /** Where the job's watch stands, when its event is still the head to try (a settled head's next event is queued). */
