@@ -9,8 +9,9 @@
 //   settled, the job queues the next. The worker takes a few jobs per delivery slot (at most one per
 //   watch) and each waits in this process for its turn at a slot (fair-slots.ts): taking them first
 //   come first served would let one owner's hung receivers hold every slot while another's jobs wait
-//   in the queue behind them. When the worker is nearly full, an owner or host whose backlog here is
-//   full puts its next jobs back for a while, so that its jobs never fill the worker either.
+//   in the queue behind them. When the worker is nearly full, an owner or host whose tries stalled
+//   and whose backlog here is full puts its jobs back for a while, so that its jobs never fill the
+//   worker either.
 // The records decide, not the leases or jobs: progress is recorded by compare-and-set and a job that
 // finds its event settled or its watch gone does nothing, so two replicas briefly following one watch
 // (one stalled past its lease) or a job run twice never make a second, different event or delivery.
