@@ -50,10 +50,15 @@ export type FollowWork = (watch: Watch, progress: WatchProgress, done: () => voi
 /** One try to deliver `event`; never rejects. `attempt` is 1 for the first try. */
 export type DeliverWork = (watch: Watch, event: WatchEvent, attempt: number) => Promise<DeliveryResult>;
 
-/** Where a waiting watch stands: its progress, recorded only if it still has `progress.events` events and is not ended. */
+/**
+ * Where a waiting watch stands: the next block to read on the chain its cursor is on, recorded only if
+ * it still has `events` events and is not ended (a later progress with its own cursor replaces it).
+ */
 export interface Position {
   id: string;
-  progress: WatchProgress;
+  events: number;
+  chain: string;
+  next: number;
 }
 
 export interface WatchBackend {

@@ -312,7 +312,7 @@ class Follow extends Recorder implements Following, Expiring, Notified, Waiter {
     if (resume.cursor?.next === undefined || resume.cursor.next === recorded?.cursor?.next) return undefined;
     // The rest of the progress is shared, as compact as it was.
     this.progress = { ...this.progress, resume };
-    return { id: this.watch.id, progress: this.progress };
+    return { id: this.watch.id, events: this.progress.events, chain: resume.cursor.chain, next: resume.cursor.next };
   }
 
   #over(): boolean {

@@ -6,7 +6,8 @@
 // Keys, under one prefix (`xcmgw:watch:` by default):
 //   w:<id>              hash: watch (JSON, sealed when a key is set), progress (JSON), owner, n (events
 //                       made), head (first event not settled), ended ('' while followed, else how it
-//                       ended), by (the follower that last took it: redis-leases.ts)
+//                       ended), by (the follower that last took it: redis-leases.ts), at (a waiting
+//                       watch's position, '<next block>@<chain>', newer than its progress's cursor)
 //   w:<id>:events       list: the events' JSON, by seq (fixed once made: every try sends the same
 //                       body); dropped once every event is settled
 //   w:<id>:deliveries   list: each event's Delivery JSON, by seq
@@ -24,6 +25,7 @@
 // WATCH_RETAIN_BYTES_PER_CLIENT (oldest first). The per-owner keys are named inside the scripts:
 // the backend needs a single Redis, not Cluster (docs/watches.md).
 import type { Redis } from 'ioredis';
+import type { Position } from './backend';
 import type { Delivery, Watch, WatchEvent, WatchProgress } from './model';
 import { endedProgress } from './model';
 import { runScript, script } from './redis-scripts';
@@ -130,6 +132,7 @@ local h = redis.call('HMGET', KEYS[1], 'n', 'ended', 'owner', 'head')
 if not h[1] or h[2] ~= '' or tonumber(h[1]) ~= tonumber(ARGV[7]) then return -1 end
 local before, head = tonumber(h[1]), tonumber(h[4])
 redis.call('HSET', KEYS[1], 'progress', ARGV[8], 'n', before + n, 'ended', ended)
+redis.call('HDEL', KEYS[1], 'at')
 if n > 0 then
   redis.call('RPUSH', KEYS[2], unpack(ARGV, 11, 10 + n))
   redis.call('RPUSH', KEYS[3], unpack(ARGV, 11 + n, 10 + 2 * n))
@@ -170,12 +173,13 @@ forget(h[4], id)
 return tonumber(h[1])
 `;
 
-// KEYS w:<id> of each watch; ARGV events and progress of each. A waiting watch's position: its
-// progress, written only while it is followed and has that many events (a batch for many watches).
+// KEYS w:<id> of each watch; ARGV events and position of each. A waiting watch's position ('at': the
+// next block and its chain, applied to the progress's cursor when read), written only while it is
+// followed and has that many events (a batch for many watches).
 const POSITIONS = `
 for i, key in ipairs(KEYS) do
   local h = redis.call('HMGET', key, 'n', 'ended')
-  if h[1] and h[2] == '' and tonumber(h[1]) == tonumber(ARGV[2 * i - 1]) then redis.call('HSET', key, 'progress', ARGV[2 * i]) end
+  if h[1] and h[2] == '' and tonumber(h[1]) == tonumber(ARGV[2 * i - 1]) then redis.call('HSET', key, 'at', ARGV[2 * i]) end
 end
 return 0
 `;
@@ -252,11 +256,20 @@ export class WatchStore {
     return Number(await this.#run('advance', id, [...args, ...events.map((e) => JSON.stringify(e)), ...deliveries.map((d) => JSON.stringify(d))]));
   }
 
-  /** Records waiting watches' progress, each only if it still has that many events and is followed. */
-  async positions(rows: readonly { id: string; progress: WatchProgress }[]): Promise<void> {
+  /** Records waiting watches' positions, each only if it still has that many events and is followed. */
+  async positions(rows: readonly Position[]): Promise<void> {
     if (rows.length === 0) return;
     const keys = rows.map((r) => `${this.prefix}w:${r.id}`);
-    await runScript(this.#redis, POSITIONS_SCRIPT, keys, rows.flatMap((r) => [r.progress.events, JSON.stringify(r.progress)]));
+    await runScript(this.#redis, POSITIONS_SCRIPT, keys, rows.flatMap((r) => [r.events, `${r.next}@${r.chain}`]));
+  }
+
+  /** The recorded progress, its cursor moved on to the recorded position (`at`) when that is further on the same chain. */
+  #progressOf(progress: string, at: string | null | undefined): WatchProgress {
+    const parsed = JSON.parse(progress) as WatchProgress;
+    const cursor = (parsed.resume as { cursor?: { chain?: string; next?: number } } | undefined)?.cursor;
+    const [next, chain] = at?.split('@') ?? [];
+    if (cursor && chain === cursor.chain && cursor.next !== undefined && Number(next) > cursor.next) cursor.next = Number(next);
+    return parsed;
   }
 
   /** -1: stale (gone, or recorded elsewhere); else the next seq to queue, or -2. */
@@ -271,28 +284,28 @@ export class WatchStore {
 
   async view(id: string): Promise<{ watch: Watch; progress: WatchProgress; deliveries: Delivery[] } | undefined> {
     const [w, , deliveries] = this.#keys(id) as [string, string, string];
-    const [hash, list] = await this.#exec<[(string | null)[], string[]]>(this.#redis.multi().hmget(w, 'watch', 'progress').lrange(deliveries, 0, -1));
-    const [watch, progress] = hash;
+    const [hash, list] = await this.#exec<[(string | null)[], string[]]>(this.#redis.multi().hmget(w, 'watch', 'progress', 'at').lrange(deliveries, 0, -1));
+    const [watch, progress, at] = hash;
     if (!watch || !progress) return undefined;
-    return { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress, deliveries: list.map((d) => JSON.parse(d) as Delivery) };
+    return { watch: this.#watch(watch, id), progress: this.#progressOf(progress, at), deliveries: list.map((d) => JSON.parse(d) as Delivery) };
   }
 
   /** The watch and its progress, unless gone or ended. */
   async following(id: string): Promise<{ watch: Watch; progress: WatchProgress } | undefined> {
-    const [watch, progress, ended] = await this.#redis.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended');
+    const [watch, progress, ended, at] = await this.#redis.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended', 'at');
     if (!watch || !progress || ended !== '') return undefined;
-    return { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress };
+    return { watch: this.#watch(watch, id), progress: this.#progressOf(progress, at) };
   }
 
   /** Of `ids`, those still followed, with their watch and progress. */
   async followingAll(ids: readonly string[]): Promise<Map<string, { watch: Watch; progress: WatchProgress }>> {
     const multi = this.#redis.multi();
-    for (const id of ids) multi.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended');
+    for (const id of ids) multi.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended', 'at');
     const rows = await this.#exec<(string | null)[][]>(multi);
     const found = new Map<string, { watch: Watch; progress: WatchProgress }>();
-    rows.forEach(([watch, progress, ended], i) => {
+    rows.forEach(([watch, progress, ended, at], i) => {
       const id = ids[i];
-      if (id !== undefined && watch && progress && ended === '') found.set(id, { watch: this.#watch(watch, id), progress: JSON.parse(progress) as WatchProgress });
+      if (id !== undefined && watch && progress && ended === '') found.set(id, { watch: this.#watch(watch, id), progress: this.#progressOf(progress, at) });
     });
     return found;
   }
