@@ -4,6 +4,7 @@
 // hand out 10,000 watches, idle CPU with them open (lease renewals), deliveries per second, close()
 // and, with Redis, how long after a SIGKILL another replica takes the dead one's watches.
 // Run: npx tsc -p tsconfig.json && node_modules/.bin/node --expose-gc dist/bench/watch-backends.js
+// (BENCH_PART=retained: the retained records only; BENCH_PART=takeover: the SIGKILL takeovers only).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -187,6 +188,12 @@ async function main(): Promise<void> {
   if (process.env.BENCH_PART === 'retained') {
     const redis = await redisForTest();
     await retained('redis', (o) => new RedisBackend(redis.url, o, logger, 'xcmgw:watch:retained:'), redis.url);
+    await redis.stop();
+    return;
+  }
+  if (process.env.BENCH_PART === 'takeover') {
+    const redis = await redisForTest();
+    for (const lease of [1_000, 3_000]) await takeover(redis.url, lease);
     await redis.stop();
     return;
   }
