@@ -190,8 +190,13 @@ export class FairSlots {
 export class DeliveryActivity {
   readonly #byKey = new Map<string, { held: number; lastEnded: number }>();
 
+  /** Owners and hosts counted apart. */
+  static #keysOf(key: SlotKey): string[] {
+    return [`o:${key.owner}`, `h:${key.host}`];
+  }
+
   enter(key: SlotKey): void {
-    for (const k of [`o:${key.owner}`, `h:${key.host}`]) {
+    for (const k of DeliveryActivity.#keysOf(key)) {
       const seen = this.#byKey.get(k);
       if (seen) seen.held += 1;
       else this.#byKey.set(k, { held: 1, lastEnded: Date.now() });
@@ -200,7 +205,7 @@ export class DeliveryActivity {
 
   /** `ended`: a try was made (a job that only went back to Redis did not end one). */
   leave(key: SlotKey, ended: boolean): void {
-    for (const k of [`o:${key.owner}`, `h:${key.host}`]) {
+    for (const k of DeliveryActivity.#keysOf(key)) {
       const seen = this.#byKey.get(k);
       if (!seen) continue;
       if (ended) seen.lastEnded = Date.now();
@@ -211,7 +216,7 @@ export class DeliveryActivity {
   /** Whether no try of the key's owner, or of its host, ended within `ms`. */
   stalled(key: SlotKey, ms: number): boolean {
     const now = Date.now();
-    return [`o:${key.owner}`, `h:${key.host}`].some((k) => now - (this.#byKey.get(k)?.lastEnded ?? now) > ms);
+    return DeliveryActivity.#keysOf(key).some((k) => now - (this.#byKey.get(k)?.lastEnded ?? now) > ms);
   }
 }
 

@@ -292,9 +292,7 @@ export class WatchStore {
 
   /** The watch and its progress, unless gone or ended. */
   async following(id: string): Promise<{ watch: Watch; progress: WatchProgress } | undefined> {
-    const [watch, progress, ended, at] = await this.#redis.hmget(`${this.prefix}w:${id}`, 'watch', 'progress', 'ended', 'at');
-    if (!watch || !progress || ended !== '') return undefined;
-    return { watch: this.#watch(watch, id), progress: this.#progressOf(progress, at) };
+    return (await this.followingAll([id])).get(id);
   }
 
   /** Of `ids`, those still followed, with their watch and progress. */
