@@ -70,14 +70,16 @@ interface Subscriber {
   method: string;
   owner: object;
   push(result: unknown): void;
+  /** A storage subscription's keys and the values it was last sent. */
+  watched?: Map<string, string | null>;
 }
 
 /** Subscriptions a node has handed out and not yet seen cancelled (by unsubscribe or socket close). */
 export class Subscriptions {
   readonly #subs = new Map<string, Subscriber>();
 
-  add(id: string, method: string, owner: object, push: (result: unknown) => void): void {
-    this.#subs.set(id, { method, owner, push });
+  add(id: string, method: string, owner: object, push: (result: unknown) => void, watched?: Map<string, string | null>): void {
+    this.#subs.set(id, { method, owner, push, ...(watched ? { watched } : {}) });
   }
 
   remove(id: unknown): void {
@@ -100,6 +102,21 @@ export class Subscriptions {
 
   notify(methods: readonly string[], result: unknown): void {
     for (const sub of this.#subs.values()) if (methods.includes(sub.method)) sub.push(result);
+  }
+
+  /** Tells each storage subscription the keys whose value `read` answers differently from what it was last sent, at `block`. */
+  notifyStorage(block: string, read: (key: string) => string | null): void {
+    for (const sub of this.#subs.values()) {
+      if (!sub.watched) continue;
+      const changes: [string, string | null][] = [];
+      for (const [key, sent] of sub.watched) {
+        const value = read(key);
+        if (value !== sent) changes.push([key, value]);
+      }
+      if (changes.length === 0) continue;
+      for (const [key, value] of changes) sub.watched.set(key, value);
+      sub.push({ block, changes });
+    }
   }
 }
 

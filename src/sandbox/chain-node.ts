@@ -156,6 +156,8 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     produceBlock(spec) {
       const block = node.produced.produce(spec);
       node.sealBlock(block.number);
+      // Storage subscribers first: a client told `inBlock` reads the state after it.
+      node.notifyStorage();
       node.included(block, spec?.extrinsics ?? []);
       node.specV2.newBlock(block.hash);
       return block;

@@ -7,7 +7,6 @@
 // events are what happened (MessageQueue.Processed { success }, AssetsTrapped, Sent, transfers,
 // ExtrinsicSuccess / ExtrinsicFailed), and its storage is the state after it.
 import { createRequire } from 'node:module';
-import type { Extrinsic } from '@polkadot/types/interfaces';
 import { assetsOf, nativeOf, type ChainAsset } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
@@ -18,12 +17,12 @@ import { messageEvents } from './message-events';
 import { seedOmnipool } from './hydration-pools';
 import { seedXc20 } from './seed';
 import { dispatch } from './pallets';
-import { accept } from './pool';
+import { Pool, type Pending } from './pool';
 import { PLACES, queueOrigin } from './topology';
 import { BRIDGE_HUB, crossesBridge, dispatched, exported, exportProgram } from './bridge';
 import { bridgeFee, transactionFee, type Weight } from './fee-model';
 import { execute, universal, type Outgoing } from './xcm-executor';
-import { extrinsicSuccess, moduleError, processed, topicOf, type Hex } from './xcm-events';
+import { extrinsicSuccess, moduleError, processed, topicOf } from './xcm-events';
 import { locationOf, programOf } from './xcm-program';
 import { toSdkJson } from '../xcm/location';
 import { destinationJson } from './xcm-transfers';
@@ -78,7 +77,7 @@ interface Chain {
   name: SandboxChainName;
   node: ChainNode;
   ledger: Ledger;
-  pool: { hex: string; hash: Hex; extrinsic: Extrinsic }[];
+  pool: Pool;
 }
 
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
@@ -91,15 +90,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   try {
     for (const [i, name] of names.entries()) {
       const node = await startChainNode(name, { port: options.basePort === 0 ? 0 : options.basePort + i });
-      const chain: Chain = { name, node, ledger: new Ledger(name), pool: [] };
+      const ledger = new Ledger(name);
+      const chain: Chain = { name, node, ledger, pool: new Pool(name, node, ledger) };
       chains.set(name, chain);
       fund(chain);
       chain.ledger.flush(node);
       node.sealGenesis();
       emulateRuntime(name, node, chain.ledger);
-      node.onSubmit((hex, hash) => {
-        chain.pool.push({ hex, hash, extrinsic: accept(name, node, chain.ledger, hex) });
-      });
+      node.onSubmit((hex, hash) => chain.pool.submit(hex, hash));
+      node.setRuntimeCall('TaggedTransactionQueue_validate_transaction', (args) => chain.pool.validity(args));
     }
     // Ethereum on the port after the chains' (no blocks: its state is fixed).
     ethereum = await startEthereumNode(MOONBEAM_DEV_ACCOUNTS, options.basePort === 0 ? 0 : options.basePort + names.length);
@@ -150,7 +149,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     for (const chain of chains.values()) {
       const events: EventSpec[] = [];
       for (const message of arriving.filter((m) => m.to === chain.name)) events.push(...receive(chain, message, route));
-      const extrinsics = chain.pool.splice(0);
+      const extrinsics = chain.pool.take();
       extrinsics.forEach((x, index) => events.push(...include(chain, x, index, route)));
       chain.ledger.flush(chain.node);
       chain.node.produceBlock({ extrinsics: extrinsics.map((x) => x.hex), events: encodable(chain.node, events), timestamp: Date.now() });
@@ -179,12 +178,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 }
 
 /** A signed extrinsic at position `index` of its block: its fee, then its call, all or nothing. */
-function include(chain: Chain, x: Chain['pool'][number], index: number, route: (sent: Outgoing[]) => void): EventSpec[] {
+function include(chain: Chain, x: Pending, index: number, route: (sent: Outgoing[]) => void): EventSpec[] {
   const signer = util.u8aToHex(crypto.decodeAddress(x.extrinsic.signer.toString()));
   const fee = transactionFee(chain.name, x.extrinsic.encodedLength);
   const native = nativeOf(chain.name);
   const at = (e: Omit<EventSpec, 'phase'>): EventSpec => ({ ...e, phase: index, fields: errorsEncoded(chain.node, e.fields) });
-  chain.ledger.setNonce(signer, x.extrinsic.nonce.toNumber() + 1);
   try {
     chain.ledger.debit(native, signer, fee);
   } catch {

@@ -17,6 +17,8 @@ const load = createRequire(__filename);
 export interface Subscription {
   method: string; // notification method name
   result: unknown;
+  /** A storage subscription's keys and the values its first notification carries. */
+  watched?: Map<string, string | null>;
 }
 
 const SUBSCRIPTIONS: Record<string, { notify: string; unsubscribe: string[] }> = {
@@ -41,6 +43,11 @@ const SUBSCRIPTIONS: Record<string, { notify: string; unsubscribe: string[] }> =
   chain_subscribeAllHeads: { notify: 'chain_allHead', unsubscribe: ['chain_unsubscribeAllHeads'] },
   state_subscribeStorage: { notify: 'state_storage', unsubscribe: ['state_unsubscribeStorage'] },
 };
+
+interface ChangeSet {
+  block: string;
+  changes: [string, string | null][];
+}
 
 const UNSUBSCRIBE_METHODS = new Set([...Object.values(SUBSCRIPTIONS).flatMap((s) => s.unsubscribe), 'author_unwatchExtrinsic']);
 
@@ -102,7 +109,9 @@ export class Node {
     const sub = Object.hasOwn(SUBSCRIPTIONS, method) ? SUBSCRIPTIONS[method] : undefined;
     if (sub) {
       const id = `${this.chain}-${this.nextSubscription++}`;
-      return { result: id, subscription: { method: sub.notify, result: this.subscriptionPayload(method, p) } };
+      const result = this.subscriptionPayload(method, p);
+      const watched = method === 'state_subscribeStorage' ? new Map((result as ChangeSet).changes) : undefined;
+      return { result: id, subscription: { method: sub.notify, result, ...(watched ? { watched } : {}) } };
     }
     if (method === 'author_submitAndWatchExtrinsic') {
       const hash = this.submit(p[0]);
@@ -129,9 +138,19 @@ export class Node {
     }
   }
 
-  private storageChangeSet(keys: unknown, block: string): { block: string; changes: [string, string | null][] } {
+  private storageChangeSet(keys: unknown, block: string): ChangeSet {
     const list = Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
-    return { block, changes: list.map((k) => [k, this.storageAtBlock(k, block)]) };
+    return { block, changes: list.map((k) => [k, this.valueAt(k, block)]) };
+  }
+
+  /** A value at a block, those a block carries (its events, its timestamp) included. */
+  private valueAt(key: string, block: string): `0x${string}` | null {
+    return this.produced.storageAt(key, block) ?? this.storageAtBlock(key, block);
+  }
+
+  /** Storage subscribers hear what changed in the head's state (a block, or a transaction the pool took). */
+  notifyStorage(): void {
+    this.produced.subscriptions.notifyStorage(this.blocks.head, (key) => this.valueAt(key, this.blocks.head));
   }
 
   /** Sets (or with null removes) a value of the head's state; the next block holds it. */
@@ -297,6 +316,7 @@ export class Node {
     } catch (error) {
       throw new RpcError(1010, `Invalid Transaction: ${error instanceof Error ? error.message : String(error)}`);
     }
+    this.notifyStorage();
     return hash;
   }
 

@@ -142,6 +142,7 @@ function answer(ws: WebSocket, node: Node, text: string): void {
       if (subscription) {
         node.produced.subscriptions.add(String(result), subscription.method, ws, (payload) =>
           send(ws, { jsonrpc: '2.0', method: subscription.method, params: { subscription: result, result: payload } }),
+          subscription.watched,
         );
         notifications.push({
           jsonrpc: '2.0',

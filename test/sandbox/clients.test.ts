@@ -11,6 +11,7 @@ import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName }
 import { startSandbox, type Sandbox } from '../../src/sandbox/network';
 import { testApp } from '../helpers/app';
 import { until } from '../helpers/transfer-status';
+import { devKeyPair, devSigner, loadPapi } from '../support/papi';
 
 const load = createRequire(__filename);
 const api14 = load('polkadot-api-14') as typeof import('@polkadot/api');
@@ -65,29 +66,6 @@ describe('polkadot.js 14 and 16 on every sandbox chain', () => {
   });
 });
 
-// polkadot-api 2 ships as ES modules only: loaded with import(), typed here for what the test uses.
-interface PapiEvent {
-  type: string;
-  value: { type: string };
-}
-interface PapiStatics {
-  constants: { System: { Version: { spec_version: number } } };
-  tx: { System: { remark: { getEncodedData(args: { remark: unknown }): Uint8Array } } };
-}
-interface PapiClient {
-  getChainSpecData(): Promise<{ name: string; genesisHash: string; properties: Record<string, unknown> }>;
-  getUnsafeApi(): { getStaticApis(): Promise<PapiStatics>; txFromCallData(data: unknown): Promise<{ signAndSubmit(signer: unknown): Promise<{ ok: boolean; events: PapiEvent[]; block: { hash: string; index: number } }> }> };
-  destroy(): void;
-}
-interface Papi {
-  createClient(provider: unknown): PapiClient;
-  Binary: { fromHex(hex: string): unknown };
-}
-const importEsm = <T>(specifier: string): Promise<T> => import(specifier) as Promise<T>;
-
-/** The secret seed of the development phrase ("bottom drive obey ..."), the root of //Alice ... //Ferdie. */
-const DEV_MINI_SECRET = '0xfac7959dbfe72f052e5a0c3c8d6530f202b02fd8f9f5ca3580ec8deb7797479e';
-
 describe('polkadot-api 2 on the sandbox', () => {
   // No listening service here (test/support/sandbox-service.ts): its connections would hold subscriptions of their own on the chains.
   let sandbox: Sandbox;
@@ -100,15 +78,14 @@ describe('polkadot-api 2 on the sandbox', () => {
 
   it.each(SANDBOX_CHAINS)('%s: reads the runtime from the latest metadata served (v16), and encodes the call polkadot.js 16 encodes', async (chain) => {
     const node = await startChainNode(chain);
-    const { createClient, Binary } = await importEsm<Papi>('polkadot-api-2');
-    const { getWsProvider } = await importEsm<{ getWsProvider(url: string): unknown }>('polkadot-api-2/ws');
+    const { createClient, Binary, getWsProvider } = await loadPapi('polkadot-api-2');
     const client = createClient(getWsProvider(node.url));
     const api = await api16.ApiPromise.create({ provider: new api16.WsProvider(node.url), noInitWarn: true, throwOnConnect: true });
     try {
       const versions = api.createType('Vec<u32>', await api.rpc.state.call('Metadata_metadata_versions', '0x'));
       // Every version a real node serves.
       expect(versions.map((v) => v.toNumber())).toEqual([14, 15, 16]);
-      const statics = await client.getUnsafeApi().getStaticApis();
+      const statics = await client.getUnsafeApi().getStaticApis!();
       expect(statics.constants.System.Version.spec_version).toBe(node.runtimeVersion.specVersion);
       const remark = Buffer.from(statics.tx.System.remark.getEncodedData({ remark: Binary.fromHex('0x1234') })).toString('hex');
       expect(`0x${remark}`).toBe(api.tx.system!.remark!('0x1234').method.toHex());
@@ -133,13 +110,10 @@ describe('polkadot-api 2 on the sandbox', () => {
       await services.close();
     }
 
-    const { createClient, Binary } = await importEsm<Papi>('polkadot-api-2');
-    const { getWsProvider } = await importEsm<{ getWsProvider(url: string): unknown }>('polkadot-api-2/ws');
-    const { getPolkadotSigner } = await importEsm<{ getPolkadotSigner(publicKey: Uint8Array, type: 'Sr25519', sign: (m: Uint8Array) => Uint8Array): unknown }>('polkadot-api-2/signer');
-    const { sr25519CreateDerive } = await importEsm<{ sr25519CreateDerive(seed: Uint8Array): (path: string) => { publicKey: Uint8Array; sign(m: Uint8Array): Uint8Array } }>('@polkadot-labs/hdkd');
-    const keyPair = sr25519CreateDerive(Buffer.from(DEV_MINI_SECRET.slice(2), 'hex'))('//Ferdie');
-    expect(Buffer.from(keyPair.publicKey)).toEqual(Buffer.from(ferdie.publicKey));
-    const signer = getPolkadotSigner(keyPair.publicKey, 'Sr25519', (message) => keyPair.sign(message));
+    const papi = await loadPapi('polkadot-api-2');
+    const { createClient, Binary, getWsProvider } = papi;
+    expect(Buffer.from((await devKeyPair('Ferdie')).publicKey)).toEqual(Buffer.from(ferdie.publicKey));
+    const signer = await devSigner(papi, 'Ferdie');
 
     const relay = sandbox.nodes.Polkadot!;
     const client = createClient(getWsProvider(relay.url));

@@ -48,16 +48,15 @@ export interface Included {
 }
 
 /**
- * Signs and submits as a wallet does, the nonce read from the chain's AccountNonceApi (polkadot.js's
- * own lookup is memoized for about 2 s, longer than the tests' blocks): `ready` when the pool took
- * it, `included` when it is in a block.
+ * Signs and submits as a wallet does, with polkadot.js's own nonce (none given: it reads
+ * System.Account, which counts what the pool took): `ready` when the pool took it, `included` when
+ * it is in a block.
  */
 export async function send(chainApi: ApiPromise, tx: SubmittableExtrinsic<'promise'>, signer: KeyringPair): Promise<{ ready: Promise<void>; included: Promise<Included> }> {
-  const nonce = Number((await chainApi.call.accountNonceApi.accountNonce(signer.address)).toString());
   let ready!: () => void;
   const isReady = new Promise<void>((resolve) => (ready = resolve));
   const included = new Promise<Included>((resolve, reject) => {
-    tx.signAndSend(signer, { nonce }, (result) => {
+    tx.signAndSend(signer, (result) => {
       if (result.status.isReady) ready();
       // Under load polkadot.js may report a block only once final (it drops InBlock for Finalized).
       if (!result.status.isInBlock && !result.status.isFinalized) return;
