@@ -20,6 +20,17 @@ const sandboxEnv = z.object({
   SANDBOX_NODE_PORT: z.coerce.number().int().min(0).max(65_000).default(9944),
 });
 
+/** The service's settings the sandbox sets unless the environment does. */
+const SANDBOX_DEFAULTS = { HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0' };
+
+/** The rate limits in words, for the start-up line. */
+function rateLimitsSaid({ perMinute, chainPerMinute }: { perMinute: number; chainPerMinute: number }): string {
+  const said = (n: number) => (n === 0 ? 'off' : `${n} a minute`);
+  return perMinute === 0 && chainPerMinute === 0
+    ? 'rate limits off (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_CHAIN_PER_MINUTE set them)'
+    : `rate limits: ${said(perMinute)} per client, ${said(chainPerMinute)} to operations that dial chains`;
+}
+
 async function main(): Promise<void> {
   const lastWords = createLogger('fatal', SANDBOX_LOG_BINDINGS);
   const refuse = (reason: string) => {
@@ -61,17 +72,19 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     // Loopback by default: the sandbox is for this machine (HOST=0.0.0.0 serves others, in a container).
+    // Rate limits off by default: a CI loop sends far more than a client of a live service may.
     const operator = process.env.CHAIN_ENDPOINTS ? (JSON.parse(process.env.CHAIN_ENDPOINTS) as Record<string, unknown>) : {};
-    config = loadConfig({ HOST: '127.0.0.1', ...process.env, CHAIN_ENDPOINTS: JSON.stringify({ ...operator, ...sandbox.endpoints }), ETHEREUM_RPC_URL: sandbox.ethereum.url });
+    config = loadConfig({ ...SANDBOX_DEFAULTS, ...process.env, CHAIN_ENDPOINTS: JSON.stringify({ ...operator, ...sandbox.endpoints }), ETHEREUM_RPC_URL: sandbox.ethereum.url });
   } catch (error) {
     lastWords.fatal(error instanceof Error ? error.message : String(error));
     return void stop(1);
   }
   const logger = createLogger(config.LOG_LEVEL, SANDBOX_LOG_BINDINGS);
   routeConsoleTo(logger);
+  const rateLimits = { perMinute: config.RATE_LIMIT_PER_MINUTE, chainPerMinute: config.RATE_LIMIT_CHAIN_PER_MINUTE };
   logger.info(
-    { chains: sandbox.endpoints, ethereum: sandbox.ethereum.url, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS, localWebhookReceivers: true },
-    'sandbox chains ready (emulated: see docs/sandbox.md); webhook receivers on this machine are allowed',
+    { chains: sandbox.endpoints, ethereum: sandbox.ethereum.url, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS, localWebhookReceivers: true, rateLimits },
+    `sandbox chains ready (emulated: see docs/sandbox.md); webhook receivers on this machine are allowed; ${rateLimitsSaid(rateLimits)}`,
   );
   try {
     running = await start(config, { sandbox: true, docsNote: sandboxDocsNote() });
