@@ -129,6 +129,8 @@ function operationBody(path, method, op, shared) {
 const root = document.getElementById('docs');
 const info = spec.info || {};
 root.append(el('header', {}, el('h1', {}, `${info.title || 'API'} `, el('span', { class: 'version', text: info.version || '' })), info.summary ? el('p', { text: info.summary }) : null));
+// A note of the server's own (the sandbox's: which chains "Try it" reaches), open, before the rest.
+if (info['x-note']) root.append(el('section', { class: 'note', role: 'note' }, markdown(info['x-note'])));
 root.append(lazy(el('summary', { text: 'About this API' }), () => markdown(info.description), 'about'));
 
 const FAMILIES = ['v5', 'v2'];

@@ -78,9 +78,12 @@ describe('npm run sandbox', { shuffle: false }, () => {
     expect(await res.json()).toMatchObject({ service: 'xcm-gateway', mode: 'sandbox', ready: true, watches: { localReceivers: true } });
     // /docs says it talks to the sandbox, and names the development accounts.
     const docs = await (await fetch(`${url}/docs`)).text();
-    expect(docs).toContain('this page is talking to the sandbox');
-    expect(docs).toContain(`\`//Alice\` | \`${ALICE}\``);
-    expect(sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'))?.json).toMatchObject({ localWebhookReceivers: true, msg: expect.stringMatching(/webhook receivers on this machine are allowed/) });
+    // In the page's own note (shown open, before the collapsed "About this API"), not in the description.
+    const info = (JSON.parse(/<script type="application\/json" id="spec">([\s\S]*?)<\/script>/.exec(docs)![1]!) as { info: { 'x-note': string; description: string } }).info;
+    expect(info['x-note']).toContain('this page is talking to the sandbox');
+    expect(info['x-note']).toContain(`\`//Alice\` | \`${ALICE}\``);
+    expect(info.description).not.toContain('this page is talking to the sandbox');
+    expect(sandbox.lines.find((l) => l.json?.msg?.startsWith('sandbox chains ready'))?.json).toMatchObject({ localWebhookReceivers: true, msg: expect.stringMatching(/webhook receivers on this machine are allowed; rate limits off/), rateLimits: { perMinute: 0, chainPerMinute: 0 } });
   });
 
   it('runs an Ethereum node that the service quotes Snowbridge transfers on (openapi.yaml\'s example, from Alith)', async () => {

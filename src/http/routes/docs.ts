@@ -57,9 +57,9 @@ const weakTag = (bytes: string | Buffer): string => `W/"${createHash('sha256').u
 export function docsRoutes(app: Express, note?: string): void {
   const root = projectRoot();
   const spec = readFileSync(join(root, 'openapi.yaml'));
-  const document = parse(spec.toString('utf8')) as { info: { description?: string } };
-  // The note opens the page's description (the served openapi.yaml stays as written).
-  if (note) document.info.description = `${note}\n\n${document.info.description ?? ''}`;
+  const document = parse(spec.toString('utf8')) as { info: { description?: string; 'x-note'?: string } };
+  // The note is shown open above everything else (the served openapi.yaml stays as written).
+  if (note) document.info['x-note'] = note;
   const page = docsPage(document);
   const pageTag = weakTag(page);
   const favicon = readFileSync(join(root, 'public/docs/favicon.ico'));
