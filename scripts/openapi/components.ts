@@ -153,6 +153,30 @@ function parametersOf(set: ParameterSet, converter: Converter): Record<string, P
   return out;
 }
 
+/**
+ * A request field's default in its words, not as the `default` keyword: a generator reads a
+ * property with a default as one the server always sends back (openapi-typescript makes it a
+ * required field), which a caller of a request need not send.
+ */
+function defaultsInWords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(defaultsInWords);
+  if (!isObject(value)) return value;
+  const out: JsonSchema = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (VALUES.has(key)) out[key] = v;
+    else if (key === 'properties' && isObject(v)) out[key] = Object.fromEntries(Object.entries(v).map(([name, field]) => [name, fieldWithoutDefault(defaultsInWords(field))]));
+    else out[key] = defaultsInWords(v);
+  }
+  return out;
+}
+
+function fieldWithoutDefault(field: unknown): unknown {
+  if (!isObject(field) || !('default' in field)) return field;
+  const { default: value, description, ...rest } = field;
+  const said = `Default: \`${JSON.stringify(value)}\`.`;
+  return { description: typeof description === 'string' ? `${description} ${said}` : said, ...rest };
+}
+
 /** Every request component: the listed bodies, the building blocks they use, the parameters. */
 export function requestComponents(bodies: Record<string, z.ZodType>, parameterSets: readonly ParameterSet[]): RequestComponents {
   const converter = new Converter();
@@ -177,7 +201,7 @@ export function requestComponents(bodies: Record<string, z.ZodType>, parameterSe
   const names = [...converter.components.keys()];
   // The listed bodies in their order, then the building blocks by name.
   const blocks = names.filter((n) => !(n in bodies)).sort();
-  const tidied = Object.fromEntries([...Object.keys(bodies), ...blocks].map((n) => [n, tidy(converter.components.get(n)) as JsonSchema]));
+  const tidied = Object.fromEntries([...Object.keys(bodies), ...blocks].map((n) => [n, defaultsInWords(tidy(converter.components.get(n))) as JsonSchema]));
   const schemas = withoutRepeats(tidied, tidied) as Record<string, JsonSchema>;
   for (const parameter of Object.values(parameters)) parameter.schema = withoutRepeats(parameter.schema, schemas) as JsonSchema;
   return { schemas, parameters };
