@@ -129,17 +129,19 @@ export interface Load {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** Send this many requests instead of loading for `seconds`. */
+  amount?: number;
   /** The process serving `url`, to measure its CPU time. */
   server?: Service;
 }
 
-export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, server }: Load): Promise<LoadResult> {
+export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, amount, server }: Load): Promise<LoadResult> {
   const cpuBefore = server?.cpuMs();
   const result = await autocannon({
     url,
     method,
     connections,
-    duration: seconds,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
