@@ -6,14 +6,16 @@
 //   transfer, /xcm-fee, the unknown-chain 400 and every route of the sandbox's matrix that builds,
 //   against a bare baseline of the same run: the SDK's builder alone over the same chains
 //   (bench/bare-builder.ts);
-// - memory: RSS after building over 3 chains, then with 1, 4 and 16 chain connections open, to
-//   size MAX_CHAINS from a number.
+// - memory: RSS after building over 3 chains (as deployed, and with V8's default young
+//   generation), then with 1, 4 and 16 chain connections open, to size MAX_CHAINS from a number.
+// BENCH_BASE=<git ref> measures that commit too (cpu and memory), old and new side by side.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../src/project-root';
 import { REFUSED, ROUTES, key, networkOf, selector } from '../test/support/route-matrix';
 import { TEST_CHAIN_NAMES, startTestChain, type TestChain, type TestChainName } from '../test/support/test-chain';
-import { SECONDS, load, row, startService, type Service } from './harness';
+import { withBuilds, type Build } from './baseline';
+import { DEPLOYED_FLAGS, SECONDS, load, row, startService, type Service } from './harness';
 
 const POLKADOT_ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const KUSAMA_ADDRESS = 'HLsPiB2amYFPFYMcYqKxGFLgDUVd4UP1kdA4QdZsH3e91LP';
@@ -106,35 +108,35 @@ async function cpuPerAnswer(service: Service, path: string, body?: unknown): Pro
 
 const us = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} ms` : `${Math.round(n)} µs`);
 
-async function cpuPart(): Promise<void> {
+async function cpuPart(builds: Build[]): Promise<void> {
   const chains = {} as Record<TestChainName, TestChain>;
   for (const name of TEST_CHAIN_NAMES) chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
   const urls = Object.fromEntries(TEST_CHAIN_NAMES.map((n) => [n, chains[n].url]));
   const options = { development: true, apiOverrides: urls, abstractDecimals: false };
   const transfers = [TELEPORT, RESERVE, ...matrix()];
   const bare = await bareBuilds(urls, transfers);
-  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
-  console.log(`\nCPU per answer (${CPU_REQUESTS} requests, 4 connections; the service's threads), against the SDK's builder alone (bare)`);
   const strip = ({ name: _name, goal: _goal, ...fields }: Transfer) => fields;
   const fee = { ...strip(TELEPORT), senderAddress: POLKADOT_ADDRESS, options };
-  for (const [name, path, body, goal] of [
-    ['POST /v5/xcm-fee, the teleport', '/v5/xcm-fee', fee, 7],
-    ['GET /v5/assets/NoSuchChain (400)', '/v5/assets/NoSuchChain', undefined, 0.1],
-  ] as const) {
-    const cpu = await cpuPerAnswer(service, path, body);
-    console.log(`${name.padEnd(56)} ${us(cpu).padStart(9)}   (goal < ${us(goal * 1000)}${cpu <= goal * 1000 ? ', met' : ', NOT met'})`);
+  const cases = [
+    { name: 'POST /v5/xcm-fee, the teleport', path: '/v5/xcm-fee', body: fee as unknown, goal: 7, bare: undefined as number | string | undefined },
+    { name: 'GET /v5/assets/NoSuchChain (400)', path: '/v5/assets/NoSuchChain', body: undefined as unknown, goal: 0.1, bare: undefined as number | string | undefined },
+    ...transfers.map((t) => ({ name: `POST /v5/x-transfer ${t.name}`, path: '/v5/x-transfer', body: { ...strip(t), options } as unknown, goal: t.goal ?? 1.5, bare: bare.get(t.name) })),
+  ];
+  const figures = cases.map(() => [] as number[]);
+  for (const build of builds) {
+    const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root);
+    for (const [i, c] of cases.entries()) figures[i].push(await cpuPerAnswer(service, c.path, c.body));
+    await service.stop();
   }
-  let worst = { name: '', cpu: 0 };
-  for (const t of transfers) {
-    const cpu = await cpuPerAnswer(service, '/v5/x-transfer', { ...strip(t), options });
-    const base = bare.get(t.name);
-    const baseline = typeof base === 'number' ? `bare ${us(base).padStart(9)}, x${(cpu / base).toFixed(2)}` : `bare ${base ?? '-'}`;
-    const met = t.goal === undefined ? '' : cpu <= t.goal * 1000 ? '' : `   over ${us(t.goal * 1000)}`;
-    console.log(`POST /v5/x-transfer ${t.name.padEnd(44)} ${us(cpu).padStart(9)}   ${baseline}${met}`);
-    if (t !== TELEPORT && cpu > worst.cpu) worst = { name: t.name, cpu };
+  const labels = builds.map((b) => b.label);
+  console.log(`\nCPU per answer (${CPU_REQUESTS} requests, 4 connections; the service's threads): ${labels.join(' | ')}; bare: the SDK's builder alone`);
+  for (const [i, c] of cases.entries()) {
+    const ours = figures[i];
+    const now = ours.at(-1)!;
+    const old = ours.length > 1 ? `   ${ours.slice(0, -1).map(us).join(' | ')} -> x${(now / ours[0]).toFixed(2)}` : '';
+    const baseline = typeof c.bare === 'number' ? `   bare ${us(c.bare)}, x${(now / c.bare).toFixed(2)}` : c.bare === undefined ? '' : `   bare ${c.bare.slice(0, 60)}`;
+    console.log(`${c.name.padEnd(70)} ${us(now).padStart(9)}${now <= c.goal * 1000 ? '' : `  (over ${us(c.goal * 1000)})`}${old}${baseline}`);
   }
-  console.log(`dearest route: ${worst.name}, ${us(worst.cpu)} (goal < 1.5 ms on every route)`);
-  await service.stop();
   await Promise.all(TEST_CHAIN_NAMES.map((n) => chains[n].close()));
 }
 
@@ -161,21 +163,30 @@ async function warmPart(chains: TestChain[]): Promise<void> {
   await service.stop();
 }
 
-async function memoryPart(chains: TestChain[]): Promise<void> {
-  // After building over 3 chains: the teleport, the reserve transfer and /xcm-fee, 50 each.
+/** RSS after the teleport, the reserve transfer and /xcm-fee over 3 chains, 5 s each at 20 connections. */
+async function afterThreeChains(build: Build, nodeFlags?: readonly string[]): Promise<string> {
   const three = await Promise.all((['Polkadot', 'AssetHubPolkadot', 'Hydration'] as const).map((n) => startTestChain(n, { partialFee: 1_000_000n })));
-  const built = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root, nodeFlags);
   const options = { development: true, apiOverrides: Object.fromEntries(three.map((c) => [c.chain, c.url])) };
   await settle();
-  const before = built.rssMb();
+  const before = service.rssMb();
   for (const [path, t] of [['/v5/x-transfer', TELEPORT], ['/v5/x-transfer', RESERVE], ['/v5/xcm-fee', { ...TELEPORT, senderAddress: POLKADOT_ADDRESS }]] as const) {
     const { name: _name, goal: _goal, ...fields } = t;
-    await load({ url: built.url + path, method: 'POST', body: { ...fields, options }, connections: 4, seconds: 0, amount: 50 });
+    await load({ url: service.url + path, method: 'POST', body: { ...fields, options }, connections: 20, seconds: 5 });
   }
   await settle();
-  console.log(`\nRSS after building over 3 chains (Polkadot, AssetHubPolkadot, Hydration): ${built.rssMb()} MB, ${before} MB before, ${built.peakRssMb()} MB at most (goal < 400 MB)`);
-  await built.stop();
+  const figure = `${service.rssMb()} MB (${before} MB before, ${service.peakRssMb()} MB at most)`;
+  await service.stop();
   await Promise.all(three.map((c) => c.close()));
+  return figure;
+}
+
+async function memoryPart(builds: Build[], chains: TestChain[]): Promise<void> {
+  console.log('\nRSS after building over 3 chains (Polkadot, AssetHubPolkadot, Hydration), goal < 400 MB:');
+  for (const build of builds) {
+    console.log(`  ${build.label}, as deployed (${DEPLOYED_FLAGS.join(' ')}): ${await afterThreeChains(build)}`);
+    console.log(`  ${build.label}, V8's default young generation: ${await afterThreeChains(build, [])}`);
+  }
 
   // Memory per chain connection, in a fresh service: idle, then 1, 4 and 16 chains connected.
   const fresh = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
@@ -203,9 +214,11 @@ async function main(): Promise<void> {
   const KINDS: TestChainName[] = ['Polkadot', 'Kusama', 'AssetHubPolkadot', 'AssetHubKusama'];
   const needsSixteen = PARTS.includes('warm') || PARTS.includes('memory');
   const chains = needsSixteen ? await Promise.all(Array.from({ length: 16 }, (_, i) => startTestChain(KINDS[i % KINDS.length]))) : [];
-  if (PARTS.includes('warm')) await warmPart(chains);
-  if (PARTS.includes('cpu')) await cpuPart();
-  if (PARTS.includes('memory')) await memoryPart(chains);
+  await withBuilds(async (builds) => {
+    if (PARTS.includes('warm')) await warmPart(chains);
+    if (PARTS.includes('cpu')) await cpuPart(builds);
+    if (PARTS.includes('memory')) await memoryPart(builds, chains);
+  });
   await Promise.all(chains.map((c) => c.close()));
 }
 
