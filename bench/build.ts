@@ -129,13 +129,14 @@ async function cpuPart(builds: Build[]): Promise<void> {
     await service.stop();
   }
   const labels = builds.map((b) => b.label);
-  console.log(`\nCPU per answer (${CPU_REQUESTS} requests, 4 connections; the service's threads): ${labels.join(' | ')}; bare: the SDK's builder alone`);
+  console.log(`\nCPU per answer (${CPU_REQUESTS} requests, 4 connections; the service's threads): ${labels.join(' -> ')}; bare: the SDK's builder alone`);
   for (const [i, c] of cases.entries()) {
     const ours = figures[i];
     const now = ours.at(-1)!;
-    const old = ours.length > 1 ? `   ${ours.slice(0, -1).map(us).join(' | ')} -> x${(now / ours[0]).toFixed(2)}` : '';
-    const baseline = typeof c.bare === 'number' ? `   bare ${us(c.bare)}, x${(now / c.bare).toFixed(2)}` : c.bare === undefined ? '' : `   bare ${c.bare.slice(0, 60)}`;
-    console.log(`${c.name.padEnd(70)} ${us(now).padStart(9)}${now <= c.goal * 1000 ? '' : `  (over ${us(c.goal * 1000)})`}${old}${baseline}`);
+    const change = ours.length > 1 ? ` (x${(now / ours[0]).toFixed(2)})` : '';
+    const baseline = typeof c.bare === 'number' ? `   bare ${us(c.bare)}, ours x${(now / c.bare).toFixed(2)}` : c.bare === undefined ? '' : `   bare ${c.bare.split('\n')[0].slice(0, 50)}`;
+    const goal = now <= c.goal * 1000 ? '' : `   over ${us(c.goal * 1000)}`;
+    console.log(`${c.name.padEnd(70)} ${ours.map(us).join(' -> ')}${change}${baseline}${goal}`);
   }
   await Promise.all(TEST_CHAIN_NAMES.map((n) => chains[n].close()));
 }
