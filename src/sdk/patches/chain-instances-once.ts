@@ -15,7 +15,8 @@
 import Module from 'node:module';
 
 const ORIGINAL = 'var getChain = function getChain(chain) {\n  var map = chains();\n  return map[chain];\n};';
-const ONCE = 'var chainTable;\nvar getChain = function getChain(chain) {\n  var map = chainTable || (chainTable = chains());\n  return map[chain];\n};';
+// As many lines as the original: the SDK's stack traces keep their line numbers.
+const ONCE = 'var chainTable, getChain = function getChain(chain) {\n  var map = chainTable || (chainTable = chains());\n  return map[chain];\n};';
 
 type Compile = (this: unknown, content: string, filename: string, ...rest: unknown[]) => unknown;
 
