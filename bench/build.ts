@@ -1,11 +1,28 @@
-// Transfer building over the pool, against local test chains (real metadata, loopback): the cold
-// first build of a chain, warm builds over one pooled connection with 1 and 20 client connections,
-// then the service's RSS with 1, 4 and 16 chain connections open, to size MAX_CHAINS from a number.
-import { startTestChain, type TestChain, type TestChainName } from '../test/support/test-chain';
-import { SECONDS, load, row, startService } from './harness';
+// Transfer building over the pool, against local test chains (real metadata, loopback), in parts
+// (BENCH_PARTS, comma-separated; all by default):
+// - warm: the cold first build of a chain, warm builds over one pooled connection with 1 and 20
+//   client connections;
+// - cpu: the service's CPU per answer (its threads' schedstat, to the ns) for the teleport, a reserve
+//   transfer, /xcm-fee, the unknown-chain 400 and every route of the sandbox's matrix that builds,
+//   against a bare baseline of the same run: the SDK's builder alone over the same chains
+//   (bench/bare-builder.ts);
+// - memory: RSS after building over 3 chains (as deployed, and with V8's default young
+//   generation), then with 1, 4 and 16 chain connections open, to size MAX_CHAINS from a number.
+// BENCH_BASE=<git ref> measures that commit too (cpu and memory), old and new side by side.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { projectRoot } from '../src/project-root';
+import { REFUSED, ROUTES, key, networkOf, selector } from '../test/support/route-matrix';
+import { TEST_CHAIN_NAMES, startTestChain, type TestChain, type TestChainName } from '../test/support/test-chain';
+import { withBuilds, type Build } from './baseline';
+import { DEPLOYED_FLAGS, SECONDS, load, row, startService, type Service } from './harness';
 
 const POLKADOT_ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const KUSAMA_ADDRESS = 'HLsPiB2amYFPFYMcYqKxGFLgDUVd4UP1kdA4QdZsH3e91LP';
+const EVM_ADDRESS = '0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac';
+const PARTS = (process.env.BENCH_PARTS ?? 'warm,cpu,memory').split(',');
+/** Requests per case in the cpu part (after a fifth as many to warm up). */
+const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 300);
 
 /** A request that makes the service connect to `chain` (and only to it). */
 function connecting(chain: TestChain): { path: string; body: unknown } {
@@ -32,12 +49,100 @@ async function post(url: string, body: unknown): Promise<number> {
 
 const settle = () => new Promise((r) => setTimeout(r, 1_500));
 
-async function main(): Promise<void> {
-  const KINDS: TestChainName[] = ['Polkadot', 'Kusama', 'AssetHubPolkadot', 'AssetHubKusama'];
-  const chains = await Promise.all(Array.from({ length: 16 }, (_, i) => startTestChain(KINDS[i % KINDS.length])));
-  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
-  console.log(`Node.js ${process.version}`);
+/** A transfer as the bare builder and POST /v5/x-transfer both take it (v5 field names). */
+interface Transfer {
+  name: string;
+  from: TestChainName;
+  to: TestChainName;
+  currency: unknown;
+  address: string;
+  senderAddress?: string;
+  /** At most this CPU per answer, ms. */
+  goal?: number;
+}
 
+const TELEPORT: Transfer = { name: 'Polkadot -> AssetHubPolkadot DOT (teleport)', from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: POLKADOT_ADDRESS, goal: 0.7 };
+const RESERVE: Transfer = { name: 'AssetHubPolkadot -> Hydration USDt (reserve)', from: 'AssetHubPolkadot', to: 'Hydration', currency: { id: 1984, amount: '2500000' }, address: POLKADOT_ADDRESS, goal: 1.5 };
+
+/** Every route of the sandbox's matrix that builds (test/support/route-matrix.ts), with its accounts. */
+function matrix(): Transfer[] {
+  const account = (chain: TestChainName) => (chain === 'Moonbeam' ? EVM_ADDRESS : POLKADOT_ADDRESS);
+  return ROUTES.filter((r) => !REFUSED[key(r)]).map((r) => ({
+    name: key(r),
+    from: r.from,
+    to: r.to,
+    currency: { location: selector(r.asset, networkOf(r.from)), amount: '10000000000' },
+    address: account(r.to),
+    senderAddress: account(r.from),
+    goal: 1.5,
+  }));
+}
+
+/** The bare baseline's CPU per build (µs), or its error, by transfer name. */
+async function bareBuilds(chains: Record<string, string>, transfers: Transfer[]): Promise<Map<string, number | string>> {
+  const child = spawn(process.execPath, [join(projectRoot(), 'dist/bench/bare-builder.js')], {
+    env: { ...process.env, BARE_CHAINS: JSON.stringify(chains), BARE_TRANSFERS: JSON.stringify(transfers) },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await new Promise((resolve) => child.on('exit', resolve));
+  const results = new Map<string, number | string>();
+  for (const line of out.split('\n').filter((l) => l.startsWith('{'))) {
+    const r = JSON.parse(line) as { name: string; cpuUs?: number; error?: string };
+    results.set(r.name, r.cpuUs ?? `fails: ${r.error}`);
+  }
+  return results;
+}
+
+/** The service's CPU per answer (µs, all its threads) over CPU_REQUESTS requests, 4 connections. */
+async function cpuPerAnswer(service: Service, path: string, body?: unknown): Promise<number> {
+  const request = { url: service.url + path, method: body === undefined ? ('GET' as const) : ('POST' as const), body, connections: 4, seconds: 0 };
+  await load({ ...request, amount: Math.ceil(CPU_REQUESTS / 5) });
+  const before = service.threadsCpuMs();
+  const r = await load({ ...request, amount: CPU_REQUESTS });
+  const expected = path.includes('NoSuchChain') ? r.non2xx === CPU_REQUESTS : r.non2xx === 0;
+  if (!expected || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return ((service.threadsCpuMs() - before) * 1000) / CPU_REQUESTS;
+}
+
+const us = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} ms` : `${Math.round(n)} µs`);
+
+async function cpuPart(builds: Build[]): Promise<void> {
+  const chains = {} as Record<TestChainName, TestChain>;
+  for (const name of TEST_CHAIN_NAMES) chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
+  const urls = Object.fromEntries(TEST_CHAIN_NAMES.map((n) => [n, chains[n].url]));
+  const options = { development: true, apiOverrides: urls, abstractDecimals: false };
+  const transfers = [TELEPORT, RESERVE, ...matrix()];
+  const bare = await bareBuilds(urls, transfers);
+  const strip = ({ name: _name, goal: _goal, ...fields }: Transfer) => fields;
+  const fee = { ...strip(TELEPORT), senderAddress: POLKADOT_ADDRESS, options };
+  const cases = [
+    { name: 'POST /v5/xcm-fee, the teleport', path: '/v5/xcm-fee', body: fee as unknown, goal: 7, bare: undefined as number | string | undefined },
+    { name: 'GET /v5/assets/NoSuchChain (400)', path: '/v5/assets/NoSuchChain', body: undefined as unknown, goal: 0.1, bare: undefined as number | string | undefined },
+    ...transfers.map((t) => ({ name: `POST /v5/x-transfer ${t.name}`, path: '/v5/x-transfer', body: { ...strip(t), options } as unknown, goal: t.goal ?? 1.5, bare: bare.get(t.name) })),
+  ];
+  const figures = cases.map(() => [] as number[]);
+  for (const build of builds) {
+    const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root);
+    for (const [i, c] of cases.entries()) figures[i].push(await cpuPerAnswer(service, c.path, c.body));
+    await service.stop();
+  }
+  const labels = builds.map((b) => b.label);
+  console.log(`\nCPU per answer (${CPU_REQUESTS} requests, 4 connections; the service's threads): ${labels.join(' -> ')}; bare: the SDK's builder alone`);
+  for (const [i, c] of cases.entries()) {
+    const ours = figures[i];
+    const now = ours.at(-1)!;
+    const change = ours.length > 1 ? ` (x${(now / ours[0]).toFixed(2)})` : '';
+    const baseline = typeof c.bare === 'number' ? `   bare ${us(c.bare)}, ours x${(now / c.bare).toFixed(2)}` : c.bare === undefined ? '' : `   bare ${c.bare.split('\n')[0].slice(0, 50)}`;
+    const goal = now <= c.goal * 1000 ? '' : `   over ${us(c.goal * 1000)}`;
+    console.log(`${c.name.padEnd(70)} ${ours.map(us).join(' -> ')}${change}${baseline}${goal}`);
+  }
+  await Promise.all(TEST_CHAIN_NAMES.map((n) => chains[n].close()));
+}
+
+async function warmPart(chains: TestChain[]): Promise<void> {
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
   // Cold: the first build on a chain the process has never seen (connect, metadata, build).
   const first = connecting(chains[0]);
   const url = service.url + first.path;
@@ -57,12 +162,38 @@ async function main(): Promise<void> {
   }
   console.log(`connections opened at the first test chain: ${chains[0].connectionsOpened}`);
   await service.stop();
+}
+
+/** RSS after the teleport, the reserve transfer and /xcm-fee over 3 chains, 5 s each at 20 connections. */
+async function afterThreeChains(build: Build, nodeFlags?: readonly string[]): Promise<string> {
+  const three = await Promise.all((['Polkadot', 'AssetHubPolkadot', 'Hydration'] as const).map((n) => startTestChain(n, { partialFee: 1_000_000n })));
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root, nodeFlags);
+  const options = { development: true, apiOverrides: Object.fromEntries(three.map((c) => [c.chain, c.url])) };
+  await settle();
+  const before = service.rssMb();
+  for (const [path, t] of [['/v5/x-transfer', TELEPORT], ['/v5/x-transfer', RESERVE], ['/v5/xcm-fee', { ...TELEPORT, senderAddress: POLKADOT_ADDRESS }]] as const) {
+    const { name: _name, goal: _goal, ...fields } = t;
+    await load({ url: service.url + path, method: 'POST', body: { ...fields, options }, connections: 20, seconds: 5 });
+  }
+  await settle();
+  const figure = `${service.rssMb()} MB (${before} MB before, ${service.peakRssMb()} MB at most)`;
+  await service.stop();
+  await Promise.all(three.map((c) => c.close()));
+  return figure;
+}
+
+async function memoryPart(builds: Build[], chains: TestChain[]): Promise<void> {
+  console.log('\nRSS after building over 3 chains (Polkadot, AssetHubPolkadot, Hydration), goal < 400 MB:');
+  for (const build of builds) {
+    console.log(`  ${build.label}, as deployed (${DEPLOYED_FLAGS.join(' ')}): ${await afterThreeChains(build)}`);
+    console.log(`  ${build.label}, V8's default young generation: ${await afterThreeChains(build, [])}`);
+  }
 
   // Memory per chain connection, in a fresh service: idle, then 1, 4 and 16 chains connected.
   const fresh = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' });
   await settle();
   const idle = fresh.rssMb();
-  console.log(`\nRSS idle: ${idle} MB`);
+  console.log(`RSS idle: ${idle} MB`);
   let connected = 0;
   let last = { chains: 0, rss: idle };
   for (const target of [1, 4, 16]) {
@@ -77,6 +208,18 @@ async function main(): Promise<void> {
     last = { chains: target, rss };
   }
   await fresh.stop();
+}
+
+async function main(): Promise<void> {
+  console.log(`Node.js ${process.version}, parts: ${PARTS.join(', ')}`);
+  const KINDS: TestChainName[] = ['Polkadot', 'Kusama', 'AssetHubPolkadot', 'AssetHubKusama'];
+  const needsSixteen = PARTS.includes('warm') || PARTS.includes('memory');
+  const chains = needsSixteen ? await Promise.all(Array.from({ length: 16 }, (_, i) => startTestChain(KINDS[i % KINDS.length]))) : [];
+  await withBuilds(async (builds) => {
+    if (PARTS.includes('warm')) await warmPart(chains);
+    if (PARTS.includes('cpu')) await cpuPart(builds);
+    if (PARTS.includes('memory')) await memoryPart(builds, chains);
+  });
   await Promise.all(chains.map((c) => c.close()));
 }
 

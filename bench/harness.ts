@@ -37,9 +37,9 @@ function statusMb(pid: number | undefined, field: string): number {
 }
 
 /** Starts a compiled script (of the checkout at `root`) in its own process and waits until `readyPath` answers. */
-async function startProcess(script: string, env: Record<string, string>, readyPath: string, args: string[] = [], root = projectRoot()): Promise<Service> {
+async function startProcess(script: string, env: Record<string, string>, readyPath: string, args: string[] = [], root = projectRoot(), nodeFlags: string[] = []): Promise<Service> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, script), ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, join(root, script), ...args], {
     // Load from one address would hit the rate limits at once, and autocannon keeps sending on a
     // connection the server closes after MAX_REQUESTS_PER_SOCKET answers (Node answers those 503):
     // benchmarks measure the work, not the limits.
@@ -89,13 +89,19 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
   };
 }
 
+/** The young generation's cap the Deployment starts the service with (its heap cap is not applied here). */
+const DEPLOYED_SEMI_SPACE = /--max-semi-space-size=\d+/.exec(readFileSync(join(projectRoot(), 'deploy/kubernetes/deployment.yaml'), 'utf8'))?.[0];
+
+export const DEPLOYED_FLAGS: readonly string[] = DEPLOYED_SEMI_SPACE ? [DEPLOYED_SEMI_SPACE] : [];
+
 /**
- * Starts the compiled server in its own process (request logging on, to /dev/null); `root`, a
- * compiled checkout of another commit, compares that commit with this one in one run.
+ * Starts the compiled server in its own process (request logging on, to /dev/null), with the
+ * Deployment's young-generation cap (or `nodeFlags`); `root`, a compiled checkout of another
+ * commit, compares that commit with this one in one run.
  */
-export function startService(env: Record<string, string> = {}, root?: string): Promise<Service> {
+export function startService(env: Record<string, string> = {}, root?: string, nodeFlags: readonly string[] = DEPLOYED_FLAGS): Promise<Service> {
   // Load from one address would hit the rate limits at once; benchmarks measure the work, not the limiter.
-  return startProcess('dist/src/server.js', { LOG_LEVEL: 'info', ...env }, '/health', [], root);
+  return startProcess('dist/src/server.js', { LOG_LEVEL: 'info', ...env }, '/health', [], root, [...nodeFlags]);
 }
 
 export interface BareAnswer {
@@ -129,17 +135,19 @@ export interface Load {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** Send this many requests instead of loading for `seconds`. */
+  amount?: number;
   /** The process serving `url`, to measure its CPU time. */
   server?: Service;
 }
 
-export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, server }: Load): Promise<LoadResult> {
+export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, amount, server }: Load): Promise<LoadResult> {
   const cpuBefore = server?.cpuMs();
   const result = await autocannon({
     url,
     method,
     connections,
-    duration: seconds,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -74,8 +74,27 @@ function inRequestFamily(req: Request, text: string): string {
   if (!family || !routes) return text;
   return text.replace(OPERATION, (named, method: string, path: string) => {
     const prefixed = `/${family}${path}`;
-    return routes.some((r) => r.method.toUpperCase() === method && fits(r.path, prefixed)) ? `${method} ${prefixed}` : named;
+    return isRoute(routes, method, prefixed) ? `${method} ${prefixed}` : named;
   });
+}
+
+// The operations error messages name are few: each is matched against the app's routes once.
+// Bounded, oldest out, as a message may quote a caller's text.
+const ROUTE_ANSWERS_HELD = 1_000;
+const routeAnswers = new WeakMap<RouteEntry[], Map<string, boolean>>();
+
+/** Whether `method path` is one of `routes`. */
+function isRoute(routes: RouteEntry[], method: string, path: string): boolean {
+  let answers = routeAnswers.get(routes);
+  if (!answers) routeAnswers.set(routes, (answers = new Map()));
+  const key = `${method} ${path}`;
+  let found = answers.get(key);
+  if (found === undefined) {
+    found = routes.some((r) => r.method.toUpperCase() === method && fits(r.path, path));
+    if (answers.size >= ROUTE_ANSWERS_HELD) answers.delete(answers.keys().next().value as string);
+    answers.set(key, found);
+  }
+  return found;
 }
 
 /** The JSON body of an error answer (also what a stream's `error` event carries). */

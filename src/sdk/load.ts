@@ -3,6 +3,7 @@
 // `require` keeps a single copy (one type registry, no "multiple versions" warnings),
 // whether this file runs compiled to CommonJS or under vitest's ESM transform.
 import { createRequire } from 'node:module';
+import { loadWithChainInstancesOnce } from './patches/chain-instances-once';
 import { useChainSocket } from './patches/chain-websocket';
 import { containObservableErrors } from './patches/contained-observable-errors';
 
@@ -13,7 +14,8 @@ useChainSocket(load);
 // Before any chain client subscribes: their unhandled errors end their connection, not the process.
 containObservableErrors(load);
 
-export const sdk: typeof import('@paraspell/sdk-pjs') = load('@paraspell/sdk-pjs');
+// As sdk-core is compiled: its chain objects are made once.
+export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOnce(load, '@paraspell/sdk-pjs');
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');
 export const utilCrypto: typeof import('@polkadot/util-crypto') = load('@polkadot/util-crypto');
 

@@ -2,7 +2,8 @@
 // behaviour it corrects, how to tell whether a newer SDK still needs it, and the tests that fail
 // without it.
 //
-// Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts
+// Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
+//                                         chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,

@@ -10,7 +10,7 @@ import type { TAssetInfo, TChain, TCurrencyCore, TLocation, TSubstrateChain } fr
 import { formatUnits } from 'viem';
 import type { Config } from '../../config';
 import { ApiError, badRequest } from '../../errors';
-import { sdk } from '../../sdk';
+import { customAssetLists, sdk } from '../../sdk';
 import { scaleAmount } from '../../schemas/amount-scale';
 import { addressMismatch } from '../../schemas/address';
 import { exchangeBaseChain, isManual, type RouterCurrency, type RouterRequest } from '../../schemas/router';
@@ -160,8 +160,25 @@ function checkCurrency(req: TransferRequest): Sent[] {
   return sent;
 }
 
+// The registry is fixed for the life of the process (a request's custom assets aside), so each
+// (origin, destination, asset) is looked up once: the SDK compares the asset's location with every
+// asset of the destination (a fifth of the offline checks of a teleport). Bounded, oldest out.
+const DESTINATION_LOOKUPS_HELD = 4_096;
+const destinationLookups = new Map<string, Lookup<TAssetInfo>>();
+
 /** The asset `to` receives for `asset` of `from`, as the SDK finds it there (by location, else by symbol). */
 function destinationLookup(from: TChain, to: TChain, asset: TAssetInfo): Lookup<TAssetInfo> {
+  if (customAssetLists(from) || customAssetLists(to)) return lookUpOnDestination(from, to, asset);
+  const id = 'assetId' in asset ? asset.assetId : undefined;
+  const key = `${from}|${to}|${asset.symbol}|${id}|${JSON.stringify(asset.location ?? null)}`;
+  if (destinationLookups.has(key)) return destinationLookups.get(key);
+  const found = lookUpOnDestination(from, to, asset);
+  if (destinationLookups.size >= DESTINATION_LOOKUPS_HELD) destinationLookups.delete(destinationLookups.keys().next().value as string);
+  destinationLookups.set(key, found);
+  return found;
+}
+
+function lookUpOnDestination(from: TChain, to: TChain, asset: TAssetInfo): Lookup<TAssetInfo> {
   try {
     return sdk.findAssetInfoOnDest(from, to, { symbol: asset.symbol }, asset);
   } catch (error) {
