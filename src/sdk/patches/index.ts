@@ -7,7 +7,8 @@
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
-//                                         relay-after-hop.ts, bridge-destination.ts
+//                                         relay-after-hop.ts, bridge-destination.ts,
+//                                         metadata-xcm-version.ts
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts, omnipool-math-arity.ts
@@ -15,6 +16,7 @@ import { readAccountBalancesAsBigInt } from './account-balances';
 import { followTransfersAcrossTheBridge } from './bridge-destination';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
+import { buildWithTheMetadataXcmVersion } from './metadata-xcm-version';
 import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
@@ -38,4 +40,5 @@ export function patchSdk(): void {
   askDeliveryFeesInTheNativeAsset();
   followForwardsToTheRelay();
   followTransfersAcrossTheBridge();
+  buildWithTheMetadataXcmVersion();
 }

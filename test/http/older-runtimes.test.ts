@@ -1,0 +1,74 @@
+// Runtimes older than the SDK's tables (like Kusama 1.0.0, early 2024): their metadata knows XCM V2
+// and V3 only and offers no DryRunApi or XcmPaymentApi (src/sandbox/older-queues.ts). Call data is
+// built with the highest XCM version the origin knows; pre-flight says what it cannot know.
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAMILIES, testApp } from '../helpers/app';
+import { ALICE } from '../helpers/transfer-status';
+import { startTestChain, type TestChain, type TestChainName, type TestChainOptions } from '../support/test-chain';
+
+const SETUP: [TestChainName, TestChainOptions['queues']][] = [
+  ['Kusama', 'cumulus-1.0'],
+  ['AssetHubKusama', 'cumulus-1.0'],
+];
+const KSM = 1_000_000_000_000n;
+const chains = {} as Record<TestChainName, TestChain>;
+const overrides: Record<string, string> = {};
+const { app, services } = testApp();
+
+beforeAll(async () => {
+  for (const [name, queues] of SETUP) {
+    chains[name] = await startTestChain(name, { queues });
+    overrides[name] = chains[name].url;
+  }
+});
+
+afterAll(async () => {
+  await services.close();
+  await Promise.all(SETUP.map(([n]) => chains[n]?.close()));
+});
+
+const options = { development: true, apiOverrides: overrides };
+
+/** The body of a KSM transfer in `family`'s names (v2 abstracts decimals: 1 is one KSM). */
+const ksm = (family: (typeof FAMILIES)[number], from: TestChainName, to: TestChainName, extra: Record<string, unknown> = {}) => ({
+  from,
+  to,
+  // Asset Hub also lists a foreign KSM: the native one by its type.
+  currency: { symbol: from === 'Kusama' ? 'KSM' : { type: 'Native', value: 'KSM' }, amount: family === 'v5' ? String(KSM) : '1' },
+  [family === 'v5' ? 'address' : 'recipient']: ALICE,
+  options,
+  ...extra,
+});
+
+/** The call data decoded with the origin's own metadata, as a wallet would show it. */
+function decoded(chain: TestChainName, hex: string): { section: string; method: string; args: Record<string, unknown> } {
+  const call = chains[chain].registry.createType('Call', hex) as unknown as { section: string; method: string; toJSON(): { args: Record<string, unknown> } };
+  return { section: call.section, method: call.method, args: call.toJSON().args };
+}
+
+describe('POST /x-transfer on a runtime that knows XCM V2 and V3 only', () => {
+  it.each(FAMILIES)('/%s Kusama -> AssetHubKusama: built with XCM V3, the newest the chain knows', async (family) => {
+    const res = await request(app).post(`/${family}/x-transfer`).send(ksm(family, 'Kusama', 'AssetHubKusama'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(decoded('Kusama', res.body as string)).toEqual({
+      section: 'xcmPallet',
+      method: 'limitedTeleportAssets',
+      args: {
+        dest: { v3: { parents: 0, interior: { x1: { parachain: 1000 } } } },
+        beneficiary: { v3: { parents: 0, interior: { x1: { accountId32: { network: null, id: expect.stringMatching(/^0x[0-9a-f]{64}$/) } } } } },
+        assets: { v3: [{ id: { concrete: { parents: 0, interior: { here: null } } }, fun: { fungible: Number(KSM) } }] },
+        fee_asset_item: 0,
+        weight_limit: { unlimited: null },
+      },
+    });
+  });
+
+  it.each(FAMILIES)('/%s AssetHubKusama -> Kusama: built with XCM V3 too', async (family) => {
+    const res = await request(app).post(`/${family}/x-transfer`).send(ksm(family, 'AssetHubKusama', 'Kusama'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { section, method, args } = decoded('AssetHubKusama', res.body as string);
+    expect({ section, method }).toEqual({ section: 'polkadotXcm', method: 'limitedTeleportAssets' });
+    expect(args).toMatchObject({ dest: { v3: { parents: 1, interior: { here: null } } }, assets: { v3: [{ id: { concrete: { parents: 1, interior: { here: null } } } }] } });
+  });
+});
