@@ -18,7 +18,8 @@ const { app, services } = testApp();
 
 beforeAll(async () => {
   for (const [name, queues] of SETUP) {
-    chains[name] = await startTestChain(name, { queues });
+    // A payment-info fee: pre-flight prices the origin with it when it cannot dry-run.
+    chains[name] = await startTestChain(name, { queues, partialFee: 1_000_000n });
     overrides[name] = chains[name].url;
   }
 });
@@ -70,5 +71,31 @@ describe('POST /x-transfer on a runtime that knows XCM V2 and V3 only', () => {
     const { section, method, args } = decoded('AssetHubKusama', res.body as string);
     expect({ section, method }).toEqual({ section: 'polkadotXcm', method: 'limitedTeleportAssets' });
     expect(args).toMatchObject({ dest: { v3: { parents: 1, interior: { here: null } } }, assets: { v3: [{ id: { concrete: { parents: 1, interior: { here: null } } } }] } });
+  });
+});
+
+describe('pre-flight on a runtime without DryRunApi', () => {
+  it.each(FAMILIES)("/%s /xcm-fee: the origin's dryRunError says the runtime has no DryRunApi; the destination's fee is not quoted as known", async (family) => {
+    const res = await request(app).post(`/${family}/xcm-fee`).send(ksm(family, 'Kusama', 'AssetHubKusama', { [family === 'v5' ? 'senderAddress' : 'sender']: ALICE }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const body = res.body as { success: boolean; origin: { dryRunError?: { reason: string } }; destination: { dryRunError?: { reason: string } }; dryRunError: { chain: string } };
+    expect(body.success).toBe(false);
+    expect(body.origin.dryRunError?.reason).toBe('DryRunApi is not available on chain Kusama: its runtime (kusama 1000000) does not offer it');
+    expect(body.destination.dryRunError?.reason).toBe("Kusama's runtime offers no DryRunApi: the XCM could not be followed, so what it costs on the way and what arrives are not known");
+    expect(body.dryRunError.chain).toBe('Kusama');
+  });
+
+  it.each(FAMILIES)('/%s /receivable-amount, /dry-run and /verify-ed-on-destination are 400s that say why', async (family) => {
+    const body = ksm(family, 'Kusama', 'AssetHubKusama', { [family === 'v5' ? 'senderAddress' : 'sender']: ALICE });
+    for (const [op, kind, says] of [
+      ['receivable-amount', 'RuntimeApiUnavailableError', "The receivable amount needs the dry-run runtime API, which Kusama's runtime does not offer"],
+      ['dry-run', 'RuntimeApiUnavailableError', "A dry run needs the dry-run runtime API, which Kusama's runtime does not offer"],
+      ['verify-ed-on-destination', 'UnableToComputeError', "Kusama's runtime offers no DryRunApi"],
+    ] as const) {
+      const res = await request(app).post(`/${family}/${op}`).send(body);
+      expect(res.status, `${op}: ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body).toMatchObject({ kind });
+      expect((res.body as { message: string }).message).toContain(says);
+    }
   });
 });

@@ -8,7 +8,7 @@
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
 //                                         relay-after-hop.ts, bridge-destination.ts,
-//                                         metadata-xcm-version.ts
+//                                         metadata-xcm-version.ts, runtime-dry-run-api.ts
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts, omnipool-math-arity.ts
@@ -22,6 +22,7 @@ import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
 import { followForwardsToTheRelay } from './relay-after-hop';
+import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -41,4 +42,5 @@ export function patchSdk(): void {
   followForwardsToTheRelay();
   followTransfersAcrossTheBridge();
   buildWithTheMetadataXcmVersion();
+  refuseDryRunsWithoutTheRuntimeApi();
 }
