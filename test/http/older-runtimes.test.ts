@@ -83,6 +83,17 @@ describe('pre-flight on a runtime without DryRunApi', () => {
     expect(body.origin.dryRunError?.reason).toBe('DryRunApi is not available on chain Kusama: its runtime (kusama 1000000) does not offer it');
     expect(body.destination.dryRunError?.reason).toBe("Kusama's runtime offers no DryRunApi: the XCM could not be followed, so what it costs on the way and what arrives are not known");
     expect(body.dryRunError.chain).toBe('Kusama');
+    expect(body.destination).not.toHaveProperty('sufficient');
+  });
+
+  it.each(FAMILIES)('/%s /transfer-info: what arrives is not known, not the whole amount', async (family) => {
+    const res = await request(app).post(`/${family}/transfer-info`).send(ksm(family, 'Kusama', 'AssetHubKusama', { [family === 'v5' ? 'senderAddress' : 'sender']: ALICE }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const unknown = { error: 'UnableToComputeError', message: "Kusama's runtime offers no DryRunApi: the XCM could not be followed, so what it costs on the way and what arrives are not known" };
+    expect((res.body as { destination: unknown }).destination).toMatchObject({
+      receivedCurrency: { sufficient: unknown, receivedAmount: unknown, balanceAfter: unknown },
+      xcmFee: { balanceAfter: unknown, dryRunError: { reason: unknown.message } },
+    });
   });
 
   it.each(FAMILIES)('/%s /receivable-amount, /dry-run and /verify-ed-on-destination are 400s that say why', async (family) => {

@@ -60,19 +60,30 @@ const unreachedReason = (hop: string): string => `The XCM passes ${hop}, which h
 
 /**
  * Why the SDK's destination is a placeholder, if it is: the origin's runtime could not be dry-run
- * (so the XCM was never followed), or a hop without dry-run support.
+ * (`origin`: the XCM was never followed, so nothing past the origin is known), or a hop without
+ * dry-run support.
  */
-async function unreached(call: ChainCall, origin: string, hops: readonly { chain: string }[]): Promise<string | undefined> {
-  if (!(await runtimeDryRuns(call, origin))) return `${origin}'s runtime offers no DryRunApi: the XCM could not be followed, so what it costs on the way and what arrives are not known`;
+async function unreached(call: ChainCall, origin: string, hops: readonly { chain: string }[]): Promise<{ reason: string; origin?: true } | undefined> {
+  if (!(await runtimeDryRuns(call, origin))) return { reason: `${origin}'s runtime offers no DryRunApi: the XCM could not be followed, so what it costs on the way and what arrives are not known`, origin: true };
   const hop = blindHop(hops);
-  return hop && unreachedReason(hop);
+  return hop ? { reason: unreachedReason(hop) } : undefined;
 }
 
 /** xcm-fee past a chain that could not be dry-run: the placeholder destination says so, and the query did not succeed. */
-function markUnreachedDestination(fees: XcmFeeResult, destination: string, reason: string | undefined): XcmFeeResult {
-  if (!reason || !fees.destination || fees.destination.dryRunError) return fees;
-  const error = { reason };
-  return { ...fees, success: false, dryRunError: fees.dryRunError ?? { ...error, chain: destination, chainKind: 'destination' }, destination: { ...fees.destination, dryRunError: error } };
+function markUnreachedDestination(fees: XcmFeeResult, destination: string, why: Awaited<ReturnType<typeof unreached>>): XcmFeeResult {
+  if (!why || !fees.destination || fees.destination.dryRunError) return fees;
+  const error = { reason: why.reason };
+  // Past an origin that was not dry-run, `sufficient` was never asked of anything: left out, not a guess.
+  const { sufficient, ...placeholder } = fees.destination;
+  const dest = why.origin || sufficient === undefined ? placeholder : { ...placeholder, sufficient };
+  return { ...fees, success: false, dryRunError: fees.dryRunError ?? { ...error, chain: destination, chainKind: 'destination' }, destination: { ...dest, dryRunError: error } };
+}
+
+/** transfer-info past an origin that could not be dry-run: the SDK's received amount is the whole amount, not what arrives. */
+function markUnknownArrival(destination: NonNullable<TransferInfoResult['destination']>, reason: string): void {
+  const unknown = { error: 'UnableToComputeError' as const, message: reason };
+  destination.xcmFee.balanceAfter = unknown;
+  Object.assign(destination.receivedCurrency, { sufficient: unknown, receivedAmount: unknown, balanceAfter: unknown });
 }
 
 /** The amount queries price a single asset: a multi-asset array is refused as such, before its items are looked up. */
@@ -230,8 +241,9 @@ export class PreflightService {
     checkBeforeDial(req, this.config);
     return this.run(req, 'Transfer info for', async (b, call) => {
       const info = toTransferInfoResult(await b.getTransferInfo(), { resolveAsset: registryAssetResolver });
-      const reason = await unreached(call, req.from, info.hops);
-      if (reason && info.destination) info.destination.xcmFee.dryRunError = { reason };
+      const why = await unreached(call, req.from, info.hops);
+      if (why && info.destination) info.destination.xcmFee.dryRunError = { reason: why.reason };
+      if (why?.origin && info.destination) markUnknownArrival(info.destination, why.reason);
       return info;
     });
   }
