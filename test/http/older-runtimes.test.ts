@@ -1,10 +1,14 @@
 // Runtimes older than the SDK's tables (like Kusama 1.0.0, early 2024): their metadata knows XCM V2
 // and V3 only and offers no DryRunApi or XcmPaymentApi (src/sandbox/older-queues.ts). Call data is
-// built with the highest XCM version the origin knows; pre-flight says what it cannot know.
+// built with the highest XCM version the origin knows; pre-flight says what it cannot know; status
+// finds a relay's message that no event names (measured on the real Kusama 1.0.0 under chopsticks:
+// the relay says only `xcmPallet.Attempted`, its asset hub `dmpQueue.ExecutedDownward`).
+import { blake2AsHex } from '@polkadot/util-crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, testApp } from '../helpers/app';
-import { ALICE } from '../helpers/transfer-status';
+import { ALICE, signedTransfer } from '../helpers/transfer-status';
+import { executedDownward, extrinsicSuccess, topicOf, type Hex } from '../support/xcm-events';
 import { startTestChain, type TestChain, type TestChainName, type TestChainOptions } from '../support/test-chain';
 
 const SETUP: [TestChainName, TestChainOptions['queues']][] = [
@@ -30,6 +34,7 @@ afterAll(async () => {
 });
 
 const options = { development: true, apiOverrides: overrides };
+const blake2 = (hex: Hex): Hex => blake2AsHex(hex, 256);
 
 /** The body of a KSM transfer in `family`'s names (v2 abstracts decimals: 1 is one KSM). */
 const ksm = (family: (typeof FAMILIES)[number], from: TestChainName, to: TestChainName, extra: Record<string, unknown> = {}) => ({
@@ -108,5 +113,45 @@ describe('pre-flight on a runtime without DryRunApi', () => {
       expect(res.body).toMatchObject({ kind });
       expect((res.body as { message: string }).message).toContain(says);
     }
+  });
+});
+
+/** `xcmPallet.Attempted` as a relay of that era reports running the transfer's XCM (and no `Sent`). */
+const attempted = (index: number) => ({ phase: index, pallet: 'XcmPallet', name: 'Attempted', fields: { outcome: { Complete: { used: { refTime: 1, proofSize: 1 } } } } });
+
+/** The asset hub's `setValidationData` inherent carrying downward messages, as a collator writes it. */
+function validationData(messages: { sentAt: number; msg: Hex }[]): Hex {
+  const { registry } = chains.AssetHubKusama;
+  const pallet = registry.metadata.pallets.find((p) => p.name.eq('ParachainSystem'))!;
+  const call = registry.lookup.getSiType(pallet.calls.unwrap().type).def.asVariant.variants.find((v) => v.name.eq('set_validation_data'))!;
+  // This metadata's call (polkadot-sdk 2503 and later) carries them in `inbound_messages_data`.
+  const args = { data: {}, inbound_messages_data: { downwardMessages: { fullMessages: messages, hashedMessages: [] } } };
+  const method = registry.createType('Call', { callIndex: [pallet.index.toNumber(), call.index.toNumber()], args });
+  return registry.createType('Extrinsic', { method }).toHex() as Hex;
+}
+
+describe('POST /x-transfer/status from a relay that names no message in its events', () => {
+  it.each(FAMILIES)('/%s Kusama -> AssetHubKusama: found by the relay block the asset hub received it from, delivered', async (family) => {
+    const tx = await signedTransfer(app, chains.Kusama, ksm('v5', 'Kusama', 'AssetHubKusama'), overrides);
+    const origin = chains.Kusama.produceBlock({ extrinsics: [tx.hex], events: [attempted(0), extrinsicSuccess(0)] });
+    // The message's bytes stand in for what the relay wrote; its hash is what the asset hub names it by.
+    const msg = `0x03${tx.hash.slice(2)}` as Hex;
+    const other = `0x03${'ab'.repeat(32)}` as Hex;
+    const hash = blake2(msg);
+    const dest = chains.AssetHubKusama.produceBlock({
+      extrinsics: [validationData([{ sentAt: origin.number - 1, msg: other }, { sentAt: origin.number, msg }])],
+      events: [executedDownward({ hash: blake2(other), id: topicOf(other) }, 'Complete'), executedDownward({ hash, id: topicOf(msg) }, 'Complete')],
+    });
+    const res = await request(app).post(`/${family}/x-transfer/status`).send({ from: 'Kusama', to: 'AssetHubKusama', txHash: tx.hash, options });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'delivered',
+      final: true,
+      messageId: hash,
+      legs: [
+        { chain: 'Kusama', state: 'success', blockHash: origin.hash, events: ['xcmPallet.Attempted', 'system.ExtrinsicSuccess'] },
+        { chain: 'AssetHubKusama', state: 'success', blockHash: dest.hash, events: ['dmpQueue.ExecutedDownward'] },
+      ],
+    });
   });
 });
