@@ -13,7 +13,7 @@
 // `XcmPallet.CurrentXcmVersion`), the patch can go. Remove it and run the guard tests.
 //
 // Guarded by: test/http/older-runtimes.test.ts "/%s Kusama -> AssetHubKusama: built with XCM V3,
-// the newest the chain knows", "/%s AssetHubKusama -> Kusama: ...".
+// the newest the chain knows"; test/real/kusama.test.ts (on the real Kusama 1.0.0).
 import type { ApiPromise } from '@polkadot/api';
 import type { Registry } from '@polkadot/types-codec/types';
 import { apiPrototypeOf } from '../api-prototype';
