@@ -132,13 +132,17 @@ describe('POST /x-transfer/status from a relay that names no message in its even
   it.each(FAMILIES)('/%s Kusama -> AssetHubKusama: found by the relay block the asset hub received it from, delivered', async (family) => {
     const tx = await signedTransfer(app, chains.Kusama, ksm('v5', 'Kusama', 'AssetHubKusama'), overrides);
     const origin = chains.Kusama.produceBlock({ extrinsics: [tx.hex], events: [attempted(0), extrinsicSuccess(0)] });
-    // The message's bytes stand in for what the relay wrote; its hash is what the asset hub names it by.
-    const msg = `0x03${tx.hash.slice(2)}` as Hex;
-    const other = `0x03${'ab'.repeat(32)}` as Hex;
+    // Messages as the relay writes them (V3, a count, then the instructions; the rest stands in): the
+    // transfer's opens with ReceiveTeleportedAsset (2); in the same relay block the relay also sent
+    // the asset hub a SubscribeVersion (29), as it does after it first sends there; an earlier
+    // block's transfer came in too. The hash is what the asset hub names a message by.
+    const msg = `0x030802${tx.hash.slice(2)}` as Hex;
+    const subscribe = `0x03081d${'cd'.repeat(32)}` as Hex;
+    const earlier = `0x030802${'ab'.repeat(32)}` as Hex;
     const hash = blake2(msg);
     const dest = chains.AssetHubKusama.produceBlock({
-      extrinsics: [validationData([{ sentAt: origin.number - 1, msg: other }, { sentAt: origin.number, msg }])],
-      events: [executedDownward({ hash: blake2(other), id: topicOf(other) }, 'Complete'), executedDownward({ hash, id: topicOf(msg) }, 'Complete')],
+      extrinsics: [validationData([{ sentAt: origin.number - 1, msg: earlier }, { sentAt: origin.number, msg: subscribe }, { sentAt: origin.number, msg }])],
+      events: [earlier, subscribe, msg].map((m) => executedDownward({ hash: blake2(m), id: topicOf(m) }, 'Complete')),
     });
     const res = await request(app).post(`/${family}/x-transfer/status`).send({ from: 'Kusama', to: 'AssetHubKusama', txHash: tx.hash, options });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

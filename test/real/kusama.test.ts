@@ -81,7 +81,7 @@ describe.skipIf(!realSpecsDir())('KSM on Kusama and Asset Hub Kusama 1.0.0, runt
 
       const status = await request(made.app).post(`/${family}/x-transfer/status`).send({ from: 'Kusama', to: 'AssetHubKusama', txHash: included.hash });
       expect(status.status, JSON.stringify(status.body)).toBe(200);
-      expect(status.body).toMatchObject({
+      expect(status.body, JSON.stringify(status.body)).toMatchObject({
         status: 'delivered',
         final: true,
         legs: [

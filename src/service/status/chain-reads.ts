@@ -134,7 +134,25 @@ export async function blockExtrinsics(api: ApiPromise, chain: string, budget: Re
 export interface DownwardMessage {
   sentAt: number;
   hash: string;
+  /**
+   * Whether it opens with an instruction that brings assets (`WithdrawAsset`, `ReserveAssetDeposited`,
+   * `ReceiveTeleportedAsset`: 0, 1 and 2 in every XCM version), as a transfer's does; a relay's own
+   * messages (`SubscribeVersion` after it first sends to a chain) do not. True when only its hash came.
+   */
+  bringsAssets: boolean;
 }
+
+/** The first instruction's index of a `VersionedXcm` (version byte, compact length, instructions). */
+function firstInstruction(message: Uint8Array): number | undefined {
+  const mode = (message[1] ?? 0) & 3;
+  const lengthBytes = mode === 0 ? 1 : mode === 1 ? 2 : mode === 2 ? 4 : undefined;
+  return lengthBytes === undefined ? undefined : message[1 + lengthBytes];
+}
+
+const bringsAssets = (message: Uint8Array): boolean => {
+  const first = firstInstruction(message);
+  return first !== undefined && first <= 2;
+};
 
 interface ValidationDataCall {
   readonly method: { readonly section: string; readonly method: string; readonly args: readonly unknown[] };
@@ -180,8 +198,11 @@ export async function downwardMessagesAt(api: ApiPromise, chain: string, budget:
     const hashed = inbound?.downwardMessages.hashedMessages ?? [];
     budget.items(chain, full.length + hashed.length, 'downward messages');
     return [
-      ...full.map((m) => ({ sentAt: m.sentAt.toNumber(), hash: blake2Hex(m.msg.toU8a(true)) })),
-      ...hashed.map((m) => ({ sentAt: m.sentAt.toNumber(), hash: m.msgHash.toHex() })),
+      ...full.map((m) => {
+        const bytes = m.msg.toU8a(true);
+        return { sentAt: m.sentAt.toNumber(), hash: blake2Hex(bytes), bringsAssets: bringsAssets(bytes) };
+      }),
+      ...hashed.map((m) => ({ sentAt: m.sentAt.toNumber(), hash: m.msgHash.toHex(), bringsAssets: true })),
     ];
   }
   return [];

@@ -287,16 +287,17 @@ export class Journey {
   }
 
   /**
-   * Looks for the downward message a relay sent without naming it among what `block` received:
-   * its hash is then the message's id. Several sent in the same relay block cannot be told apart.
+   * Looks for the downward message a relay sent without naming it among what `block` received (the
+   * one from the origin's block that brings assets): its hash is then the message's id. Several
+   * transfers to the chain in the same relay block cannot be told apart.
    */
   async #takeDownward(cursor: Cursor, block: BlockView): Promise<'found' | 'absent' | 'ambiguous'> {
-    const sent = (await block.downwardMessages()).filter((m) => m.sentAt === cursor.sentAt);
+    const sent = (await block.downwardMessages()).filter((m) => m.sentAt === cursor.sentAt && m.bringsAssets);
     if (sent.length === 0) return 'absent';
     if (sent.length > 1) {
       this.#legs[cursor.leg] = { ...this.#legs[cursor.leg]!, state: 'not-found' };
       this.#cursor = undefined;
-      this.#notes.push(`${this.req.from} names no message in its events, and ${block.chain} received ${sent.length} from its block ${cursor.sentAt}: which is this transfer's cannot be told.`);
+      this.#notes.push(`${this.req.from} names no message in its events, and ${block.chain} received ${sent.length} that bring assets from its block ${cursor.sentAt}: which is this transfer's cannot be told.`);
       return 'ambiguous';
     }
     this.#messageId = sent[0]!.hash;
