@@ -5,10 +5,9 @@
 // pre-flight that quotes nothing it cannot know (so nothing above what arrives), a status that
 // ends delivered; what the SDK cannot build there is a 400 that says why.
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiPromise } from '../../src/sdk';
-import { testApp } from '../helpers/app';
-import { startRealNetwork, realSpecsDir, type RealNetwork } from '../support/real-network';
+import { describe, expect, it } from 'vitest';
+import { realSpecsDir } from '../support/real-network';
+import { freeBalance, useRealService } from '../support/real-service';
 import { dev } from '../support/sandbox-client';
 
 const KSM = 10n ** 12n;
@@ -28,28 +27,15 @@ function transfer(family: Family, from: 'Kusama' | 'AssetHubKusama', to: 'Kusama
 }
 
 describe.skipIf(!realSpecsDir())('KSM on Kusama and Asset Hub Kusama 1.0.0, runtimes older than the SDK', () => {
-  let network: RealNetwork;
-  let made: ReturnType<typeof testApp>;
-
-  beforeAll(async () => {
-    network = await startRealNetwork({ relay: 'Kusama', paras: ['AssetHubKusama'] });
-    made = testApp({ CHAIN_ENDPOINTS: JSON.stringify(network.endpoints), REQUEST_TIMEOUT_MS: '60000', CONNECT_TIMEOUT_MS: '30000' });
-  });
-  afterAll(async () => {
-    await made?.services.close();
-    await network?.close();
-  });
-
-  const free = async (api: ApiPromise, who: string): Promise<bigint> =>
-    ((await api.query.system.account(who)) as unknown as { data: { free: { toBigInt(): bigint } } }).data.free.toBigInt();
+  const real = useRealService({ relay: 'Kusama', paras: ['AssetHubKusama'] });
 
   for (const family of FAMILIES) {
     it(`Kusama -> AssetHubKusama (/${family}): XCM V3 call data arrives, pre-flight quotes nothing above it, status ends delivered`, async () => {
       const body = transfer(family, 'Kusama', 'AssetHubKusama');
-      const post = (path: string, extra: Record<string, unknown> = {}) => request(made.app).post(`/${family}${path}`).send({ ...body, ...extra });
+      const post = (path: string, extra: Record<string, unknown> = {}) => request(real.app).post(`/${family}${path}`).send({ ...body, ...extra });
       const built = await post('/x-transfer');
       expect(built.status, JSON.stringify(built.body)).toBe(200);
-      const [relay, assetHub] = [await network.api('Kusama'), await network.api('AssetHubKusama')];
+      const [relay, assetHub] = [await real.network.api('Kusama'), await real.network.api('AssetHubKusama')];
       const call = relay.createType('Call', built.body as string) as unknown as { section: string; method: string; toJSON(): { args: Record<string, object> } };
       expect(`${call.section}.${call.method}`).toBe('xcmPallet.limitedTeleportAssets');
       expect(Object.keys(call.toJSON().args['dest']!)).toEqual(['v3']);
@@ -69,17 +55,17 @@ describe.skipIf(!realSpecsDir())('KSM on Kusama and Asset Hub Kusama 1.0.0, runt
       }
 
       const [sender, beneficiary] = [dev('Alice'), dev('Bob')];
-      const gotBefore = await free(assetHub, beneficiary.address);
-      const included = await network.submit('Kusama', built.body as string, sender);
+      const gotBefore = await freeBalance(assetHub, beneficiary.address);
+      const included = await real.network.submit('Kusama', built.body as string, sender);
       expect(included.error, included.events.join(', ')).toBeUndefined();
       // Kusama 1.0.0 names no message it sends: only that it ran the transfer's XCM.
       expect(included.events).toContain('xcmPallet.Attempted');
       expect(included.messageId).toBeUndefined();
-      await network.newBlock('AssetHubKusama');
-      const got = (await free(assetHub, beneficiary.address)) - gotBefore;
+      await real.network.newBlock('AssetHubKusama');
+      const got = (await freeBalance(assetHub, beneficiary.address)) - gotBefore;
       expect(got > 0n && got <= AMOUNT, `received ${got} of ${AMOUNT}`).toBe(true);
 
-      const status = await request(made.app).post(`/${family}/x-transfer/status`).send({ from: 'Kusama', to: 'AssetHubKusama', txHash: included.hash });
+      const status = await request(real.app).post(`/${family}/x-transfer/status`).send({ from: 'Kusama', to: 'AssetHubKusama', txHash: included.hash });
       expect(status.status, JSON.stringify(status.body)).toBe(200);
       expect(status.body, JSON.stringify(status.body)).toMatchObject({
         status: 'delivered',
@@ -93,11 +79,11 @@ describe.skipIf(!realSpecsDir())('KSM on Kusama and Asset Hub Kusama 1.0.0, runt
 
     it(`AssetHubKusama -> Kusama (/${family}): a 400 that says why (the SDK sends KSM from a parachain only by type-and-then, which 1.0.0 lacks), never a 500`, async () => {
       const body = transfer(family, 'AssetHubKusama', 'Kusama');
-      const built = await request(made.app).post(`/${family}/x-transfer`).send(body);
+      const built = await request(real.app).post(`/${family}/x-transfer`).send(body);
       expect(built.status, JSON.stringify(built.body)).toBe(400);
       expect(built.body).toMatchObject({ message: 'Relaychain assets can only be transferred using the type-and-then method which is not supported by this chain' });
       for (const path of ['/xcm-fee', '/transfer-info', '/receivable-amount', '/dry-run']) {
-        const res = await request(made.app).post(`/${family}${path}`).send(body);
+        const res = await request(real.app).post(`/${family}${path}`).send(body);
         expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
       }
     });
