@@ -156,4 +156,18 @@ describe('POST /x-transfer/status from a relay that names no message in its even
       ],
     });
   });
+
+  it('two transfers to the asset hub in one relay block cannot be told apart: the leg is not-found and the note says why', async () => {
+    const [a, b] = [await signedTransfer(app, chains.Kusama, ksm('v5', 'Kusama', 'AssetHubKusama'), overrides), await signedTransfer(app, chains.Kusama, ksm('v5', 'Kusama', 'AssetHubKusama'), overrides)];
+    const origin = chains.Kusama.produceBlock({ extrinsics: [a.hex, b.hex], events: [attempted(0), extrinsicSuccess(0), attempted(1), extrinsicSuccess(1)] });
+    const messages = [a, b].map((tx) => ({ sentAt: origin.number, msg: `0x030802${tx.hash.slice(2)}` as Hex }));
+    chains.AssetHubKusama.produceBlock({ extrinsics: [validationData(messages)], events: messages.map(({ msg }) => executedDownward({ hash: blake2(msg), id: topicOf(msg) }, 'Complete')) });
+    const res = await request(app).post('/v5/x-transfer/status').send({ from: 'Kusama', to: 'AssetHubKusama', txHash: a.hash, blockHash: origin.hash, options });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      final: true,
+      legs: [{ chain: 'Kusama', state: 'success' }, { chain: 'AssetHubKusama', state: 'not-found' }],
+      note: `Kusama names no message in its events, and AssetHubKusama received 2 that bring assets from its block ${origin.number}: which is this transfer's cannot be told.`,
+    });
+  });
 });
