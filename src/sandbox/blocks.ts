@@ -5,7 +5,8 @@
 // variant indices, field types and the metadata's `EventRecord` phase) and `Timestamp.Now` at its
 // hash, and every `chain_subscribeFinalizedHeads` / `NewHeads` subscription is sent its header.
 // Blocks that were never produced (the fixed tree up to #100) carry no extrinsics and no events,
-// and the timestamp of block n is BASE_TIMESTAMP + n * 6 s.
+// and the timestamp of block n is BASE_TIMESTAMP + n * 6 s, except genesis (#0), which holds no
+// `Timestamp.Now`, as on a real chain (the first block's inherent sets it).
 //
 // Loading rule: @polkadot/* through `require`, like chain-node.ts.
 import { createRequire } from 'node:module';
@@ -155,7 +156,7 @@ export class BlockProducer {
     const hash = typeof at === 'string' ? at.toLowerCase() : this.tree.head;
     if (this.numberOf(hash) === undefined) return undefined;
     const k = key.toLowerCase();
-    if (k === TIMESTAMP_KEY) return util.u8aToHex(util.bnToU8a(BigInt(this.timestampOf(hash)), { bitLength: 64, isLe: true }));
+    if (k === TIMESTAMP_KEY) return this.numberOf(hash) === 0 ? undefined : util.u8aToHex(util.bnToU8a(BigInt(this.timestampOf(hash)), { bitLength: 64, isLe: true }));
     if (k === EVENTS_KEY) return this.#content.get(hash)?.events;
     return undefined;
   }

@@ -13,7 +13,7 @@ import type { Metadata as MetadataClass, TypeRegistry as TypeRegistryClass } fro
 import type { ChainProperties as ChainPropertiesCodec } from '@polkadot/types/interfaces';
 import { projectRoot } from '../project-root';
 import { withSpecVersion } from './metadata-versions';
-import { withOlderQueues, type QueueEra } from './older-queues';
+import { OLDER_XCM_GONE_APIS, withOlderQueues, type QueueEra } from './older-queues';
 
 const load = createRequire(__filename);
 
@@ -269,7 +269,11 @@ export function olderQueueData(chain: SandboxChainName, era: QueueEra): ChainDat
   const data = chainData(chain);
   const specVersion = QUEUE_ERA_SPEC[era];
   const raw = withSpecVersion(withOlderQueues(Buffer.from(data.metadataHex.slice(2), 'hex'), era), specVersion);
-  return { ...data, metadataHex: `0x${Buffer.from(raw).toString('hex')}`, runtimeVersion: { ...data.runtimeVersion, specVersion } };
+  // The runtime version lists no API the metadata lost (an API is listed by its name's blake2-64).
+  const { blake2AsHex } = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+  const gone = new Set<string>(OLDER_XCM_GONE_APIS.map((name) => blake2AsHex(name, 64)));
+  const apis = data.runtimeVersion.apis.filter(([id]) => !gone.has(id));
+  return { ...data, metadataHex: `0x${Buffer.from(raw).toString('hex')}`, runtimeVersion: { ...data.runtimeVersion, specVersion, apis } };
 }
 
 /**

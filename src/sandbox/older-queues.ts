@@ -15,6 +15,12 @@
 //
 // Outcomes are XCM v3's (`Complete(Weight)`, `Incomplete(Weight, Error)`, `Error(Error)`), as both
 // releases had them. Types the metadata already has are reused; the others are appended.
+//
+// Both eras (relays of `cumulus-1.0` too, like Kusama 1.0.0 of early 2024) knew XCM V2 and V3 only
+// (V4 came with polkadot-sdk 1.7) and had no DryRunApi or XcmPaymentApi (1.11): the `xcm::Versioned*`
+// enums lose their V4 and V5 variants, and those runtime APIs are gone (OLDER_XCM_GONE_APIS).
+// pallet-xcm's calls end at `force_suspension` (index 10), as on Kusama 1.0.0: no `transfer_assets`,
+// no `transfer_assets_using_type_and_then`.
 import { bindings, type LookupEntry, type V15 } from './metadata-versions';
 
 export type QueueEra = 'cumulus-1.0' | 'polkadot-0.9.42';
@@ -172,5 +178,22 @@ export function withOlderQueues(bytes: Uint8Array, era: QueueEra): Uint8Array {
     addPallet(v15, t, 'Ump', 59, ump, 'parachains_ump::Event');
     sentWithoutId(v15, t, 'XcmPallet');
   }
+  olderXcm(v15, t);
   return bindings.metadata.enc(prefixed);
+}
+
+/** The runtime APIs a runtime of either era did not have (its runtime version lists none of them). */
+export const OLDER_XCM_GONE_APIS = ['DryRunApi', 'XcmPaymentApi', 'LocationToAccountApi', 'TrustedQueryApi', 'AuthorizedAliasersApi'];
+
+/** pallet-xcm's last call then (`force_suspension`). */
+const LAST_XCM_CALL = 10;
+
+/** XCM V2 and V3 only: no V4/V5 variant in any `xcm::Versioned*` enum, no call or runtime API of later releases. */
+function olderXcm(v15: V15, t: Types): void {
+  for (const entry of t.lookup) {
+    if (entry.path.join('::') === 'pallet_xcm::pallet::Call' && entry.def.tag === 'variant') entry.def.value = entry.def.value.filter((v) => v.index <= LAST_XCM_CALL);
+    if (entry.path[0] !== 'xcm' || !entry.path[1]?.startsWith('Versioned') || entry.def.tag !== 'variant') continue;
+    entry.def.value = entry.def.value.filter((v) => !/^V[45]$/.test(v.name));
+  }
+  v15.apis = v15.apis.filter((api) => !OLDER_XCM_GONE_APIS.includes(api.name));
 }

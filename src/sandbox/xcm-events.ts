@@ -95,8 +95,10 @@ export const processingFailed = (id: Hex, origin: unknown, error: string, phase:
 });
 
 /** Assets left in the holding register: `pallet` is XcmPallet on relay chains, PolkadotXcm on parachains. */
-export function assetsTrapped(pallet: 'XcmPallet' | 'PolkadotXcm', hash: Hex, origin: Location, phase: EventPhase = 'initialization'): EventSpec {
-  const assets = { V5: [{ id: { parents: 1, interior: 'Here' }, fun: { Fungible: 10_000_000_000 } }] };
+export function assetsTrapped(pallet: 'XcmPallet' | 'PolkadotXcm', hash: Hex, origin: Location, phase: EventPhase = 'initialization', version: 'V3' | 'V5' = 'V5'): EventSpec {
+  // A runtime that knows V3 at most (older-queues.ts) wraps the asset's location in `Concrete`.
+  const id = version === 'V5' ? { parents: 1, interior: 'Here' } : { Concrete: { parents: 1, interior: 'Here' } };
+  const assets = { [version]: [{ id, fun: { Fungible: 10_000_000_000 } }] };
   return { phase, pallet, name: 'AssetsTrapped', fields: { hash, origin, assets } };
 }
 

@@ -9,5 +9,6 @@ export { routerRegistry, type RouterRegistry } from './router-registry';
 export { papiModules, type PapiClient } from './papi';
 export { customAssetLists, outsideCustomAssets, placeCustomAssets, withCustomAssets, type ChainAssetLists, type CustomAsset, type PlacedAsset } from './custom-assets';
 export { inEngineScope, outsideEngineScopes, type EngineClients } from './engine-scopes';
+export { offersDryRunApi } from './patches/runtime-dry-run-api';
 export { apiOnSharedRuntime, runtimeKey, runtimeOf, type RuntimeVersionKey } from './patches/shared-runtime';
 export type { ApiPromise } from '@polkadot/api';

@@ -110,7 +110,7 @@ describe('POST /x-transfer/status: polkadot-sdk 1.0 queues (xcmpQueue, dmpQueue 
     const tx = await extrinsic('Polkadot');
     const origin = chains.Polkadot.produceBlock({ extrinsics: [tx.hex], events: [sent('XcmPallet', 0, child(1000), tx.topic), extrinsicSuccess(0)] });
     const trap = `0x${'cd'.repeat(32)}` as Hex;
-    const dest = chains.AssetHubPolkadot.produceBlock({ events: [assetsTrapped('PolkadotXcm', trap, PARENT, 0), executedDownward({ hash: hashOf(tx), id: tx.topic }, { Incomplete: 'UntrustedReserveLocation' })] });
+    const dest = chains.AssetHubPolkadot.produceBlock({ events: [assetsTrapped('PolkadotXcm', trap, PARENT, 0, 'V3'), executedDownward({ hash: hashOf(tx), id: tx.topic }, { Incomplete: 'UntrustedReserveLocation' })] });
     expect(await statusOf({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, blockHash: origin.hash })).toMatchObject({
       status: 'trapped',
       final: true,

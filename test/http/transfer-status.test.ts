@@ -7,6 +7,7 @@ import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { ALICE, DOT, signedTransfer } from '../helpers/transfer-status';
 import { type TestChainName } from '../support/test-chain';
 import { chainsForFile } from '../support/chains-for-file';
+import { BASE_TIMESTAMP, BLOCK_MS } from '../support/test-blocks';
 import {
   PARENT,
   assetsTrapped,
@@ -62,6 +63,18 @@ describe('POST /x-transfer/status: delivered transfers', () => {
     };
     expect(await statusOf({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, blockHash: origin.hash })).toEqual(expected);
     expect(await statusOf({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash })).toEqual(expected);
+  });
+
+  it('a destination younger than TRACK_MAX_BLOCKS, whose every block is newer than the origin block: read from genesis, which has no Timestamp.Now', async () => {
+    const tx = await build('Polkadot', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) } });
+    // Stamped between the destination's genesis and its block #1, as on chains started together.
+    const origin = chains.Polkadot.produceBlock({ extrinsics: [tx.hex], events: [sent('XcmPallet', 0, child(1000), tx.topic), extrinsicSuccess(0)], timestamp: BASE_TIMESTAMP + BLOCK_MS / 2 });
+    const dest = chains.AssetHubPolkadot.produceBlock({ events: [processed(tx.topic, { Parent: null }, true)] });
+    expect(await statusOf({ from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, blockHash: origin.hash })).toMatchObject({
+      status: 'delivered',
+      final: true,
+      legs: [{ chain: 'Polkadot', state: 'success' }, { chain: 'AssetHubPolkadot', state: 'success', blockHash: dest.hash }],
+    });
   });
 
   it('a reserve transfer AssetHubPolkadot -> Hydration (USDT)', async () => {

@@ -63,6 +63,8 @@ describe('test chain: produced blocks', () => {
     expect(api.registry.createType('u64', now.toU8a(true)).toNumber()).toBe(block.timestamp);
     const earlier = (await api.rpc.state.getStorage(TIMESTAMP_KEY, chain.blockHash(7)!)) as unknown as Bytes;
     expect(api.registry.createType('u64', earlier.toU8a(true)).toNumber()).toBe(BASE_TIMESTAMP + 7 * BLOCK_MS);
+    // Genesis holds none: the first block's inherent sets it.
+    expect(((await api.rpc.state.getStorage(TIMESTAMP_KEY, chain.blockHash(0)!)) as unknown as { isNone: boolean }).isNone).toBe(true);
   });
 
   it('events of a parachain and a module error encode with its own metadata (Asset Hub, Hydration)', async () => {

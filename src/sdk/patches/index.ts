@@ -8,7 +8,8 @@
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
-//                                         relay-after-hop.ts, bridge-destination.ts
+//                                         relay-after-hop.ts, bridge-destination.ts,
+//                                         metadata-xcm-version.ts, runtime-dry-run-api.ts
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts, omnipool-math-arity.ts
@@ -16,11 +17,13 @@ import { readAccountBalancesAsBigInt } from './account-balances';
 import { followTransfersAcrossTheBridge } from './bridge-destination';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
+import { buildWithTheMetadataXcmVersion } from './metadata-xcm-version';
 import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
 import { followForwardsToTheRelay } from './relay-after-hop';
+import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -39,4 +42,6 @@ export function patchSdk(): void {
   askDeliveryFeesInTheNativeAsset();
   followForwardsToTheRelay();
   followTransfersAcrossTheBridge();
+  buildWithTheMetadataXcmVersion();
+  refuseDryRunsWithoutTheRuntimeApi();
 }

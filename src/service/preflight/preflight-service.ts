@@ -2,7 +2,7 @@ import type { TAssetInfo, TBridgeStatus, TChain, TCurrencyCore, TPjsApiOrUrl } f
 import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
 import { badRequest } from '../../errors';
-import { sdk, type ApiPromise } from '../../sdk';
+import { offersDryRunApi, sdk, type ApiPromise } from '../../sdk';
 import { scaleAmount } from '../../schemas/amount-scale';
 import type { BalanceRequest, PreflightRequest } from '../../schemas/preflight';
 import type { TransferOptions } from '../../schemas/transfer';
@@ -42,6 +42,15 @@ function requireDryRun(chain: TChain, what: string): void {
   }
 }
 
+/** Whether `chain`'s runtime offers DryRunApi: the registry says so of runtimes older than it too (Kusama 1.0.0). */
+const runtimeDryRuns = async (call: ChainCall, chain: string): Promise<boolean> => offersDryRunApi((await call.apiOverrides[chain]) as ApiPromise);
+
+async function requireRuntimeDryRun(call: ChainCall, chain: string, what: string): Promise<void> {
+  if (!(await runtimeDryRuns(call, chain))) {
+    throw badRequest('RuntimeApiUnavailableError', `${what} needs the dry-run runtime API, which ${chain}'s runtime does not offer (it is older than the SDK's registry says)`);
+  }
+}
+
 /**
  * The first hop the SDK cannot dry-run. Past it the SDK follows nothing: its destination (fee 0,
  * `noFeeRequired`, sufficient) is a placeholder, not an answer from the destination.
@@ -49,12 +58,32 @@ function requireDryRun(chain: TChain, what: string): void {
 const blindHop = (hops: readonly { chain: string }[]): string | undefined => hops.find((h) => !sdk.hasDryRunSupport(h.chain as TChain))?.chain;
 const unreachedReason = (hop: string): string => `The XCM passes ${hop}, which has no dry-run support: the destination could not be dry-run`;
 
-/** xcm-fee past a hop without dry-run support: the placeholder destination says so, and the query did not succeed. */
-function markUnreachedDestination(fees: XcmFeeResult, destination: string): XcmFeeResult {
-  const hop = blindHop(fees.hops);
-  if (!hop || !fees.destination || fees.destination.dryRunError) return fees;
-  const error = { reason: unreachedReason(hop) };
-  return { ...fees, success: false, dryRunError: fees.dryRunError ?? { ...error, chain: destination, chainKind: 'destination' }, destination: { ...fees.destination, dryRunError: error } };
+/**
+ * Why the SDK's destination is a placeholder, if it is: the origin's runtime could not be dry-run
+ * (`origin`: the XCM was never followed, so nothing past the origin is known), or a hop without
+ * dry-run support.
+ */
+async function unreached(call: ChainCall, origin: string, hops: readonly { chain: string }[]): Promise<{ reason: string; origin?: true } | undefined> {
+  if (!(await runtimeDryRuns(call, origin))) return { reason: `${origin}'s runtime offers no DryRunApi: the XCM could not be followed, so what it costs on the way and what arrives are not known`, origin: true };
+  const hop = blindHop(hops);
+  return hop ? { reason: unreachedReason(hop) } : undefined;
+}
+
+/** xcm-fee past a chain that could not be dry-run: the placeholder destination says so, and the query did not succeed. */
+function markUnreachedDestination(fees: XcmFeeResult, destination: string, why: Awaited<ReturnType<typeof unreached>>): XcmFeeResult {
+  if (!why || !fees.destination || fees.destination.dryRunError) return fees;
+  const error = { reason: why.reason };
+  // Past an origin that was not dry-run, `sufficient` was never asked of anything: left out, not a guess.
+  const { sufficient, ...placeholder } = fees.destination;
+  const dest = why.origin || sufficient === undefined ? placeholder : { ...placeholder, sufficient };
+  return { ...fees, success: false, dryRunError: fees.dryRunError ?? { ...error, chain: destination, chainKind: 'destination' }, destination: { ...dest, dryRunError: error } };
+}
+
+/** transfer-info past an origin that could not be dry-run: the SDK's received amount is the whole amount, not what arrives. */
+function markUnknownArrival(destination: NonNullable<TransferInfoResult['destination']>, reason: string): void {
+  const unknown = { error: 'UnableToComputeError' as const, message: reason };
+  destination.xcmFee.balanceAfter = unknown;
+  Object.assign(destination.receivedCurrency, { sufficient: unknown, receivedAmount: unknown, balanceAfter: unknown });
 }
 
 /** The amount queries price a single asset: a multi-asset array is refused as such, before its items are looked up. */
@@ -163,34 +192,43 @@ export class PreflightService {
   }
 
   /** The recipient's balance of `destAsset` on the destination and the route's fees, over one set of connections. */
-  private recipientBalanceAndFees(req: PreflightRequest, destAsset: TAssetInfo, what: string): Promise<{ balance: bigint; fees: XcmFeeResult }> {
+  private recipientBalanceAndFees(req: PreflightRequest, destAsset: TAssetInfo, what: string): Promise<{ balance: bigint; fees: XcmFeeResult; originDryRuns: boolean }> {
     return this.run(req, what, async (b, call) => {
-      const [balance, raw] = await Promise.all([
+      const [balance, raw, originDryRuns] = await Promise.all([
         balanceOf({ address: req.recipient, chain: req.to, currency: selectorOf(destAsset), apiOverrides: call.apiOverrides }),
         b.getXcmFee({ disableFallback: false }),
+        runtimeDryRuns(call, req.from),
       ]);
-      return { balance, fees: toXcmFeeResult(raw, this.translate(req)) };
+      return { balance, fees: toXcmFeeResult(raw, this.translate(req)), originDryRuns };
     });
   }
 
   async #dryRun(req: PreflightRequest): Promise<DryRunResult> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'A dry run');
-    const r = await this.run(req, 'Dry-running', (b) => b.dryRun());
+    const r = await this.run(req, 'Dry-running', async (b, call) => {
+      await requireRuntimeDryRun(call, req.from, 'A dry run');
+      return b.dryRun();
+    });
     return toDryRunResult(r, this.translate(req));
   }
 
   async #dryRunPreview(req: PreflightRequest, mintFeeAssets: boolean): Promise<DryRunResult> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.from, 'A dry-run preview');
-    const r = await this.run(req, 'Dry-running (preview)', (b) => b.dryRunPreview({ mintFeeAssets }));
+    const r = await this.run(req, 'Dry-running (preview)', async (b, call) => {
+      await requireRuntimeDryRun(call, req.from, 'A dry-run preview');
+      return b.dryRunPreview({ mintFeeAssets });
+    });
     return toDryRunResult(r, this.translate(req));
   }
 
   async #getXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<XcmFeeResult> {
     checkBeforeDial(req, this.config);
-    const r = await this.run(req, 'Pricing', (b) => b.getXcmFee({ disableFallback }));
-    return markUnreachedDestination(toXcmFeeResult(r, this.translate(req)), req.to);
+    return this.run(req, 'Pricing', async (b, call) => {
+      const fees = toXcmFeeResult(await b.getXcmFee({ disableFallback }), this.translate(req));
+      return markUnreachedDestination(fees, req.to, await unreached(call, req.from, fees.hops));
+    });
   }
 
   async #getOriginXcmFee(req: PreflightRequest, disableFallback: boolean): Promise<OriginXcmFeeResult> {
@@ -201,11 +239,13 @@ export class PreflightService {
 
   async #getTransferInfo(req: PreflightRequest): Promise<TransferInfoResult> {
     checkBeforeDial(req, this.config);
-    const r = await this.run(req, 'Transfer info for', (b) => b.getTransferInfo());
-    const info = toTransferInfoResult(r, { resolveAsset: registryAssetResolver });
-    const hop = blindHop(info.hops);
-    if (hop && info.destination) info.destination.xcmFee.dryRunError = { reason: unreachedReason(hop) };
-    return info;
+    return this.run(req, 'Transfer info for', async (b, call) => {
+      const info = toTransferInfoResult(await b.getTransferInfo(), { resolveAsset: registryAssetResolver });
+      const why = await unreached(call, req.from, info.hops);
+      if (why && info.destination) info.destination.xcmFee.dryRunError = { reason: why.reason };
+      if (why?.origin && info.destination) markUnknownArrival(info.destination, why.reason);
+      return info;
+    });
   }
 
   /** Rule 1: max(balance - ED - originFee, 0), the fee counted only when paid in the queried asset. */
@@ -236,7 +276,8 @@ export class PreflightService {
     const asset = sdkCall(() => sdk.findAssetInfoOrThrow(req.from, core, null));
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
     const paysInAsset = originFeeCounts(req, asset);
-    const { balance: destBalance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Minimal transferable amount for');
+    const { balance: destBalance, fees, originDryRuns } = await this.recipientBalanceAndFees(req, destAsset, 'Minimal transferable amount for');
+    if (!originDryRuns) throw badRequest('RuntimeApiUnavailableError', `The minimal transferable amount needs the dry-run runtime API, which ${req.from}'s runtime does not offer (it is older than the SDK's registry says)`);
     for (const hop of fees.hops) requireDryRun(hop.chain as TChain, `The minimal transferable amount (through ${hop.chain})`);
     const min = minTransferableAmount({
       hopFees: fees.hops.map((h) => ({ amount: big(h.result.fee), inTransferredAsset: isSameAsset(h.result.asset, asset) })),
@@ -257,7 +298,11 @@ export class PreflightService {
   async #getReceivableAmount(req: PreflightRequest): Promise<string> {
     checkBeforeDial(req, this.config);
     requireDryRun(req.to, 'The receivable amount');
-    const info = await this.run(req, 'Receivable amount for', (b) => b.getTransferInfo());
+    const info = await this.run(req, 'Receivable amount for', async (b, call) => {
+      // Without it on the origin the SDK follows nothing and answers the whole amount.
+      await requireRuntimeDryRun(call, req.from, 'The receivable amount');
+      return b.getTransferInfo();
+    });
     // The SDK stops following the XCM at a hop it cannot dry-run and prices the rest as free.
     for (const hop of info.hops ?? []) requireDryRun(hop.chain, `The receivable amount (through ${hop.chain})`);
     const received = info.destination.receivedCurrency.receivedAmount;
@@ -277,7 +322,8 @@ export class PreflightService {
     const destAsset = sdkCall(() => sdk.findAssetOnDestOrThrow(req.from, req.to, core));
     const destNative = sdkCall(() => sdk.findNativeAssetInfo(req.to));
     const base = req.options.abstractDecimals ? scaleAmount(amount, asset.decimals) : BigInt(amount);
-    const { balance, fees } = await this.recipientBalanceAndFees(req, destAsset, 'Verifying the existential deposit for');
+    const { balance, fees, originDryRuns } = await this.recipientBalanceAndFees(req, destAsset, 'Verifying the existential deposit for');
+    if (!originDryRuns) throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}: ${req.from}'s runtime offers no DryRunApi, so the SDK cannot follow the XCM to ${req.to}`);
     const blind = blindHop(fees.hops);
     if (blind) {
       throw badRequest('UnableToComputeError', `No destination fee could be computed on ${req.to}: the XCM passes ${blind}, which has no dry-run support, so the SDK cannot follow it to ${req.to}`);

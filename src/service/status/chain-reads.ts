@@ -130,6 +130,84 @@ export async function blockExtrinsics(api: ApiPromise, chain: string, budget: Re
   return { number, extrinsics: hashes };
 }
 
+/** A downward message a parachain block received: the relay block that sent it and its blake2-256 hash. */
+export interface DownwardMessage {
+  sentAt: number;
+  hash: string;
+  /**
+   * Whether it opens with an instruction that brings assets (`WithdrawAsset`, `ReserveAssetDeposited`,
+   * `ReceiveTeleportedAsset`: 0, 1 and 2 in every XCM version), as a transfer's does; a relay's own
+   * messages (`SubscribeVersion` after it first sends to a chain) do not. True when only its hash came.
+   */
+  bringsAssets: boolean;
+}
+
+/** The first instruction's index of a `VersionedXcm` (version byte, compact length, instructions). */
+function firstInstruction(message: Uint8Array): number | undefined {
+  const mode = (message[1] ?? 0) & 3;
+  const lengthBytes = mode === 0 ? 1 : mode === 1 ? 2 : mode === 2 ? 4 : undefined;
+  return lengthBytes === undefined ? undefined : message[1 + lengthBytes];
+}
+
+const bringsAssets = (message: Uint8Array): boolean => {
+  const first = firstInstruction(message);
+  return first !== undefined && first <= 2;
+};
+
+interface ValidationDataCall {
+  readonly method: { readonly section: string; readonly method: string; readonly args: readonly unknown[] };
+}
+interface InboundDownward {
+  readonly sentAt: { toNumber(): number };
+  readonly msg: { toU8a(bare: boolean): Uint8Array };
+}
+interface InboundMessages {
+  readonly downwardMessages: {
+    readonly fullMessages: readonly InboundDownward[];
+    readonly hashedMessages: readonly { readonly sentAt: { toNumber(): number }; readonly msgHash: { toHex(): string } }[];
+  };
+}
+
+/** Inherents come first: the validation data is among a parachain block's first extrinsics. */
+const INHERENTS_READ = 4;
+
+/**
+ * The downward messages a parachain block received, read from its
+ * `parachainSystem.setValidationData` inherent, each with the relay block that sent it (none on a
+ * relay). How a message is found whose relay names it in no event: relays before the executor's
+ * `Sent` (Kusama 1.0.0) only say `xcmPallet.Attempted`. The hash is what `dmpQueue.ExecutedDownward`
+ * names it by.
+ */
+export async function downwardMessagesAt(api: ApiPromise, chain: string, budget: ReadBudget, hash: string): Promise<DownwardMessage[]> {
+  const answer = await rpc(api, chain, budget, 'chain_getBlock', hash);
+  const extrinsics = (answer as { block?: { extrinsics?: unknown } } | null)?.block?.extrinsics;
+  if (!Array.isArray(extrinsics)) return [];
+  for (const x of extrinsics.slice(0, INHERENTS_READ)) {
+    const bytes = hexBytes(x);
+    if (!bytes) continue;
+    let call: ValidationDataCall;
+    try {
+      call = api.registry.createType('Extrinsic', bytes) as unknown as ValidationDataCall;
+    } catch {
+      continue;
+    }
+    if (call.method.section !== 'parachainSystem' || call.method.method !== 'setValidationData') continue;
+    // Up to polkadot-sdk 2503 in `data`; later in `inbound_messages_data`, some only by their hash.
+    const [data, inbound] = call.method.args as [{ downwardMessages?: readonly InboundDownward[] } | undefined, InboundMessages | undefined];
+    const full = data?.downwardMessages ?? inbound?.downwardMessages.fullMessages ?? [];
+    const hashed = inbound?.downwardMessages.hashedMessages ?? [];
+    budget.items(chain, full.length + hashed.length, 'downward messages');
+    return [
+      ...full.map((m) => {
+        const bytes = m.msg.toU8a(true);
+        return { sentAt: m.sentAt.toNumber(), hash: blake2Hex(bytes), bringsAssets: bringsAssets(bytes) };
+      }),
+      ...hashed.map((m) => ({ sentAt: m.sentAt.toNumber(), hash: m.msgHash.toHex(), bringsAssets: true })),
+    ];
+  }
+  return [];
+}
+
 async function storageAt(api: ApiPromise, chain: string, budget: ReadBudget, key: string, hash: string): Promise<Uint8Array | undefined> {
   const value = await rpc(api, chain, budget, 'state_getStorage', key, hash);
   if (value === null) return undefined;

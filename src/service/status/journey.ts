@@ -20,6 +20,8 @@ interface Cursor {
   /** The next block to read; undefined until the timestamp search has run from `since`. */
   next?: number;
   since?: number;
+  /** The message has no id yet: it is the downward message the relay sent in this block (origin.ts). */
+  sentAt?: number;
 }
 
 /** What a journey knows and where it reads next: plain JSON, so a watch resumes it in another process. */
@@ -217,14 +219,15 @@ export class Journey {
     const route = origin.leg.state === 'failed' ? [] : laterLegs(this.req.from, this.req.to, origin.sentTo);
     this.#messageId = origin.messageId;
     this.#cursor = undefined;
-    if (route.length > 0 && !origin.messageId) {
+    if (route.length > 0 && !origin.messageId && origin.downwardFrom === undefined) {
       this.#legs = [origin.leg, ...route.map((step) => ({ ...pendingLeg(step.chain, step.role), state: 'not-found' as const }))];
       this.#notes.push(NO_MESSAGE);
       return;
     }
     this.#legs = [origin.leg, ...route.map((step) => pendingLeg(step.chain, step.role))];
     if (route.some((step) => step.role === 'bridge')) this.#notes.push(BEYOND_BRIDGE);
-    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: await block.timestamp() };
+    const sentAt = origin.messageId ? {} : { sentAt: origin.downwardFrom };
+    if (route.length > 0) this.#cursor = { leg: 1, chain: route[0]!.chain, since: await block.timestamp(), ...sentAt };
   }
 
   /** Reads the cursor's chain (and then the next ones) up to each finalized head. */
@@ -268,6 +271,11 @@ export class Journey {
       await this.#takeOrigin(block, index);
       return true;
     }
+    if (this.#messageId === undefined) {
+      const taken = await this.#takeDownward(cursor, block);
+      // Told apart from none: the leg ends here, and the cursor with it.
+      if (taken !== 'found') return taken === 'ambiguous';
+    }
     const outcome = findMessage(await block.events(), this.#messageId!);
     if (!outcome) return false;
     const leg = cursor.leg;
@@ -276,6 +284,24 @@ export class Journey {
     const next = this.#legs[leg + 1];
     this.#cursor = outcome.state === 'success' && next ? { leg: leg + 1, chain: next.chain, since: await block.timestamp() } : undefined;
     return true;
+  }
+
+  /**
+   * Looks for the downward message a relay sent without naming it among what `block` received (the
+   * one from the origin's block that brings assets): its hash is then the message's id. Several
+   * transfers to the chain in the same relay block cannot be told apart.
+   */
+  async #takeDownward(cursor: Cursor, block: BlockView): Promise<'found' | 'absent' | 'ambiguous'> {
+    const sent = (await block.downwardMessages()).filter((m) => m.sentAt === cursor.sentAt && m.bringsAssets);
+    if (sent.length === 0) return 'absent';
+    if (sent.length > 1) {
+      this.#legs[cursor.leg] = { ...this.#legs[cursor.leg]!, state: 'not-found' };
+      this.#cursor = undefined;
+      this.#notes.push(`${this.req.from} names no message in its events, and ${block.chain} received ${sent.length} that bring assets from its block ${cursor.sentAt}: which is this transfer's cannot be told.`);
+      return 'ambiguous';
+    }
+    this.#messageId = sent[0]!.hash;
+    return 'found';
   }
 
   /** Past TRACK_MAX_BLOCKS the answer is what is known so far, not final, and says why. */

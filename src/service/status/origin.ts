@@ -12,6 +12,12 @@ export interface Origin {
   messageId?: string;
   /** Where the origin sent the message (the `Sent` event's destination, polkadot.js JSON). */
   sentTo?: unknown;
+  /**
+   * A relay that named no message (runtimes before the executor's `Sent`, Kusama 1.0.0) but ran
+   * the transfer's XCM (`xcmPallet.Attempted`): its block, which the parachain's validation data
+   * names as the downward message's `sent_at`.
+   */
+  downwardFrom?: number;
 }
 
 export const notFoundLeg = (chain: string): Leg => ({ chain, role: 'origin', state: 'not-found', events: [] });
@@ -40,7 +46,9 @@ export async function readOrigin(block: BlockView, index: number): Promise<Origi
     if (fact?.kind === 'sent') sent ??= fact;
     if (fact?.kind === 'message-sent') hash ??= fact.messageId;
   }
-  return { leg, messageId: sent?.messageId ?? hash, sentTo: sent?.destination };
+  const messageId = sent?.messageId ?? hash;
+  const downward = messageId === undefined && events.some((e) => e.name === 'xcmPallet.Attempted');
+  return { leg, messageId, sentTo: sent?.destination, ...(downward ? { downwardFrom: block.number } : {}) };
 }
 
 /** Where `txHash` is in `block`, or -1. */

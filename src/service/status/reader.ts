@@ -11,7 +11,7 @@ import type { ApiPromise } from '../../sdk';
 import type { StatusRequest } from '../../schemas/status';
 import { endpointResolver, fromChainFailure, ReadBudget, type ReadLimits, type ReadSpent } from '../sdk-calls';
 import type { ChainEvent } from './chain-events';
-import { blockExtrinsics, blockHashAt, eventsAt, finalizedHead, timestampAt, type BlockRef } from './chain-reads';
+import { blockExtrinsics, blockHashAt, downwardMessagesAt, eventsAt, finalizedHead, timestampAt, type BlockRef, type DownwardMessage } from './chain-reads';
 import { sharedPart, type SharedBlocks } from './shared-blocks';
 
 /** Blocks read at once at most (one connection carries them). */
@@ -33,6 +33,8 @@ export interface BlockView {
   /** The hashes of its extrinsics, in order. */
   extrinsics(): Promise<string[]>;
   timestamp(): Promise<number>;
+  /** The downward messages it received (a parachain's block), each with the relay block that sent it. */
+  downwardMessages(): Promise<DownwardMessage[]>;
   /** What reading it has cost so far, in the budget it was read under. */
   spent(): ReadSpent;
 }
@@ -45,6 +47,7 @@ export function lazyBlock(chain: string, ref: BlockRef, read: <T>(work: (api: Ap
   let events: Promise<ChainEvent[]> | undefined;
   let extrinsics: Promise<string[]> | undefined;
   let timestamp: Promise<number> | undefined;
+  let downward: Promise<DownwardMessage[]> | undefined;
   return {
     chain,
     number: ref.number,
@@ -52,6 +55,7 @@ export function lazyBlock(chain: string, ref: BlockRef, read: <T>(work: (api: Ap
     events: () => (events ??= read((api) => eventsAt(api, chain, budget, ref.hash))),
     extrinsics: () => (extrinsics ??= read(async (api) => (await blockExtrinsics(api, chain, budget, ref.hash))?.extrinsics ?? [])),
     timestamp: () => (timestamp ??= read((api) => timestampAt(api, chain, budget, ref.hash))),
+    downwardMessages: () => (downward ??= read((api) => downwardMessagesAt(api, chain, budget, ref.hash))),
     spent: () => budget.spent,
   };
 }

@@ -1,6 +1,8 @@
 // Where to start reading a later chain: a message is processed after it was sent, so nothing older
 // than the block whose timestamp is at or just before the sending block's needs reading. Found by a
-// binary search over `Timestamp.Now` (about log2(span) block reads).
+// binary search over `Timestamp.Now` (about log2(span) block reads). Genesis has no `Timestamp.Now`
+// (the first block's inherent sets it): it is before everything, and a chain younger than the span
+// is searched from it.
 import { distinctEndpoints } from '../../chains/endpoint';
 import { ChainResponseError } from '../../errors';
 import type { BlockRef } from './chain-reads';
@@ -8,12 +10,13 @@ import type { ChainReader } from './reader';
 
 /**
  * The number of the latest block of `chain` stamped at or before `since` (ms), searched among the
- * `span` blocks below the finalized head; the oldest of them when all are newer (`beyond`: the
- * message may have been processed before them). With the head.
+ * `span` blocks below the finalized head (genesis counts as stamped before everything); the oldest
+ * of them when all are newer (`beyond`: the message may have been processed before them). With the head.
  */
 export async function startBlock(reader: ChainReader, chain: string, since: number, span: number): Promise<{ start: number; head: BlockRef; beyond?: true }> {
   const head = await reader.head(chain);
   const stampOf = async (n: number): Promise<number> => {
+    if (n === 0) return -Infinity;
     const block = n === head.number ? reader.block(chain, head) : await reader.blockAt(chain, n);
     // The finalized head's ancestors exist; a chain that says otherwise cannot be searched.
     if (!block) throw new ChainResponseError(chain, `has no block ${n} below its finalized head ${head.number}`);
@@ -22,7 +25,7 @@ export async function startBlock(reader: ChainReader, chain: string, since: numb
   let low = Math.max(0, head.number - span);
   let high = head.number;
   if ((await stampOf(high)) <= since) return { start: high, head };
-  if ((await stampOf(low)) > since) return low === 0 ? { start: low, head } : { start: low, head, beyond: true };
+  if ((await stampOf(low)) > since) return { start: low, head, beyond: true };
   // Invariant: block `low` is at or before `since`, block `high` after it.
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);
