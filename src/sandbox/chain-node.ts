@@ -168,7 +168,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     blockHash: (n) => node.blockHash(n),
     head: () => node.headNumber(),
     get openSubscriptions() {
-      return node.produced.subscriptions.count() + node.specV2.follows;
+      return node.produced.subscriptions.count() + node.specV2.subscriptions;
     },
     openSubscriptionsOf: (method) => node.produced.subscriptions.count(method),
     get storageReads() {

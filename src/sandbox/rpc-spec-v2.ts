@@ -2,7 +2,8 @@
 // emulated node beside the legacy methods, as real nodes serve both: `chainHead_v1_*` (a follow
 // subscription and its events: initialized, newBlock, bestBlockChanged, finalized, and the
 // operations header, body, storage, call, unpin, stopOperation), `transaction_v1_broadcast` and
-// `_stop`, and `chainSpec_v1_*`. polkadot-api speaks it natively when `rpc_methods` lists it.
+// `_stop`, `transactionWatch_v1_submitAndWatch` and `_unwatch` (transaction-watch.ts), and
+// `chainSpec_v1_*`. polkadot-api speaks it natively when `rpc_methods` lists it.
 //
 // Everything is read through the node's own legacy methods (`LegacyCall`), so both specs answer
 // from one state. Every produced block is new, best and finalized at once (the sandbox's chains
@@ -10,6 +11,7 @@
 //
 // Loading rule: @polkadot/* through `require`, like chain-node.ts.
 import { createRequire } from 'node:module';
+import { TransactionWatches } from './transaction-watch';
 
 const load = createRequire(__filename);
 const util = load('@polkadot/util') as typeof import('@polkadot/util');
@@ -33,6 +35,8 @@ export const SPEC_V2_METHODS = [
   'chainSpec_v1_properties',
   'transaction_v1_broadcast',
   'transaction_v1_stop',
+  'transactionWatch_v1_submitAndWatch',
+  'transactionWatch_v1_unwatch',
 ] as const;
 
 const SERVED: ReadonlySet<string> = new Set(SPEC_V2_METHODS);
@@ -106,26 +110,29 @@ function encodeHeader(header: LegacyHeader): Hex {
   );
 }
 
-/** The new spec on one node: its follow subscriptions and broadcasts, by the socket that opened them. */
+/** The new spec on one node: its follow subscriptions, broadcasts and watched transactions, by the socket that opened them. */
 export class SpecV2 {
   readonly #follows = new Map<string, Follow>();
   readonly #broadcasts = new Map<string, object>();
+  readonly #watches: TransactionWatches;
   #next = 1;
 
   constructor(
     private readonly legacy: LegacyCall,
     /** Prefix of the ids it hands out (the chain's name). */
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.#watches = new TransactionWatches(legacy, blake2);
+  }
 
   /** Whether `method` belongs to the new spec (the node routes it here). */
   static serves(method: string): boolean {
     return SERVED.has(method);
   }
 
-  /** Open follow subscriptions. */
-  get follows(): number {
-    return this.#follows.size;
+  /** Open subscriptions: follows and watched transactions. */
+  get subscriptions(): number {
+    return this.#follows.size + this.#watches.size;
   }
 
   /** Answers one request from `owner` (a socket); events go out with `send` after the answer. */
@@ -150,10 +157,12 @@ export class SpecV2 {
       this.#event(id, { event: 'bestBlockChanged', bestBlockHash: hash });
       this.#event(id, { event: 'finalized', finalizedBlockHashes: [hash], prunedBlockHashes: [] });
     }
+    this.#watches.newBlock(hash);
   }
 
-  /** The socket closed: its follows and broadcasts end. */
+  /** The socket closed: its follows, broadcasts and watches end. */
   dropOwner(owner: object): void {
+    this.#watches.dropOwner(owner);
     for (const [id, follow] of this.#follows) if (follow.owner === owner) this.#follows.delete(id);
     for (const [id, by] of this.#broadcasts) if (by === owner) this.#broadcasts.delete(id);
   }
@@ -198,6 +207,12 @@ export class SpecV2 {
         }
         return id;
       }
+      case 'transactionWatch_v1_submitAndWatch':
+        if (!isHex(p[0])) throw new SpecError(-32602, 'Invalid params: the transaction must be hex');
+        return this.#watches.submitAndWatch(this.#id(), p[0], owner, send);
+      case 'transactionWatch_v1_unwatch':
+        if (!this.#watches.unwatch(String(p[0]))) throw new SpecError(-32602, 'Invalid subscription id');
+        return null;
       case 'transaction_v1_stop':
         if (!this.#broadcasts.delete(String(p[0]))) throw new SpecError(-32602, 'Invalid operation id');
         return null;

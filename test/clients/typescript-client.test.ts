@@ -33,19 +33,23 @@ describe('the generated client', () => {
     expect(readFileSync(fresh, 'utf8')).toBe(readFileSync(join(root, 'clients/typescript/src/schema.ts'), 'utf8'));
   }, 60_000);
 
-  it('type-checks the wallet example; a misspelt field, a defaulted option left out and a JSON-or-stream mix-up are caught or accepted as the service treats them', async () => {
+  it('type-checks the wallet example; a misspelt field, a defaulted option left out and the JSON answer apart from the stream (with the defaults of openapi-fetch too) are caught or accepted as the service treats them', async () => {
     await tsc(join(root, 'clients/typescript/tsconfig.json'));
     const client = join(root, 'clients/typescript/src');
     writeFileSync(
       join(work, 'use.ts'),
       [
-        `import { createGatewayClient } from ${JSON.stringify(client)};`,
+        `import createClient from ${JSON.stringify(join(root, 'node_modules/openapi-fetch'))};`,
+        `import { createGatewayClient, type paths } from ${JSON.stringify(client)};`,
         `const client = createGatewayClient('http://127.0.0.1:3001');`,
         `const transfer = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, address: 'x' } as const;`,
         // Options that have a default need not be sent.
         `export const ok = client.POST('/v5/x-transfer', { body: { ...transfer, options: { xcmFormatCheck: true } } });`,
-        // The JSON answer of /x-transfer/status is an object, never the stream's text.
+        // The JSON answer of /x-transfer/status is an object, never the stream's text, with openapi-fetch's defaults too.
         `export const status = client.POST('/v5/x-transfer/status', { body: { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: '0x00' } }).then((r) => r.data?.status.toUpperCase());`,
+        `export const plain = createClient<paths>({ baseUrl: 'http://127.0.0.1:3001' }).POST('/v2/x-transfer/status', { body: { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: '0x00' } }).then((r) => r.data?.legs.length);`,
+        // The stream has its own path, answered as text.
+        `export const stream = client.POST('/v5/x-transfer/status/stream', { body: { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: '0x00' }, parseAs: 'text' }).then((r) => r.data?.length);`,
         // v5 names the recipient `address`, not `recipient`.
         `// @ts-expect-error`,
         `export const bad = client.POST('/v5/x-transfer', { body: { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1' }, recipient: 'x' } });`,

@@ -20,9 +20,12 @@ describe('answers are checked against openapi.yaml', () => {
     expect(openApiViolation('GET', '/nowhere', 404, JSON_TYPE, { ...error, statusCode: 404 })).toBeUndefined();
     expect(openApiViolation('GET', '/nowhere', 200, JSON_TYPE, {})).toMatch(/does not document/);
     expect(openApiViolation('GET', '/v2/chains', 200, 'text/plain', 'Polkadot')).toMatch(/documented as JSON/);
-    // A second media type the response documents is not held to the JSON schema.
-    expect(openApiViolation('POST', '/v5/x-transfer/status', 200, 'text/event-stream; charset=utf-8', {})).toBeUndefined();
+    // A stream is documented on its own path; `Accept: text/event-stream` on the JSON path is answered as that path answers.
+    expect(openApiViolation('POST', '/v5/x-transfer/status/stream', 200, 'text/event-stream; charset=utf-8', {})).toBeUndefined();
+    expect(openApiViolation('POST', '/v5/x-transfer/status/stream', 200, JSON_TYPE, {})).toMatch(/documented as text\/event-stream, answered application\/json/);
+    expect(openApiViolation('POST', '/v2/x-transfer/status', 200, 'text/event-stream; charset=utf-8', {})).toBeUndefined();
     expect(openApiViolation('POST', '/v5/x-transfer/status', 200, 'text/plain', 'delivered')).toMatch(/documented as JSON/);
+    expect(openApiViolation('GET', '/v2/chains', 200, 'text/event-stream', {})).toMatch(/documented as JSON/);
   });
 
   it('holds a request body the service accepted to the request schema of the document', () => {

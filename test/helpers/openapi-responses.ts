@@ -114,9 +114,16 @@ class ResponseDocument {
     if (!key) return `${where}: status ${status} is not documented for ${method.toUpperCase()} ${documented.template}`;
     const response = this.deref({ value: responses[key] as JsonObject, pointer: `${opPointer}/responses/${escape(key)}` });
     const content = response.value.content;
+    const mediaType = contentType?.split(';')[0]?.trim();
+    if (isObject(content) && mediaType && !isObject(content[mediaType]) && !isObject(content['application/json'])) {
+      return `${where}: documented as ${Object.keys(content).join(', ')}, answered ${contentType}`;
+    }
+    // `Accept: text/event-stream` on a JSON path is answered as its `/stream` path answers.
+    if (mediaType === 'text/event-stream' && !(isObject(content) && isObject(content[mediaType])) && this.paths.some((p) => p.params === 0 && p.pattern.test(`${path}/stream`))) {
+      return this.check(method, `${path}/stream`, status, contentType, body, sentBody, requestBody);
+    }
     if (!isObject(content) || !isObject(content['application/json']) || body === undefined) return undefined; // no JSON body
     // Another media type the response documents (a text/event-stream answer): not a JSON body.
-    const mediaType = contentType?.split(';')[0]?.trim();
     if (mediaType && mediaType !== 'application/json' && isObject(content[mediaType])) return undefined;
     if (!contentType?.startsWith('application/json')) return `${where}: documented as JSON, answered ${contentType ?? 'without a content type'}`;
     return this.checkBody(where, `${response.pointer}/content/application~1json/schema`, contentType, body);

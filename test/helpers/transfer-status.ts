@@ -52,11 +52,12 @@ export interface OpenStream {
   close(): void;
 }
 
-export async function openStream(url: string, body: unknown): Promise<OpenStream> {
+/** POSTs `body` to `url` and reads the answer as a stream; `accept` undefined sends fetch's own (`*\/*`). */
+export async function openStream(url: string, body: unknown, accept: string | undefined = 'text/event-stream'): Promise<OpenStream> {
   const abort = new AbortController();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { 'content-type': 'application/json', ...(accept ? { accept } : {}) },
     body: JSON.stringify(body),
     signal: abort.signal,
   });

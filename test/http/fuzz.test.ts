@@ -266,7 +266,7 @@ function validBody(route: RouteEntry): Record<string, unknown> {
   if (/\/router/.test(route.path)) {
     return { from: 'Polkadot', to: 'Astar', exchange: 'HydrationDex', currencyFrom: { symbol: 'DOT' }, currencyTo: { symbol: 'ASTR' }, amount: '10000000000', slippagePct: '1', recipientAddress: ALICE, senderAddress: ALICE, options };
   }
-  if (route.path.endsWith('/x-transfer/status')) return { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: `0x${'00'.repeat(32)}`, options };
+  if (/\/x-transfer\/status(\/stream)?$/.test(route.path)) return { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: `0x${'00'.repeat(32)}`, options };
   const transfer = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, [v5 ? 'address' : 'recipient']: ALICE, [v5 ? 'senderAddress' : 'sender']: ALICE };
   if (route.path.endsWith('/x-transfer-batch')) return { transfers: [transfer], options };
   return { ...transfer, options };

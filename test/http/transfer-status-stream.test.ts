@@ -1,4 +1,4 @@
-// POST /x-transfer/status with `Accept: text/event-stream`: legs as they change, read from new
+// POST /x-transfer/status/stream, and /x-transfer/status with `Accept: text/event-stream`: legs as they change, read from new
 // finalized blocks the test chains produce while the client listens; one head subscription per
 // chain shared by every stream, released (with the chain connection) when the last client goes;
 // the stream bound; chains that answer what does not decode.
@@ -79,6 +79,33 @@ describe('POST /x-transfer/status as a stream', () => {
     }
   });
 
+  it('/x-transfer/status/stream streams whatever the client accepts, as /x-transfer/status does when asked for a stream', async () => {
+    const { tx, body } = await includedTeleport(16n * DOT);
+    const streams = [
+      await openStream(`${server.url}/v5/x-transfer/status`, body),
+      await openStream(`${server.url}/v5/x-transfer/status/stream`, body, undefined),
+      await openStream(`${server.url}/v2/x-transfer/status/stream`, body, 'application/json'),
+    ];
+    const firstLegs = [];
+    for (const s of streams) {
+      expect([s.status, s.contentType]).toEqual([200, expect.stringMatching(/^text\/event-stream/)]);
+      firstLegs.push([await s.next(), await s.next()]);
+    }
+    expect(firstLegs[1]).toEqual(firstLegs[0]);
+    expect(firstLegs[2]).toEqual(firstLegs[0]);
+    assetHub.produceBlock({ events: [processed(tx.topic, { Parent: null }, true)] });
+    const seen = await Promise.all(streams.map((s) => s.until('status')));
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
+    expectDocumentedStatus('v2', seen[2]!.at(-1));
+    expect(seen[0]!.at(-1)?.data).toMatchObject({ status: 'delivered', final: true, messageId: tx.topic });
+    for (const s of streams) expect(await s.next()).toBeUndefined();
+    // Before the stream begins, a bad body is the usual JSON error naming the field.
+    const bad = await request(a.app).post('/v2/x-transfer/status/stream').send({ ...body, txHash: '0x1234' });
+    expectErrorBody(bad.body, 400, 'ValidationError');
+    expect(bad.body.message).toMatch(/txHash/);
+  });
+
   it('follows an extrinsic not yet included: the origin leg appears when a block includes it', async () => {
     const tx = await signedTransfer(a.app, polkadot, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(12n * DOT) } }, overrides);
     const body = { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, options: { development: true, apiOverrides: overrides } };
@@ -107,6 +134,7 @@ describe('POST /x-transfer/status as a stream', () => {
       const refused = await request(a.app).post(`/${family}/x-transfer/status`).set('accept', 'text/event-stream').send(body);
       expectErrorBody(refused.body, 503, 'TooManyStreamsError');
       expect(refused.headers['retry-after']).toBe('5');
+      expectErrorBody((await request(a.app).post(`/${family}/x-transfer/status/stream`).send(body)).body, 503, 'TooManyStreamsError');
       // Asking without a stream still works.
       expect((await request(a.app).post(`/${family}/x-transfer/status`).send(body)).body).toMatchObject({ status: 'in-flight', final: false });
     }

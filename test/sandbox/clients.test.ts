@@ -1,7 +1,7 @@
 // Any client connects to the sandbox's chains, as to real nodes: polkadot.js 14 (which Hydration's
 // transfer libraries pin, and which reads metadata v14 from state_getMetadata) and 16 (which reads
 // the latest version, v16) on every chain, and polkadot-api 2.2 (also v16) over the new JSON-RPC spec
-// (chainHead_v1, transaction_v1, chainSpec_v1), reading every chain and signing and submitting call
+// (chainHead_v1, transaction_v1, transactionWatch_v1, chainSpec_v1), reading every chain and signing and submitting call
 // data the service built.
 import { createRequire } from 'node:module';
 import request from 'supertest';
@@ -205,5 +205,47 @@ describe('the new JSON-RPC spec, as a client reads it off the socket', () => {
     expect(node.openSubscriptions).toBe(0);
     // A stale subscription: null, as the spec answers.
     expect((await call('chainHead_v1_header', [follow, block.hash])).result).toBeNull();
+  });
+
+  it('watches a submitted transaction (validated, broadcasted, bestChainBlockIncluded, finalized), and tells a refused one why (invalid, dropped)', async () => {
+    /** The watch events of `subscription`, once there are `count`. */
+    const watchEvents = async (subscription: string, count: number) => {
+      const of = () => inbox.filter((m) => m.method === 'transactionWatch_v1_watchEvent' && m.params?.subscription === subscription).map((m) => m.params!.result);
+      await until(() => of().length >= count, `${count} events of ${subscription}`);
+      return of();
+    };
+    expect(((await call('rpc_methods')).result as { methods: string[] }).methods).toEqual(expect.arrayContaining(['transactionWatch_v1_submitAndWatch', 'transactionWatch_v1_unwatch']));
+    // Without a taker the node takes no transactions: dropped, with the node's error.
+    const untaken = String((await call('transactionWatch_v1_submitAndWatch', ['0x10cafe0001'])).result);
+    expect(await watchEvents(untaken, 1)).toEqual([{ event: 'dropped', error: 'Method not found' }]);
+
+    const stale = '0x10cafe0002';
+    node.onSubmit((hex) => {
+      if (hex === stale) throw new Error("Transaction is outdated (nonce 0, the account's next is 1)");
+    });
+    try {
+      const refused = String((await call('transactionWatch_v1_submitAndWatch', [stale])).result);
+      expect(await watchEvents(refused, 1)).toEqual([{ event: 'invalid', error: "Invalid Transaction: Transaction is outdated (nonce 0, the account's next is 1)" }]);
+      expect((await call('transactionWatch_v1_submitAndWatch', ['not hex'])).error).toMatchObject({ code: -32602 });
+
+      const taken = String((await call('transactionWatch_v1_submitAndWatch', ['0x10cafe0003'])).result);
+      const unwatched = String((await call('transactionWatch_v1_submitAndWatch', ['0x10cafe0004'])).result);
+      expect(await watchEvents(taken, 2)).toEqual([{ event: 'validated' }, { event: 'broadcasted' }]);
+      expect((await call('transactionWatch_v1_unwatch', [unwatched])).result).toBeNull();
+      expect((await call('transactionWatch_v1_unwatch', [unwatched])).error).toMatchObject({ code: -32602 });
+      const block = node.produceBlock({ extrinsics: ['0x10deadbeef', '0x10cafe0003', '0x10cafe0004'] });
+      expect(await watchEvents(taken, 4)).toEqual([
+        { event: 'validated' },
+        { event: 'broadcasted' },
+        { event: 'bestChainBlockIncluded', block: { hash: block.hash, index: 1 } },
+        { event: 'finalized', block: { hash: block.hash, index: 1 } },
+      ]);
+      // Finalized ends the subscription; the unwatched one heard nothing after its validation.
+      expect((await call('transactionWatch_v1_unwatch', [taken])).error).toMatchObject({ code: -32602 });
+      expect((await watchEvents(unwatched, 0)).map((e) => e['event'])).toEqual(['validated', 'broadcasted']);
+      expect([untaken, refused].map((id) => inbox.filter((m) => m.params?.subscription === id).length)).toEqual([1, 1]);
+    } finally {
+      node.onSubmit(undefined);
+    }
   });
 });

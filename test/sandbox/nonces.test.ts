@@ -3,9 +3,10 @@
 // polkadot-api 1 and 2 `signAndSubmit` / `signSubmitAndWatch` (its nonce from
 // AccountNonceApi_account_nonce, its validity from TaggedTransactionQueue_validate_transaction),
 // five transactions in a row from one account: all included, in order. A transaction the pool
-// refuses is reported to the client that sent it, never dropped in silence.
+// refuses is reported to the client that sent it, never dropped in silence (transactionWatch_v1 too).
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import type { ApiPromise } from '../../src/sdk';
 import { startSandbox, type Sandbox } from '../../src/sandbox/network';
 import { until } from '../helpers/transfer-status';
@@ -160,6 +161,39 @@ describe('a transaction the pool refuses is reported to its client', () => {
       client.destroy();
     }
   }, 60_000);
+
+  it('transactionWatch_v1 over raw JSON-RPC: one the pool refuses is told invalid, with why; one it takes is followed to finalized', async () => {
+    const api = await libraries['@polkadot/api 16']!.ApiPromise.create({ provider: new libraries['@polkadot/api 16']!.WsProvider(sandbox.endpoints.Polkadot!), noInitWarn: true });
+    const socket = new WebSocket(sandbox.endpoints.Polkadot!);
+    const inbox: { id?: number; result?: unknown; params?: { subscription: string; result: { event: string; block?: { hash: string; index: number } } } }[] = [];
+    socket.on('message', (data) => inbox.push(JSON.parse(String(data)) as (typeof inbox)[number]));
+    const eventsOf = (subscription: string) => inbox.filter((m) => m.params?.subscription === subscription).map((m) => m.params!.result);
+    const submitAndWatch = async (id: number, transaction: string): Promise<string> => {
+      socket.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'transactionWatch_v1_submitAndWatch', params: [transaction] }));
+      await until(() => inbox.some((m) => m.id === id), 'the answer');
+      return String(inbox.find((m) => m.id === id)!.result);
+    };
+    try {
+      await new Promise((resolve) => socket.once('open', resolve));
+      const nonce = accountNonceOf('Ferdie');
+      const ahead = await api.tx.system!.remark!('0x05').signAsync(dev('Ferdie'), { nonce: nonce + 5 });
+      const taken = await api.tx.system!.remark!('0x06').signAsync(dev('Ferdie'), { nonce });
+      const refused = await submitAndWatch(1, ahead.toHex());
+      await until(() => eventsOf(refused).length > 0, 'the refusal');
+      expect(eventsOf(refused)).toEqual([{ event: 'invalid', error: expect.stringMatching(/^Invalid Transaction: Transaction will be valid in the future/) }]);
+      const watched = await submitAndWatch(2, taken.toHex());
+      await until(() => eventsOf(watched).some((e) => e.event === 'finalized'), 'finalized');
+      const events = eventsOf(watched);
+      expect(events.map((e) => e.event)).toEqual(['validated', 'broadcasted', 'bestChainBlockIncluded', 'finalized']);
+      expect(events[2]!.block).toEqual(events[3]!.block);
+      const { hash, index } = events[3]!.block!;
+      expect((await api.rpc.chain.getBlock(hash)).block.extrinsics[index]!.hash.toHex()).toBe(taken.hash.toHex());
+      expect(accountNonceOf('Ferdie')).toBe(nonce + 1);
+    } finally {
+      socket.close();
+      await api.disconnect();
+    }
+  });
 
   it('polkadot.js: signAndSend with a nonce the pool refuses is rejected with the node\'s 1010 answer', async () => {
     const api = await libraries['@polkadot/api 16']!.ApiPromise.create({ provider: new libraries['@polkadot/api 16']!.WsProvider(sandbox.endpoints.Polkadot!), noInitWarn: true });

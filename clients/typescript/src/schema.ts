@@ -272,6 +272,8 @@ export interface paths {
     "/v2/metadata-proof": components["pathItems"]["MetadataProof"];
     "/v5/x-transfer/status": components["pathItems"]["TransferStatusV5"];
     "/v2/x-transfer/status": components["pathItems"]["TransferStatusV2"];
+    "/v5/x-transfer/status/stream": components["pathItems"]["TransferStatusStreamV5"];
+    "/v2/x-transfer/status/stream": components["pathItems"]["TransferStatusStreamV2"];
     "/v5/x-transfer/watch": components["pathItems"]["TransferWatch"];
     "/v2/x-transfer/watch": components["pathItems"]["TransferWatch"];
     "/v5/x-transfer/watch/{id}": components["pathItems"]["TransferWatchId"];
@@ -420,7 +422,7 @@ export interface components {
              *     `RouteNotFoundError` (404), `InternalError` (500), `RouteCheckError` (500, with `route`), and for operations that reach a chain
              *     `ProviderUnavailableError` (503, with `Retry-After`), `FeatureTemporarilyDisabledError`
              *     (503), `ChainResponseError` (502) and `DeadlineExceededError` (504); streams of
-             *     `x-transfer/status` also `TooManyStreamsError` and `ShuttingDownError` (503, with
+             *     `x-transfer/status` (`/stream`) also `TooManyStreamsError` and `ShuttingDownError` (503, with
              *     `Retry-After`); `x-transfer/watch` also `TooManyWatchesError` (429 per client, 503 in
              *     all), `WatchNotFoundError` (404) and `WatchStoreUnavailableError` (503). New kinds may be added.
              * @example UnknownChainError
@@ -7170,7 +7172,7 @@ export interface components {
             get?: never;
             put?: never;
             /**
-             * Where a signed transfer is now (answered at once, or streamed)
+             * Where a signed transfer is now
              * @description Follows one signed extrinsic and the XCM message it sent, from the chains themselves
              *     (no indexer), over pooled connections: the origin's block (`chain_getBlock`, the
              *     extrinsic found by its hash) and its `System.Events` (decoded with the chain's own
@@ -7195,10 +7197,170 @@ export interface components {
              *       what is known, not final, and `note` says so. The answer is bounded by
              *       `REQUEST_TIMEOUT_MS` (504 beyond).
              *
-             *     **Streaming.** With `Accept: text/event-stream` the answer is a stream: an `event: leg`
-             *     whose data is a `TransferLeg` for each leg (all of them first, then each time one
-             *     changes), then one `event: status` whose data is the whole `TransferStatus`, once it is
-             *     final or after `TRACK_TIMEOUT_MS` (180 s by default; then `final: false` and a `note`),
+             *     **Streaming.** `POST /x-transfer/status/stream` answers the same body with a stream of
+             *     the transfer's legs (`text/event-stream`). Sent here with `Accept: text/event-stream`,
+             *     the request is answered as that path answers it (the spelling from before that path
+             *     existed; a client generated from this document reads this path's answer as JSON only).
+             */
+            post: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody: {
+                    content: {
+                        /**
+                         * @example {
+                         *       "from": "AssetHubPolkadot",
+                         *       "to": "Hydration",
+                         *       "txHash": "0x5f2c8e1b3c0e4a4f9d6b1a7e2c3d4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4",
+                         *       "blockHash": "0x0b2f7c1a9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a29181716151413121110ff"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["TransferStatusBody"];
+                    };
+                };
+                responses: {
+                    /** @description Where the transfer is. */
+                    200: {
+                        headers: {
+                            "X-Request-Id": components["headers"]["XRequestId"];
+                            [name: string]: unknown;
+                        };
+                        content: {
+                            "application/json": components["schemas"]["TransferStatus"];
+                        };
+                    };
+                    /** @description `MissingParameterError`, `ValidationError` (a `txHash` or `blockHash` that is not 0x + 64 hex digits, an unknown field), `UnknownChainError`, `UnsupportedOperationError` (`from: Ethereum`: following an EVM-signed transaction is not supported yet), `MissingChainApiError` (development mode and a chain of the route without an override), `MalformedJsonError`. */
+                    400: components["responses"]["BadRequest"];
+                    401: components["responses"]["Unauthorized"];
+                    413: components["responses"]["PayloadTooLarge"];
+                    415: components["responses"]["UnsupportedMediaType"];
+                    429: components["responses"]["TooManyRequests"];
+                    500: components["responses"]["InternalError"];
+                    /** @description A chain answered a block, events or a timestamp that do not decode (`ChainResponseError`, naming the chain). */
+                    502: components["responses"]["BadGateway"];
+                    /** @description A chain of the route is unreachable (`ProviderUnavailableError`), or `TRACK_MAX_STREAMS` streams are open (`TooManyStreamsError`), or the service is shutting down (`ShuttingDownError`); each with `Retry-After`. */
+                    503: components["responses"]["ServiceUnavailable"];
+                    504: components["responses"]["GatewayTimeout"];
+                };
+            };
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        TransferStatusV2: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Where a signed transfer is now
+             * @description Follows one signed extrinsic and the XCM message it sent, from the chains themselves
+             *     (no indexer), over pooled connections: the origin's block (`chain_getBlock`, the
+             *     extrinsic found by its hash) and its `System.Events` (decoded with the chain's own
+             *     metadata), then on each later chain the message's id (the `SetTopic` the routers append
+             *     and carry through hops) in `messageQueue.Processed` / `ProcessingFailed` (or, on chains
+             *     that still run the older queues, `xcmpQueue.Success` / `Fail`, `dmpQueue.ExecutedDownward`,
+             *     `ump.ExecutedUpward`, matched by their `message_id` or the hash the origin sent it under),
+             *     with `AssetsTrapped` among the events of its processing. A later chain is read from the block
+             *     whose `Timestamp.Now` is at or just before the origin block's, up to its finalized head.
+             *
+             *     - Without `blockHash` the origin's last `TRACK_LOOKBACK_BLOCKS` finalized blocks are
+             *       searched (100 by default, at most 600), newest first. A `blockHash` the origin does
+             *       not know is a 200 `not-found`, like a block that does not hold the extrinsic; both
+             *       are final.
+             *     - The chains after the origin: where the origin sent the message (its `Sent` event's
+             *       destination), a hop when that is not `to`, then `to`. A destination in another
+             *       ecosystem or Ethereum ends at the origin ecosystem's bridge hub (`bridged`; `note`
+             *       says the rest is not followed).
+             *     - `from` equal to `to` is a local transfer: one leg, `delivered` once its extrinsic
+             *       succeeded.
+             *     - At most `TRACK_MAX_BLOCKS` blocks (600) are read per request; past that the answer is
+             *       what is known, not final, and `note` says so. The answer is bounded by
+             *       `REQUEST_TIMEOUT_MS` (504 beyond).
+             *
+             *     **Streaming.** `POST /x-transfer/status/stream` answers the same body with a stream of
+             *     the transfer's legs (`text/event-stream`). Sent here with `Accept: text/event-stream`,
+             *     the request is answered as that path answers it (the spelling from before that path
+             *     existed; a client generated from this document reads this path's answer as JSON only).
+             */
+            post: {
+                parameters: {
+                    query?: never;
+                    header?: never;
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody: {
+                    content: {
+                        /**
+                         * @example {
+                         *       "from": "AssetHubPolkadot",
+                         *       "to": "Hydration",
+                         *       "txHash": "0x5f2c8e1b3c0e4a4f9d6b1a7e2c3d4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4",
+                         *       "blockHash": "0x0b2f7c1a9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a29181716151413121110ff"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["TransferStatusBody"];
+                    };
+                };
+                responses: {
+                    /** @description Where the transfer is. */
+                    200: {
+                        headers: {
+                            "X-Request-Id": components["headers"]["XRequestId"];
+                            [name: string]: unknown;
+                        };
+                        content: {
+                            "application/json": components["schemas"]["TransferStatus"];
+                        };
+                    };
+                    /** @description `MissingParameterError`, `ValidationError` (a `txHash` or `blockHash` that is not 0x + 64 hex digits, an unknown field), `UnknownChainError`, `UnsupportedOperationError` (`from: Ethereum`: following an EVM-signed transaction is not supported yet), `MissingChainApiError` (development mode and a chain of the route without an override), `MalformedJsonError`. */
+                    400: components["responses"]["BadRequest"];
+                    401: components["responses"]["Unauthorized"];
+                    413: components["responses"]["PayloadTooLarge"];
+                    415: components["responses"]["UnsupportedMediaType"];
+                    429: components["responses"]["TooManyRequests"];
+                    500: components["responses"]["InternalError"];
+                    /** @description A chain answered a block, events or a timestamp that do not decode (`ChainResponseError`, naming the chain). */
+                    502: components["responses"]["BadGateway"];
+                    /** @description A chain of the route is unreachable (`ProviderUnavailableError`), or `TRACK_MAX_STREAMS` streams are open (`TooManyStreamsError`), or the service is shutting down (`ShuttingDownError`); each with `Retry-After`. */
+                    503: components["responses"]["ServiceUnavailable"];
+                    504: components["responses"]["GatewayTimeout"];
+                };
+            };
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        TransferStatusStreamV5: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Where a signed transfer is now, streamed as it changes
+             * @description Follows the transfer as `POST /x-transfer/status` does (same body, same reading of the
+             *     chains, same errors before the stream begins), and streams it.
+             *
+             *     The answer is a stream: an `event: leg` whose data is a `TransferLeg` for each leg (all
+             *     of them first, then each time one changes), then one `event: status` whose data is the
+             *     whole `TransferStatus`, once it is final or after `TRACK_TIMEOUT_MS` (180 s by default; then `final: false` and a `note`),
              *     and the stream ends. A comment line (`: keep-alive`) comes every 15 s. A chain failure
              *     after the stream began is an `event: error` carrying an `ErrorBody`. The first answer
              *     is read before the stream begins, so its failures are ordinary error answers. Streams
@@ -7228,14 +7390,13 @@ export interface components {
                     };
                 };
                 responses: {
-                    /** @description Where the transfer is (JSON), or the stream of its legs (`text/event-stream`). */
+                    /** @description The stream of the transfer's legs, then its status. */
                     200: {
                         headers: {
                             "X-Request-Id": components["headers"]["XRequestId"];
                             [name: string]: unknown;
                         };
                         content: {
-                            "application/json": components["schemas"]["TransferStatus"];
                             /**
                              * @example event: leg
                              *     data: {"chain":"AssetHubPolkadot","role":"origin","state":"success","blockNumber":9876543,"blockHash":"0x…","extrinsicIndex":2,"events":["polkadotXcm.Sent","xcmpQueue.XcmpMessageSent","system.ExtrinsicSuccess"]}
@@ -7272,7 +7433,7 @@ export interface components {
             patch?: never;
             trace?: never;
         };
-        TransferStatusV2: {
+        TransferStatusStreamV2: {
             parameters: {
                 query?: never;
                 header?: never;
@@ -7282,35 +7443,13 @@ export interface components {
             get?: never;
             put?: never;
             /**
-             * Where a signed transfer is now (answered at once, or streamed)
-             * @description Follows one signed extrinsic and the XCM message it sent, from the chains themselves
-             *     (no indexer), over pooled connections: the origin's block (`chain_getBlock`, the
-             *     extrinsic found by its hash) and its `System.Events` (decoded with the chain's own
-             *     metadata), then on each later chain the message's id (the `SetTopic` the routers append
-             *     and carry through hops) in `messageQueue.Processed` / `ProcessingFailed` (or, on chains
-             *     that still run the older queues, `xcmpQueue.Success` / `Fail`, `dmpQueue.ExecutedDownward`,
-             *     `ump.ExecutedUpward`, matched by their `message_id` or the hash the origin sent it under),
-             *     with `AssetsTrapped` among the events of its processing. A later chain is read from the block
-             *     whose `Timestamp.Now` is at or just before the origin block's, up to its finalized head.
+             * Where a signed transfer is now, streamed as it changes
+             * @description Follows the transfer as `POST /x-transfer/status` does (same body, same reading of the
+             *     chains, same errors before the stream begins), and streams it.
              *
-             *     - Without `blockHash` the origin's last `TRACK_LOOKBACK_BLOCKS` finalized blocks are
-             *       searched (100 by default, at most 600), newest first. A `blockHash` the origin does
-             *       not know is a 200 `not-found`, like a block that does not hold the extrinsic; both
-             *       are final.
-             *     - The chains after the origin: where the origin sent the message (its `Sent` event's
-             *       destination), a hop when that is not `to`, then `to`. A destination in another
-             *       ecosystem or Ethereum ends at the origin ecosystem's bridge hub (`bridged`; `note`
-             *       says the rest is not followed).
-             *     - `from` equal to `to` is a local transfer: one leg, `delivered` once its extrinsic
-             *       succeeded.
-             *     - At most `TRACK_MAX_BLOCKS` blocks (600) are read per request; past that the answer is
-             *       what is known, not final, and `note` says so. The answer is bounded by
-             *       `REQUEST_TIMEOUT_MS` (504 beyond).
-             *
-             *     **Streaming.** With `Accept: text/event-stream` the answer is a stream: an `event: leg`
-             *     whose data is a `TransferLeg` for each leg (all of them first, then each time one
-             *     changes), then one `event: status` whose data is the whole `TransferStatus`, once it is
-             *     final or after `TRACK_TIMEOUT_MS` (180 s by default; then `final: false` and a `note`),
+             *     The answer is a stream: an `event: leg` whose data is a `TransferLeg` for each leg (all
+             *     of them first, then each time one changes), then one `event: status` whose data is the
+             *     whole `TransferStatus`, once it is final or after `TRACK_TIMEOUT_MS` (180 s by default; then `final: false` and a `note`),
              *     and the stream ends. A comment line (`: keep-alive`) comes every 15 s. A chain failure
              *     after the stream began is an `event: error` carrying an `ErrorBody`. The first answer
              *     is read before the stream begins, so its failures are ordinary error answers. Streams
@@ -7340,14 +7479,13 @@ export interface components {
                     };
                 };
                 responses: {
-                    /** @description Where the transfer is (JSON), or the stream of its legs (`text/event-stream`). */
+                    /** @description The stream of the transfer's legs, then its status. */
                     200: {
                         headers: {
                             "X-Request-Id": components["headers"]["XRequestId"];
                             [name: string]: unknown;
                         };
                         content: {
-                            "application/json": components["schemas"]["TransferStatus"];
                             /**
                              * @example event: leg
                              *     data: {"chain":"AssetHubPolkadot","role":"origin","state":"success","blockNumber":9876543,"blockHash":"0x…","extrinsicIndex":2,"events":["polkadotXcm.Sent","xcmpQueue.XcmpMessageSent","system.ExtrinsicSuccess"]}
