@@ -13,6 +13,8 @@ export interface NodeRequest {
   readonly specs: readonly [chain: string, file: string][];
   /** Blocks built on every chain before it is handed over (a transaction signed at block 0 fails `badProof`). */
   readonly warmBlocks: number;
+  /** The XCM version the chains speak (each is told the others speak it). */
+  readonly xcmVersion: number;
 }
 
 /** A spec as chopsticks' genesis provider takes it: Paseo's write `ss58Format`/`tokenDecimals` as strings, which it refuses. */
@@ -46,6 +48,19 @@ async function start(request: NodeRequest): Promise<{ endpoints: Record<string, 
   // the channel in the next block's validation data, which later blocks carry on.
   for (const para of paras) {
     for (const [[sibling]] of heads) if (sibling !== (await getParaId(para)).toNumber()) para.submitHorizontalMessages(sibling, []);
+  }
+  // The XCM version each chain speaks, known to the others as a live network knows it: without it the
+  // first message to a chain starts a version exchange whose messages come between a test's own.
+  const paraIds = heads.map(([[id]]) => id);
+  const version = request.xcmVersion;
+  // X1 holds an array of one junction from XCM v4 on.
+  const junction = (paraId: number) => (version >= 4 ? [{ Parachain: paraId }] : { Parachain: paraId });
+  const at = (parents: number, paraId?: number) => ({ [`V${version}`]: { parents, interior: paraId === undefined ? 'Here' : { X1: junction(paraId) } } });
+  const known = (locations: object[]) => locations.map((location) => [[version, location], version]);
+  await setStorage(relay, { XcmPallet: { SupportedVersion: known(paraIds.map((id) => at(0, id))) } });
+  for (const [n, para] of paras.entries()) {
+    const siblings = paraIds.filter((_, m) => m !== n).map((id) => at(1, id));
+    await setStorage(para, { PolkadotXcm: { SupportedVersion: known([at(1), ...siblings]) } });
   }
   for (const node of started) for (let n = 0; n < request.warmBlocks; n++) await node.chain.newBlock();
   return { endpoints, close: async () => void (await Promise.all(started.map((node) => node.close()))) };
