@@ -67,11 +67,13 @@ async function start(request: NodeRequest): Promise<{ endpoints: Record<string, 
 }
 
 const request = JSON.parse(process.argv[2] ?? '{}') as NodeRequest;
+let close: (() => Promise<void>) | undefined;
+// The parent's end (or its exit, even before the chains are ready) ends this process.
+process.on('disconnect', () => void (close?.() ?? Promise.resolve()).finally(() => process.exit(0)));
 start(request).then(
-  ({ endpoints, close }) => {
-    process.send?.({ endpoints });
-    // The parent's end (or its exit) ends this process.
-    process.on('disconnect', () => void close().finally(() => process.exit(0)));
+  (network) => {
+    close = network.close;
+    process.send?.({ endpoints: network.endpoints });
   },
   (error: unknown) => {
     process.send?.({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
