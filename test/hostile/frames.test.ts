@@ -141,6 +141,19 @@ describe('frames in an order nodes use', () => {
     expect(node.connectionsOpened).toBe(1);
     expect(node.openConnections).toBe(1);
   });
+
+  it('a notification held for an id that the answer then does not give: 502 naming it, the connection closed', async () => {
+    const stray = JSON.stringify({ jsonrpc: '2.0', method: 'state_runtimeVersion', params: { subscription: 'stray', result: {} } });
+    const node = await servers.hostile({
+      upstream: upstream.url,
+      onRequest: (frame) => (frame.method === 'state_subscribeRuntimeVersion' ? { sendFirst: stray, then: 'forward' } : 'forward'),
+    });
+    const res = await balance(node);
+    expect(res.status, JSON.stringify(res.body)).toBe(502);
+    expectErrorBody(res.body, 502, 'ChainResponseError');
+    expect(res.body.message).toContain('subscription stray, which was never given');
+    await until(() => node.openConnections === 0, 'the connection to close');
+  });
 });
 
 describe('the service keeps serving', () => {

@@ -13,6 +13,8 @@ export interface NodeRequest {
   readonly specs: readonly [chain: string, file: string][];
   /** Blocks built on every chain before it is handed over (a transaction signed at block 0 fails `badProof`). */
   readonly warmBlocks: number;
+  /** The XCM version the chains speak (each is told the others speak it). */
+  readonly xcmVersion: number;
 }
 
 /** A spec as chopsticks' genesis provider takes it: Paseo's write `ss58Format`/`tokenDecimals` as strings, which it refuses. */
@@ -47,16 +49,31 @@ async function start(request: NodeRequest): Promise<{ endpoints: Record<string, 
   for (const para of paras) {
     for (const [[sibling]] of heads) if (sibling !== (await getParaId(para)).toNumber()) para.submitHorizontalMessages(sibling, []);
   }
+  // The XCM version each chain speaks, known to the others as a live network knows it: without it the
+  // first message to a chain starts a version exchange whose messages come between a test's own.
+  const paraIds = heads.map(([[id]]) => id);
+  const version = request.xcmVersion;
+  // X1 holds an array of one junction from XCM v4 on.
+  const junction = (paraId: number) => (version >= 4 ? [{ Parachain: paraId }] : { Parachain: paraId });
+  const at = (parents: number, paraId?: number) => ({ [`V${version}`]: { parents, interior: paraId === undefined ? 'Here' : { X1: junction(paraId) } } });
+  const known = (locations: object[]) => locations.map((location) => [[version, location], version]);
+  await setStorage(relay, { XcmPallet: { SupportedVersion: known(paraIds.map((id) => at(0, id))) } });
+  for (const [n, para] of paras.entries()) {
+    const siblings = paraIds.filter((_, m) => m !== n).map((id) => at(1, id));
+    await setStorage(para, { PolkadotXcm: { SupportedVersion: known([at(1), ...siblings]) } });
+  }
   for (const node of started) for (let n = 0; n < request.warmBlocks; n++) await node.chain.newBlock();
   return { endpoints, close: async () => void (await Promise.all(started.map((node) => node.close()))) };
 }
 
 const request = JSON.parse(process.argv[2] ?? '{}') as NodeRequest;
+let close: (() => Promise<void>) | undefined;
+// The parent's end (or its exit, even before the chains are ready) ends this process.
+process.on('disconnect', () => void (close?.() ?? Promise.resolve()).finally(() => process.exit(0)));
 start(request).then(
-  ({ endpoints, close }) => {
-    process.send?.({ endpoints });
-    // The parent's end (or its exit) ends this process.
-    process.on('disconnect', () => void close().finally(() => process.exit(0)));
+  (network) => {
+    close = network.close;
+    process.send?.({ endpoints: network.endpoints });
   },
   (error: unknown) => {
     process.send?.({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -15,6 +15,8 @@ export { realSpecsDir, type RealChain } from './real-specs';
 
 /** Blocks built on every chain before it is handed over: a transaction signed at block 0 fails `badProof`. */
 const WARM_BLOCKS = 2;
+/** The XCM version each relay's runtimes speak (Kusama 1.0.0 knows V2 and V3 only). */
+const XCM_VERSION: Record<RealNetworkOptions['relay'], number> = { Paseo: 5, Kusama: 3 };
 /** Starting three runtimes (compiling their wasm) takes about 40 s on an idle 2-core machine. */
 const START_TIMEOUT_MS = 300_000;
 /** The child's last output kept for a failure's message. */
@@ -65,7 +67,7 @@ export async function startRealNetwork(options: RealNetworkOptions): Promise<Rea
   if (!dir) throw new Error('startRealNetwork: REALRUN_SPECS_DIR names no folder of specs');
   const chains = [options.relay, ...options.paras];
   const specs = chains.map((chain) => [chain, join(dir, REAL_SPEC_FILES[chain])]);
-  const child = fork(join(__dirname, 'real-network-node.mts'), [JSON.stringify({ specs, warmBlocks: WARM_BLOCKS })], {
+  const child = fork(join(__dirname, 'real-network-node.mts'), [JSON.stringify({ specs, warmBlocks: WARM_BLOCKS, xcmVersion: XCM_VERSION[options.relay] })], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     env: { ...process.env, LOG_LEVEL: 'warn' },
   });
