@@ -113,7 +113,9 @@ export class HopRules {
     if (kind !== 'AccountId32' && kind !== 'AccountKey20') {
       this.problem(hop, at, `the beneficiary ${loc ? locText(loc) : JSON.stringify(beneficiary)} is not an account on ${hop.chain}`);
     } else if (kind === 'AccountKey20' && !isEvm(hop.chain) && isSystemChain(hop.chain)) {
-      this.problem(hop, at, `the beneficiary is a 20-byte account, but ${hop.chain} has 32-byte accounts: it cannot deposit there (FailedToTransactAsset)`);
+      const message = `the beneficiary is a 20-byte account, but ${hop.chain} has 32-byte accounts: it cannot deposit there (FailedToTransactAsset)`;
+      if (inAppendix) this.warning(hop, at, `${message}: what is left after the transfer stays trapped there`);
+      else this.problem(hop, at, message);
     } else if (kind === 'AccountKey20' && !isEvm(hop.chain)) {
       this.warning(hop, at, `the beneficiary is a 20-byte account on ${hop.chain}, whose accounts are 32-byte: whether it maps one cannot be told`);
     } else if (kind === 'AccountId32' && isEvm(hop.chain)) {
