@@ -3,13 +3,12 @@
 // does what the corpus records; /explain's `route`, with the service pointed straight at the same
 // chains, says the same: every hop ok exactly when the runtime delivers, otherwise a problem at the
 // hop and instruction where it stops.
-import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { ApiPromise } from '../../src/sdk';
 import { testApp } from '../helpers/app';
 import { startRealNetwork, realSpecsDir, type RealChain, type RealNetwork } from '../support/real-network';
 import { CORPUS, PASEO, type Role } from '../support/verdict-corpus';
-import { judge, routeAgrees, sameOutcome, type RouteView } from '../support/verdict-judge';
+import { expectVerdict } from '../support/verdict-judge';
 
 describe.skipIf(!realSpecsDir())('the verdict corpus on real runtimes: the runtime and /explain agree', () => {
   let network: RealNetwork;
@@ -28,15 +27,7 @@ describe.skipIf(!realSpecsDir())('the verdict corpus on real runtimes: the runti
 
   for (const program of CORPUS) {
     it(`${program.class}: ${program.name}`, async () => {
-      const api = apis[program.origin]!;
-      const pallet = api.tx.xcmPallet ?? api.tx.polkadotXcm;
-      const hex = pallet![program.method]!(...program.args).method.toHex();
-      const outcome = await judge(apis, program);
-      expect(sameOutcome(outcome, program.expect), `the runtime: ${JSON.stringify(outcome)}`).toBe(true);
-      const res = await request(made.app).post('/v5/explain').send({ chain: PASEO[program.origin], hex });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const route = res.body.route as RouteView[];
-      expect(routeAgrees(route, program.expect), `route: ${JSON.stringify(route)}`).toBe(true);
+      await expectVerdict(apis, PASEO, made.app, program);
     });
   }
 });

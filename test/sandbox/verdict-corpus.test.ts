@@ -3,13 +3,12 @@
 // real runtimes are (verdict-judge.ts), does with each program what Paseo's real runtimes did, and
 // /explain's `route` says the same. Programs that need People, or where Polkadot's runtime differs
 // from Paseo's, run only on the real runtimes (test/real/verdict-corpus.test.ts).
-import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import type { ApiPromise } from '../../src/sdk';
 import type { SandboxChainName } from '../../src/sandbox/chain-node';
 import { sandboxService } from '../support/sandbox-service';
 import { CORPUS, onSandbox, SANDBOX, type Role } from '../support/verdict-corpus';
-import { judge, routeAgrees, sameOutcome, type RouteView } from '../support/verdict-judge';
+import { expectVerdict } from '../support/verdict-judge';
 
 // Dry runs only: no block is waited for.
 const service = sandboxService({ chains: ['Polkadot', 'AssetHubPolkadot'], blockMs: 1000 });
@@ -23,15 +22,7 @@ async function apisOf(): Promise<Partial<Record<Role, ApiPromise>>> {
 describe('the verdict corpus on the sandbox: its executor and /explain agree with the real runtimes', () => {
   for (const program of CORPUS.filter(onSandbox)) {
     it(`${program.class}: ${program.name}`, async () => {
-      const apis = await apisOf();
-      const api = apis[program.origin]!;
-      const pallet = api.tx.xcmPallet ?? api.tx.polkadotXcm;
-      const hex = pallet![program.method]!(...program.args).method.toHex();
-      const outcome = await judge(apis, program);
-      expect(sameOutcome(outcome, program.expect), `the sandbox: ${JSON.stringify(outcome)}`).toBe(true);
-      const res = await request(service.app).post('/v5/explain').send({ chain: SANDBOX[program.origin], hex });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(routeAgrees(res.body.route as RouteView[], program.expect), `route: ${JSON.stringify(res.body.route)}`).toBe(true);
+      await expectVerdict(await apisOf(), SANDBOX, service.app, program);
     });
   }
 });
