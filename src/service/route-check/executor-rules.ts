@@ -10,7 +10,7 @@ import { leastPrice } from './runtime-facts';
 import { HopRules } from './hop-rules';
 import { assetName, ecosystemOf, isSystemChain, teleportTrusted } from './registry-facts';
 import type { Hop } from './walk-types';
-import { locText, readAssets, samePath, unversioned, type Held } from './xcm-values';
+import { addTo, isObject, locText, readAssets, samePath, unversioned, type Held } from './xcm-values';
 
 /** Instructions that move no value and need no check here. */
 const QUIET = new Set(['SetTopic', 'ClearTopic', 'SetHints', 'ClearError', 'ReportError', 'SetFeesMode', 'UniversalOrigin', 'UnpaidExecution', 'Transact', 'ReportHolding', 'QueryResponse', 'SubscribeVersion', 'UnsubscribeVersion', 'ClearTransactStatus', 'ReportTransactStatus']);
@@ -55,8 +55,18 @@ export class ExecutorRules extends HopRules {
       case 'RefundSurplus':
         hop.feesAside = false;
         return;
+      case 'ExchangeAsset': {
+        // Gives what `give` selects for at least `want`: how much comes back is the exchange's.
+        const o = isObject(value) ? value : {};
+        this.take(hop, o.give);
+        addTo(hop.holding, readAssets(hop.chain, o.want).map((w) => ({ ...w, amount: null })));
+        this.warning(hop, at, `whether ${hop.chain}'s exchange gives what it wants for what it gives cannot be told`);
+        return;
+      }
       default:
-        if (!QUIET.has(name)) this.warning(hop, at, `the route check does not model ${name}: what it does on ${hop.chain} cannot be told`);
+        if (QUIET.has(name)) return;
+        hop.holdingUnknown = true;
+        this.warning(hop, at, `the route check does not model ${name}: what it does on ${hop.chain} cannot be told`);
     }
   }
 
@@ -117,7 +127,7 @@ export class ExecutorRules extends HopRules {
   protected settle(hop: Hop): void {
     if (hop.feesAside) this.warning(hop, 'PayFees', 'PayFees sets fees aside and no RefundSurplus follows: what execution does not use of them is trapped (AssetsTrapped)');
     const left = hop.holding.filter((h) => h.amount !== 0n);
-    if (!hop.view.ok || left.length === 0) return;
+    if (!hop.view.ok || hop.holdingUnknown || left.length === 0) return;
     const names = left.map((h) => assetName(hop.chain, h.path)).join(', ');
     this.problem(hop, hop.deposit ?? 'holding', `${names} stay${left.length === 1 ? 's' : ''} in the holding after the program: trapped on ${hop.chain} (AssetsTrapped), not delivered`);
   }

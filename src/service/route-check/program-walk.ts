@@ -44,7 +44,7 @@ export class ProgramWalker extends ExecutorRules {
         }
         case 'DepositAsset': {
           const taken = this.take(hop, o.assets).filter((h) => h.amount !== 0n);
-          if (taken.length === 0 && !prefix) this.problem(hop, at('assets'), `deposits nothing: ${variantOf(o.assets)?.[0] === 'Wild' ? `the filter ${JSON.stringify(o.assets)} selects no asset of the holding` : 'the holding holds none of the assets it names'}`);
+          if (taken.length === 0 && !prefix && !hop.holdingUnknown) this.problem(hop, at('assets'), `deposits nothing: ${variantOf(o.assets)?.[0] === 'Wild' ? `the filter ${JSON.stringify(o.assets)} selects no asset of the holding` : 'the holding holds none of the assets it names'}`);
           if (!prefix) hop.deposit = name;
           this.deposit(hop, o.beneficiary, at('beneficiary'), prefix !== '');
           break;

@@ -49,6 +49,8 @@ export interface Hop {
   deposit?: string;
   /** PayFees set fees aside and no RefundSurplus came after: what execution leaves of them is trapped. */
   feesAside?: boolean;
+  /** An instruction the walk does not model ran: what the holding holds is no longer known. */
+  holdingUnknown?: boolean;
 }
 
 /** One asset of a transfer given outside call data: its location as the origin reads it, and its amount. */
