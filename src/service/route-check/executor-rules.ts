@@ -117,9 +117,11 @@ export class ExecutorRules extends HopRules {
   /** A chain that takes `moved` as teleports from `sender` does not take them as a reserve deposit from it. */
   protected trustedReserve(hop: Hop, sender: TChain, moved: Held[]): void {
     for (const held of moved) {
-      if (teleportTrusted(sender, hop.chain) && this.teleportable(sender, held.path)) {
-        this.problem(hop, 'ReserveAssetDeposited', `${hop.chain} takes ${assetName(hop.chain, held.path)} from ${sender} as a teleport, not as a reserve deposit (UntrustedReserveLocation)`);
-      }
+      if (!teleportTrusted(sender, hop.chain) || !this.teleportable(sender, held.path)) continue;
+      // Measured on Asset Hub Paseo; other system chains are not proven either way.
+      const name = assetName(hop.chain, held.path);
+      if (/^AssetHub/.test(hop.chain)) this.problem(hop, 'ReserveAssetDeposited', `${hop.chain} takes ${name} from ${sender} as a teleport, not as a reserve deposit (UntrustedReserveLocation)`);
+      else this.warning(hop, 'ReserveAssetDeposited', `${hop.chain} takes ${name} from ${sender} as a teleport: whether it takes it as a reserve deposit too cannot be told`);
     }
   }
 
