@@ -221,12 +221,13 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
   });
 
   it('abstractDecimals: on scales whole units, off takes base units (the /v2 and /v5 defaults differ)', async () => {
-    const on = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '1' }, options: { abstractDecimals: true } })).expect(200);
-    const off = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '1' }, options: { abstractDecimals: false } })).expect(200);
-    const byDefault = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '1' } })).expect(200);
-    expect(decodeXTokens(on.body, 1284).args[1]).toBe(10_000_000_000n);
-    expect(decodeXTokens(off.body, 1284).args[1]).toBe(1n);
-    expect(decodeXTokens(byDefault.body, 1284).args[1]).toBe(family === 'v2' ? 10_000_000_000n : 1n);
+    // 2 DOT either way: 2 base units would not cover the fees on the way (a 400 AmountTooLowError).
+    const on = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '2' }, options: { abstractDecimals: true } })).expect(200);
+    const off = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: '20000000000' }, options: { abstractDecimals: false } })).expect(200);
+    const byDefault = await post(body(family, { from: 'Moonbeam', to: 'Polkadot', currency: { symbol: 'DOT', amount: family === 'v2' ? '2' : '20000000000' } })).expect(200);
+    expect(decodeXTokens(on.body, 1284).args[1]).toBe(20_000_000_000n);
+    expect(decodeXTokens(off.body, 1284).args[1]).toBe(20_000_000_000n);
+    expect(decodeXTokens(byDefault.body, 1284).args[1]).toBe(20_000_000_000n);
   });
 
   it('options: apiOverrides for Ethereum is refused; the others are accepted', async () => {
@@ -260,7 +261,8 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
           if (!onDest) continue;
           const evm = sdk.isChainEvm(to);
           const family = FAMILIES[built % 2];
-          const sent = { ...selector, amount: '1' };
+          // One whole unit: enough for the fees on the way (one base unit is not: the route check answers AmountTooLowError).
+          const sent = { ...selector, amount: (10n ** BigInt(asset.decimals ?? 0)).toString() };
           const res = await request(app)
             .post(`/${family}/evm-x-transfer`)
             .send(body(family, { from, to, recipient: evm ? EVM_RECIPIENT : SS58, currency: sent, options: { abstractDecimals: false } }));
