@@ -13,6 +13,7 @@ import { decodeCallData, hexBytes, viewCall } from './call-decoder';
 import { readCall } from './call-reader';
 import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction } from './evm-reader';
 import type { CallReading, Explanation, TransferView, Warning, XcmStep } from './views';
+import { checkXcmBounds } from './xcm-bounds';
 
 const warn = (code: string, severity: Warning['severity'], message: string): Warning => ({ code, severity, message });
 
@@ -109,6 +110,7 @@ export class ExplainService {
     return runOnChains(this.pool, this.config, req.options, `Explaining call data on ${req.chain}`, async (call) => {
       const api = (await call.apiOverrides[req.chain]) as ApiPromise;
       const decoded = decodeCallData(api.registry, hexBytes(req.hex));
+      checkXcmBounds(decoded.call);
       const reading: CallReading = { transfers: [], xcm: [], unknown: [] };
       readCall(req.chain, decoded.call, reading);
       await decodeTransacts(reading.xcm, call);

@@ -1,0 +1,95 @@
+// The bounds within which a chain decodes an XCM message (polkadot-sdk's `xcm` crate). A program
+// past them would not decode on the chain that receives it, so /explain refuses call data holding
+// one (a 400 naming where) before anything reads or walks it: nothing a client writes makes the
+// walk's cost grow past what a real message can hold.
+import type { Call } from '@polkadot/types/interfaces';
+import { badRequest } from '../../errors';
+import { innerCalls } from './call-decoder';
+
+/** Programs nested in programs (`DepositReserveAsset.xcm`, `SetAppendix`, ...), the outermost counted as 1. */
+export const MAX_XCM_DECODE_DEPTH = 8;
+/** Instructions in one message, nested programs' included (the decoder counts them together). */
+export const MAX_INSTRUCTIONS_TO_DECODE = 100;
+/** Assets in one list (`WithdrawAsset`, a `Definite` filter, ...). */
+export const MAX_ITEMS_IN_ASSETS = 20;
+/** Bytes of one encoded message. */
+export const MAX_XCM_ENCODED_SIZE = 12_402;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** `{v4: [...]}` whose items are instructions (one key each), not assets (`{id, fun}`). */
+function versionedProgram(json: unknown): unknown[] | null {
+  if (!isObject(json)) return null;
+  const keys = Object.keys(json);
+  if (keys.length !== 1 || !/^v\d+$/i.test(keys[0]!)) return null;
+  const items = json[keys[0]!];
+  if (!Array.isArray(items)) return null;
+  return items.every((item) => typeof item === 'string' || (isObject(item) && Object.keys(item).length === 1)) ? items : null;
+}
+
+const isAssetList = (v: unknown): v is unknown[] => Array.isArray(v) && v.length > 0 && v.every((a) => isObject(a) && 'id' in a && 'fun' in a);
+
+/** Where a program holds the programs nested in it: an instruction's field, or the instruction itself. */
+function nestedPrograms(name: string, value: unknown): [string, unknown][] {
+  if (name === 'SetAppendix' || name === 'SetErrorHandler') return [['', value]];
+  if (!isObject(value)) return [];
+  return (['xcm', 'remoteXcm'] as const).filter((field) => Array.isArray(value[field])).map((field) => [`.${field}`, value[field]]);
+}
+
+class MessageBounds {
+  instructions = 0;
+
+  constructor(private readonly refuse: (place: string, why: string) => never) {}
+
+  program(program: unknown[], place: string, depth: number): void {
+    if (depth > MAX_XCM_DECODE_DEPTH) this.refuse(place, `programs nested ${depth} deep, past the ${MAX_XCM_DECODE_DEPTH} a chain decodes (MAX_XCM_DECODE_DEPTH)`);
+    this.instructions += program.length;
+    if (this.instructions > MAX_INSTRUCTIONS_TO_DECODE) {
+      this.refuse(place, `more than ${MAX_INSTRUCTIONS_TO_DECODE} instructions in one message, nested programs' included (MAX_INSTRUCTIONS_TO_DECODE)`);
+    }
+    program.forEach((instruction, i) => {
+      const [key, value] = typeof instruction === 'string' ? [instruction, null] : Object.entries(instruction as Json)[0]!;
+      const name = pascal(key);
+      const at = `${place}.${i}.${name}`;
+      this.assets(value, at);
+      for (const [field, inner] of nestedPrograms(name, value)) this.program(inner as unknown[], `${at}${field}`, depth + 1);
+    });
+  }
+
+  /** Any asset list within an instruction's value (its nested programs aside: they are counted as programs). */
+  private assets(value: unknown, place: string): void {
+    if (isAssetList(value)) {
+      if (value.length > MAX_ITEMS_IN_ASSETS) this.refuse(place, `${value.length} assets in one list, more than the ${MAX_ITEMS_IN_ASSETS} a chain decodes (MAX_ITEMS_IN_ASSETS)`);
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((v, i) => this.assets(v, `${place}.${i}`));
+    else if (isObject(value)) for (const [k, v] of Object.entries(value)) if (k !== 'xcm' && k !== 'remoteXcm') this.assets(v, `${place}.${k}`);
+  }
+}
+
+/**
+ * Refuses (400, naming the call, its argument and the place in the program) call data whose XCM
+ * messages a chain would not decode: nested past MAX_XCM_DECODE_DEPTH, more than
+ * MAX_INSTRUCTIONS_TO_DECODE instructions or MAX_ITEMS_IN_ASSETS assets in a list, or more than
+ * MAX_XCM_ENCODED_SIZE bytes. Nested calls (batches, proxies) are checked call by call.
+ */
+export function checkXcmBounds(call: Call, where = ''): void {
+  const name = `${where}${call.section}.${call.method}`;
+  const inner = innerCalls(call);
+  if (inner.length > 0) {
+    inner.forEach((c, i) => checkXcmBounds(c, `${name} call ${i + 1}: `));
+    return;
+  }
+  for (const [arg, value] of call.argsEntries) {
+    const program = versionedProgram(value.toJSON());
+    if (!program) continue;
+    const refuse = (place: string, why: string): never => {
+      const at = `${name} ${arg}${place}`;
+      throw badRequest('XcmBoundsError', `hex holds an XCM message no chain would decode, at ${at}: ${why}`, [{ path: 'body.hex', message: `${at}: ${why}` }]);
+    };
+    if (value.encodedLength > MAX_XCM_ENCODED_SIZE) refuse('', `${value.encodedLength} bytes, more than the ${MAX_XCM_ENCODED_SIZE} of one message (MAX_XCM_ENCODED_SIZE)`);
+    new MessageBounds(refuse).program(program, '', 1);
+  }
+}

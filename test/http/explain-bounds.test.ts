@@ -1,0 +1,78 @@
+// /explain within the bounds a real chain keeps (issue 42, part 1): XCM a chain would not decode is
+// a 400 naming where; call data inside the bounds but built to cost (many distinct unlisted
+// assets, reserve sends nested as deep as a chain decodes) is answered with its hops, warnings
+// and size capped.
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { chainsForFile } from '../support/chains-for-file';
+import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../support/hostile-programs';
+
+const { app, services } = testApp();
+const { chains, overrides } = chainsForFile(['AssetHubPolkadot'], services);
+const registry = () => chains.AssetHubPolkadot.registry;
+
+interface Hop {
+  chain: string;
+  ok: boolean;
+  problems: { at: string; message: string }[];
+  warnings: { at: string; message: string }[];
+}
+
+const explain = (hex: string, family: string = 'v5') =>
+  request(app).post(`/${family}/explain`).send({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: overrides } });
+
+async function refused(hex: string, place: RegExp): Promise<void> {
+  for (const family of FAMILIES) {
+    const res = await explain(hex, family);
+    expectErrorBody(res.body, 400, 'XcmBoundsError');
+    expect(res.body.message).toMatch(place);
+    expect(res.body.details).toEqual([{ path: 'body.hex', message: expect.stringMatching(place) }]);
+  }
+}
+
+describe('XCM a chain would not decode: a 400 naming where, in both families', () => {
+  it('programs nested 9 deep (MAX_XCM_DECODE_DEPTH is 8); 8 deep is read', async () => {
+    await refused(executeCall(registry(), nestedReserveSends(8)), /polkadotXcm\.execute message(\.0\.DepositReserveAsset\.xcm){8}: programs nested 9 deep/);
+    expect((await explain(executeCall(registry(), nestedReserveSends(7)))).status).toBe(200);
+  });
+
+  it('21 assets in one list (MAX_ITEMS_IN_ASSETS is 20); 20 are read', async () => {
+    await refused(executeCall(registry(), [{ WithdrawAsset: unlistedAssets(21) }]), /polkadotXcm\.execute message\.0\.WithdrawAsset: 21 assets in one list/);
+    expect((await explain(executeCall(registry(), [{ WithdrawAsset: unlistedAssets(20) }]))).status).toBe(200);
+  });
+
+  it('101 instructions in one message, nested ones counted (MAX_INSTRUCTIONS_TO_DECODE is 100)', async () => {
+    await refused(executeCall(registry(), [...Array.from({ length: 95 }, () => ({ ClearOrigin: null })), ...nestedReserveSends(6)]), /polkadotXcm\.execute message(\.\d+\.DepositReserveAsset\.xcm)+: more than 100 instructions/);
+  });
+
+  it('a message of more than 12,402 bytes (MAX_XCM_ENCODED_SIZE), inside a batch', async () => {
+    const transact = { Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1, proofSize: 1 }, call: { encoded: `0x${'00'.repeat(12_500)}` } } };
+    const execute = executeCall(registry(), [transact]);
+    const batch = callData(registry(), 'Utility', 'batch_all', { calls: [executeCall(registry(), [{ ClearOrigin: null }]), execute] });
+    await refused(batch, /utility\.batchAll call 2: polkadotXcm\.execute message: \d+ bytes, more than the 12402/);
+  });
+});
+
+describe('call data inside the bounds, built to cost', () => {
+  it('many distinct unlisted assets sent through 7 nested reserve hops, twice in a batch: hops, warnings and the answer bounded', async () => {
+    // As many lists of 20 assets as fit in one message's bytes, then the sends.
+    const program = hostileProgram(50, 20, 7);
+    const one = executeCall(registry(), program);
+    const hex = callData(registry(), 'Utility', 'batch_all', { calls: [one, one] });
+    for (const family of FAMILIES) {
+      const res = await explain(hex, family);
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+      const route = res.body.route as Hop[];
+      expect(route.length).toBeLessThanOrEqual(32);
+      for (const hop of route) {
+        expect(hop.warnings.length).toBeLessThanOrEqual(21);
+        expect(hop.problems.length).toBeLessThanOrEqual(21);
+        expect(new Set(hop.warnings.map((w) => `${w.at} ${w.message}`)).size).toBe(hop.warnings.length);
+      }
+      // The registry cannot tell these assets: the first hop says so, and how many more it did not list.
+      expect(route[0]!.warnings.at(-1)?.message).toMatch(/^\d+ more warnings on this hop are not listed/);
+      expect(JSON.stringify(res.body).length).toBeLessThan(256 * 1024);
+    }
+  });
+});
