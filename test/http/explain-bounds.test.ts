@@ -55,24 +55,43 @@ describe('XCM a chain would not decode: a 400 naming where, in both families', (
 });
 
 describe('call data inside the bounds, built to cost', () => {
-  it('many distinct unlisted assets sent through 7 nested reserve hops, twice in a batch: hops, warnings and the answer bounded', async () => {
-    // As many lists of 20 assets as fit in one message's bytes, then the sends.
-    const program = hostileProgram(50, 20, 7);
-    const one = executeCall(registry(), program);
-    const hex = callData(registry(), 'Utility', 'batch_all', { calls: [one, one] });
+  // As many lists of 20 distinct unlisted assets as fit in one message's bytes, then the sends.
+  const costly = () => executeCall(registry(), hostileProgram(50, 20, 7));
+
+  it('a thousand distinct unlisted assets sent through 7 nested reserve hops: hops, warnings and the answer bounded', async () => {
     for (const family of FAMILIES) {
-      const res = await explain(hex, family);
+      const res = await explain(costly(), family);
       expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
       const route = res.body.route as Hop[];
       expect(route.length).toBeLessThanOrEqual(32);
       for (const hop of route) {
-        expect(hop.warnings.length).toBeLessThanOrEqual(21);
+        expect(hop.warnings.length).toBeLessThanOrEqual(22);
         expect(hop.problems.length).toBeLessThanOrEqual(21);
         expect(new Set(hop.warnings.map((w) => `${w.at} ${w.message}`)).size).toBe(hop.warnings.length);
       }
-      // The registry cannot tell these assets: the first hop says so, and how many more it did not list.
-      expect(route[0]!.warnings.at(-1)?.message).toMatch(/^\d+ more warnings on this hop are not listed/);
+      // All 8 hops are walked; the first 16 distinct assets are checked (the registry lists none of them), the others carried on.
+      expect(route.map((h) => h.chain)).toEqual(['AssetHubPolkadot', ...Array.from({ length: 7 }, (_, i) => (i % 2 === 0 ? 'Hydration' : 'AssetHubPolkadot'))]);
+      expect(route[0]!.warnings.filter((w) => /registry does not list/.test(w.message))).toHaveLength(16);
+      expect(route[0]!.warnings.at(-1)?.message).toMatch(/^more than 16 distinct assets move: the others are carried on but not checked \(MAX_WALK_ASSETS\)/);
       expect(JSON.stringify(res.body).length).toBeLessThan(256 * 1024);
+    }
+  });
+
+  it('a message sent on to 40 chains: the walk stops at 32 hops (MAX_ROUTE_HOPS) and its last hop says so', async () => {
+    const sends = Array.from({ length: 40 }, () => nestedReserveSends(1)[0]!);
+    const res = await explain(executeCall(registry(), [{ WithdrawAsset: unlistedAssets(1) }, ...sends]));
+    expect(res.status).toBe(200);
+    const route = res.body.route as Hop[];
+    expect(route).toHaveLength(32);
+    expect(route.at(-1)!.warnings).toContainEqual({ at: 'route', message: expect.stringMatching(/reaches more than 32 chains \(MAX_ROUTE_HOPS\)/) });
+  });
+
+  it('two of them in a batch: a 400 naming hex, the explanation being past 256 kB', async () => {
+    const hex = callData(registry(), 'Utility', 'batch_all', { calls: [costly(), costly()] });
+    for (const family of FAMILIES) {
+      const res = await explain(hex, family);
+      expectErrorBody(res.body, 400, 'ExplanationTooLargeError');
+      expect(res.body.details).toEqual([{ path: 'body.hex', message: expect.stringMatching(/more than the 262144 answered \(MAX_EXPLAIN_BYTES\)/) }]);
     }
   });
 });

@@ -7,4 +7,5 @@
 // (registry-facts.ts): destinations, assets and how they move, fees, beneficiaries. /explain
 // answers the same walk as `route`.
 export { RouteCheck, routeOf, type RouteCheckObserver, type RouteExpectation, type RouteOutcome, type RouteRefusal } from './route-check';
+export { chainWithParaId, ecosystemOf, listedAsset } from './registry-facts';
 export type { RouteHop, RouteProblem, SentAsset, XTokensTransfer } from './walk-types';

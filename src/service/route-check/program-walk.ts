@@ -12,6 +12,7 @@ export class ProgramWalker extends HopRules {
   protected program(hop: Hop, program: unknown, prefix: string): void {
     if (!Array.isArray(program)) return;
     for (const instruction of program) {
+      this.step();
       const found = variantOf(instruction);
       if (!found) continue;
       const [name, value] = found;
