@@ -47,6 +47,7 @@ interface Explanation {
   }[];
   xcm: { chain: string; instruction: string; text: string; transact?: { originKind: string; call?: { pallet?: string; method?: string } } }[];
   warnings: { code: string; severity: string; message: string }[];
+  route: { chain: string; ok: boolean; problems: { at: string; message: string }[]; warnings: { at: string; message: string }[] }[];
 }
 
 async function explain(chain: string, hex: string, extra: Record<string, unknown> = {}, family: 'v5' | 'v2' = 'v5'): Promise<Explanation> {
@@ -245,10 +246,16 @@ describe('hand-made calls that differ from what the service builds produce warni
     expect(codes(e)).toContain('UnknownAsset');
   });
 
-  it('an amount below the destination\'s existential deposit', async () => {
-    const hex = await build('/x-transfer', { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1000' }, address: ALICE });
-    const e = await explain('Polkadot', hex);
+  it('an amount below the destination\'s existential deposit: /x-transfer does not answer it (400), /explain warns and its route says where it fails', async () => {
+    const refused = await request(app).post('/v5/x-transfer').send({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1000' }, address: ALICE, options });
+    expectErrorBody(refused.body, 400, 'AmountTooLowError');
+    expect(refused.body.message).toContain('does not cover the fees on the way');
+    const polkadot = await api('Polkadot');
+    const tx = polkadot.tx.xcmPallet.limitedTeleportAssets({ V4: { parents: 0, interior: { X1: [{ Parachain: 1000 }] } } }, account(ALICE_ID), { V4: [{ id: { parents: 0, interior: 'Here' }, fun: { Fungible: 1000n } }] }, 0, 'Unlimited');
+    const e = await explain('Polkadot', tx.method.toHex());
     expect(e.warnings.find((w) => w.code === 'BelowExistentialDeposit')?.message).toContain('1000 base units of DOT');
+    expect(e.route[0]).toMatchObject({ chain: 'Polkadot', ok: false, problems: [{ at: 'limitedTeleportAssets.assets', message: expect.stringContaining('CannotCheckOutTeleport') }] });
+    expect(e.route[1]).toMatchObject({ chain: 'AssetHubPolkadot', ok: false, problems: [{ at: 'BuyExecution.fees', message: expect.stringContaining('TooExpensive') }] });
   });
 
   it('a Transact with SuperUser origin, its inner call decoded with the destination\'s metadata', async () => {

@@ -120,3 +120,22 @@ export async function judge(apis: Partial<Record<Role, ApiPromise>>, program: Ve
   return { delivered: true };
 }
 
+
+/** A route as /explain answers it: each hop's chain, whether it is ok, its problems and warnings. */
+export interface RouteView {
+  chain: string;
+  ok: boolean;
+  problems: Array<{ at: string; message: string }>;
+  warnings: Array<{ at: string; message: string }>;
+}
+
+/**
+ * Whether `route` says what the runtime did: every hop ok when it delivers; otherwise the hop
+ * where it stopped is not ok, with a problem at that instruction (`barrier`: the barrier's).
+ */
+export function routeAgrees(route: RouteView[], expected: VerdictProgram['expect']): boolean {
+  if (expected.delivered) return route.length > 0 && route.every((h) => h.ok);
+  const { hop, at } = expected.failure;
+  const there = route[hop];
+  return there !== undefined && !there.ok && route.slice(0, hop).every((h) => h.ok) && there.problems.some((p) => p.at === at || p.at.startsWith(`${at}.`));
+}

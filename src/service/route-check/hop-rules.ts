@@ -2,7 +2,8 @@
 // checks against the registry (assets known, holding taken, fees, beneficiaries, reserves, teleports).
 import type { TChain } from '@paraspell/sdk-pjs';
 import { parseLocation, variantOf, type Junction } from '../../xcm/location';
-import { assetName, assetOn, ecosystemOf, hubOf, isEvm, isRelay, networkOf, placeOf, registryView, reservesOf, teleportTrusted } from './registry-facts';
+import { leastPrice } from './runtime-facts';
+import { assetName, assetOn, ecosystemOf, hubOf, isEvm, isRelay, isSystemChain, networkOf, placeOf, registryView, reservesOf, teleportTrusted, universalOfChain } from './registry-facts';
 import type { Arrival, Hop, RouteHop } from './walk-types';
 import { assetPath, isObject, locText, readAssets, samePath, type Held } from './xcm-values';
 
@@ -33,6 +34,14 @@ interface Notes {
   unlisted: { problems: number; warnings: number };
 }
 
+/** How a fee below the chain's price is named. */
+export const TOO_EXPENSIVE = 'TooExpensive';
+/** How a teleport below the relay's existential deposit is named. */
+export const CANNOT_CHECK_OUT = 'CannotCheckOutTeleport';
+
+/** A problem that says the amount sent does not cover what the way costs (answered as AmountTooLowError, not as our fault). */
+export const isAmountProblem = (message: string): boolean => message.endsWith(`(${TOO_EXPENSIVE})`) || message.endsWith(`(${CANNOT_CHECK_OUT})`);
+
 /** The hops a walk opens, what it found there, and the checks its instructions make. */
 export class HopRules {
   readonly hops: RouteHop[] = [];
@@ -49,7 +58,7 @@ export class HopRules {
     const view: RouteHop = { chain, instructions: [], ok: true, problems: [], warnings: [] };
     this.hops.push(view);
     this.#notes.set(view, { seen: new Set(), unlisted: { problems: 0, warnings: 0 } });
-    return { chain, view, holding, paid: arrived ? 'first' : 'local' };
+    return { chain, view, holding, paid: arrived ? 'first' : 'local', origin: arrived ? 'chain' : 'signer' };
   }
 
   /** Counts `n` steps of work against MAX_WALK_STEPS. */
@@ -117,17 +126,24 @@ export class HopRules {
     }
   }
 
-  /** Takes from the holding what a filter selects (Definite by asset, Wild as everything or all of an asset). */
+  /** Takes from the holding what a filter selects (Definite by asset and amount, Wild as everything, `AllCounted(n)` as n assets, or all of an asset). */
   protected take(hop: Hop, filter: unknown): Held[] {
     this.step(hop.holding.length);
     const found = variantOf(filter);
     if (found?.[0] === 'Definite') {
       const wanted = readAssets(hop.chain, found[1]);
-      const taken = wanted.map((w) => {
+      const taken: Held[] = [];
+      for (const w of wanted) {
         const held = hop.holding.find((h) => samePath(h.path, w.path));
-        return held ? { ...held, amount: w.amount !== null && held.amount !== null && w.amount < held.amount ? w.amount : held.amount } : w;
-      });
-      hop.holding = hop.holding.filter((h) => !wanted.some((w) => samePath(w.path, h.path)));
+        if (!held) {
+          taken.push(w);
+          continue;
+        }
+        const part = w.amount !== null && held.amount !== null && w.amount < held.amount;
+        taken.push(part ? { ...held, amount: w.amount } : { ...held });
+        if (part) held.amount! -= w.amount!;
+        else hop.holding = hop.holding.filter((h) => h !== held);
+      }
       return taken;
     }
     const wild = found?.[0] === 'Wild' ? variantOf(found[1]) : null;
@@ -137,8 +153,9 @@ export class HopRules {
       hop.holding = hop.holding.filter((h) => !taken.includes(h));
       return taken;
     }
-    const taken = hop.holding;
-    hop.holding = [];
+    const count = wild?.[0] === 'AllCounted' ? Number(wild[1]) : hop.holding.length;
+    const taken = hop.holding.slice(0, count);
+    hop.holding = hop.holding.slice(count);
     return taken;
   }
 
@@ -161,6 +178,11 @@ export class HopRules {
         this.problem(hop, at, `buys execution with all ${held.amount} of ${name} sent, but less reaches ${hop.chain}: a chain before took its fees from it`);
       }
     }
+    const price = leastPrice(hop.chain);
+    const relayToken = universalOfChain(ecosystemOf(hop.chain) as TChain);
+    if (price && fee.amount !== null && samePath(fee.path, relayToken) && fee.amount < price.fee) {
+      this.problem(hop, at, `buys execution with ${fee.amount} of ${name}, but any message costs at least ${price.fee} on ${hop.chain} (${TOO_EXPENSIVE})`);
+    }
     held.reduced = true;
   }
 
@@ -170,6 +192,10 @@ export class HopRules {
     const kind = account?.type;
     if (kind !== 'AccountId32' && kind !== 'AccountKey20') {
       this.problem(hop, at, `the beneficiary ${loc ? locText(loc) : JSON.stringify(beneficiary)} is not an account on ${hop.chain}`);
+    } else if (kind === 'AccountKey20' && !isEvm(hop.chain) && isSystemChain(hop.chain)) {
+      this.problem(hop, at, `the beneficiary is a 20-byte account, but ${hop.chain} has 32-byte accounts: it cannot deposit there (FailedToTransactAsset)`);
+    } else if (kind === 'AccountKey20' && !isEvm(hop.chain)) {
+      this.warning(hop, at, `the beneficiary is a 20-byte account on ${hop.chain}, whose accounts are 32-byte: whether it maps one cannot be told`);
     } else if (kind === 'AccountId32' && isEvm(hop.chain)) {
       // An appendix deposits only what is left (the SDK's refund to the sender): a warning there.
       const message = `the beneficiary is a 32-byte account, but accounts on ${hop.chain} are 20-byte (AccountKey20)`;

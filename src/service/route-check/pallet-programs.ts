@@ -22,13 +22,13 @@ export type Then = { beneficiary: unknown } | { program: unknown };
 
 const unlimited = { Unlimited: null };
 
-/** The program pallet-xcm sends for `assets` moved as `type`, with `fee` (one of them) buying execution on each chain. */
-export function palletProgram(origin: TChain, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: Then): unknown[] {
+/** The program pallet-xcm sends for `assets` moved as `type`, with `fee` (one of them) buying execution on each chain (within the call's `weightLimit`). */
+export function palletProgram(origin: TChain, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: Then, weightLimit: unknown = unlimited): unknown[] {
   const destPath = absolute(universalOfChain(origin), dest);
   const destPlace = destPath ? placeOf(destPath) : null;
   const destChain = destPlace?.chain ?? origin;
   const onDest = (reader: TChain, feeHeld: Held | undefined): unknown[] => [
-    ...(feeHeld ? [{ BuyExecution: { fees: assetJson(feeHeld, reader), weightLimit: unlimited } }] : []),
+    ...(feeHeld ? [{ BuyExecution: { fees: assetJson(feeHeld, reader), weightLimit } }] : []),
     ...thenProgram(then, assets.length),
   ];
   const all = { Wild: { AllCounted: assets.length } };

@@ -1,16 +1,18 @@
 // Runs XCM programs on a hop's chain, and sends on to the chains they reach.
 import type { TChain } from '@paraspell/sdk-pjs';
 import { absolute, parseLocation, variantOf, type Junction, type Loc } from '../../xcm/location';
-import { HopRules } from './hop-rules';
+import { depthOf, MAX_XCM_DECODE_DEPTH } from './barrier';
+import { ExecutorRules } from './executor-rules';
 import { bridges, ecosystemOf, placeOf, universalOfChain } from './registry-facts';
 import type { Hop } from './walk-types';
-import { isObject, junctionText, locText, readAssets, unversioned, type Held, type Json } from './xcm-values';
+import { addTo, isObject, junctionText, locText, readAssets, unversioned, type Held, type Json } from './xcm-values';
 
 /** Runs programs hop by hop; what each instruction checks is in HopRules. */
-export class ProgramWalker extends HopRules {
+export class ProgramWalker extends ExecutorRules {
   /** Runs `program` on the hop's chain; `prefix` names the instruction holding it (SetAppendix). */
   protected program(hop: Hop, program: unknown, prefix: string): void {
     if (!Array.isArray(program)) return;
+    let appendix: unknown = null;
     for (const instruction of program) {
       this.step();
       const found = variantOf(instruction);
@@ -24,9 +26,10 @@ export class ProgramWalker extends HopRules {
         case 'ReserveAssetDeposited':
         case 'ReceiveTeleportedAsset':
         case 'ClaimAsset': {
+          if (name === 'WithdrawAsset') this.fromOrigin(hop, at(''), 'withdraws from its account');
           const assets = readAssets(hop.chain, name === 'ClaimAsset' ? o.assets : value);
           for (const held of assets) this.known(hop, held.path, at('assets'));
-          hop.holding.push(...assets);
+          addTo(hop.holding, assets);
           break;
         }
         case 'BuyExecution':
@@ -39,10 +42,13 @@ export class ProgramWalker extends HopRules {
           if (pays) this.fees(hop, readAssets(hop.chain, [name === 'PayFees' ? o.asset : o.fees])[0], at(name === 'PayFees' ? 'asset' : 'fees'));
           break;
         }
-        case 'DepositAsset':
-          this.take(hop, o.assets);
+        case 'DepositAsset': {
+          const taken = this.take(hop, o.assets).filter((h) => h.amount !== 0n);
+          if (taken.length === 0 && !prefix) this.problem(hop, at('assets'), `deposits nothing: ${variantOf(o.assets)?.[0] === 'Wild' ? `the filter ${JSON.stringify(o.assets)} selects no asset of the holding` : 'the holding holds none of the assets it names'}`);
+          if (!prefix) hop.deposit = name;
           this.deposit(hop, o.beneficiary, at('beneficiary'), prefix !== '');
           break;
+        }
         case 'DepositReserveAsset': {
           const moved = this.take(hop, o.assets);
           this.mustBeReserve(hop, moved, at('assets'));
@@ -50,6 +56,7 @@ export class ProgramWalker extends HopRules {
           break;
         }
         case 'TransferReserveAsset': {
+          this.fromOrigin(hop, at(''), 'transfers from its account');
           const moved = readAssets(hop.chain, o.assets);
           for (const held of moved) this.known(hop, held.path, at('assets'));
           this.mustBeReserve(hop, moved, at('assets'));
@@ -78,13 +85,17 @@ export class ProgramWalker extends HopRules {
           break;
         }
         case 'SetAppendix':
+          // It runs when the program ends, on what is left then.
+          appendix = value;
+          break;
         case 'SetErrorHandler':
-          this.program(hop, value, `${name}.`);
+          // It runs only where an instruction fails, and the walk reports that failure itself.
           break;
         default:
-          break;
+          this.executorRule(hop, name, value, at(''));
       }
     }
+    if (appendix !== null) this.program(hop, appendix, `${prefix}SetAppendix.`);
   }
 
   /** XCM v5's InitiateTransfer: each asset filter says how it moves; the remote program runs on the destination. */
@@ -110,7 +121,11 @@ export class ProgramWalker extends HopRules {
         checks.push((t) => this.mustBeReserveOf(hop, t, part, at('destination')));
       }
     }
+    if (o.preserveOrigin === true) this.warning(hop, at('preserveOrigin'), 'the destination runs the program as the sender (AliasOrigin): whether it lets the sender alias there cannot be told');
+    // Its remote fees arrive first and pay (PayFees) before the other assets: what the barrier wants.
+    this.paidUpFront = Boolean(o.remoteFees);
     this.send(hop, o.destination, at('destination'), moved, [...new Set(arriving)].join('+') || 'ReserveAssetDeposited', o.remoteXcm, (t) => checks.forEach((c) => c(t)));
+    this.paidUpFront = false;
   }
 
   // ---- hops ---------------------------------------------------------------------------------
@@ -127,7 +142,13 @@ export class ProgramWalker extends HopRules {
       this.problem(hop, at, `${locText(loc)} climbs above the top of the universe when ${hop.chain} reads it`);
       return null;
     }
-    return this.arrive(hop, path, at, moved, arrive, unversioned(xcm), check, loc);
+    const program = unversioned(xcm);
+    // The message sent holds the program and the instructions around it: deeper than the decoder takes, it is not sent.
+    if (depthOf(program) > MAX_XCM_DECODE_DEPTH) {
+      this.problem(hop, at, `the message sent nests programs ${depthOf(program)} deep: more than MAX_XCM_DECODE_DEPTH (${MAX_XCM_DECODE_DEPTH}), it cannot be sent (ExceedsMaxMessageSize)`);
+      return null;
+    }
+    return this.arrive(hop, path, at, moved, arrive, program, check, loc);
   }
 
   protected arrive(hop: Hop, path: Junction[], at: string, moved: Held[], arrive: string | null, xcm: unknown, check?: (target: TChain) => void, written?: Loc): TChain | null {
@@ -152,10 +173,15 @@ export class ProgramWalker extends HopRules {
       return null;
     }
     check?.(target);
-    const next = this.open(target, moved.map((m) => ({ ...m })), true);
+    const next = this.open(target, addTo([], moved), true);
     if (arrive) next.view.instructions.push(...arrive.split('+'), 'ClearOrigin');
+    else next.origin = 'account';
     for (const held of next.holding) this.known(next, held.path, arrive ?? 'assets');
+    this.barrier(next, hop.chain, arrive, moved, xcm);
+    if (arrive === 'ReserveAssetDeposited') this.trustedReserve(next, hop.chain, moved);
+    if (arrive) next.origin = 'cleared';
     this.program(next, xcm, '');
+    this.settle(next);
     return target;
   }
 }

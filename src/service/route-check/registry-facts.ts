@@ -11,6 +11,9 @@ const NETWORKS: Record<string, TRelaychain> = { Polkadot: 'Polkadot', Kusama: 'K
 
 export const isRelay = (chain: TChain): boolean => (sdk.RELAYCHAINS as readonly string[]).includes(chain);
 
+/** A relay chain or one of its system chains (which trust each other's teleports and unpaid execution). */
+export const isSystemChain = (chain: TChain): boolean => isRelay(chain) || /^(AssetHub|BridgeHub|People|Coretime|Collectives|Encointer)/.test(chain);
+
 // The SDK's getTChain, getRelayChainOf (about 0.1 ms each) and getAssetReserveChain (0.1-0.5 ms)
 // scan the registry on every call: their answers are kept. Keys can come from call data anyone
 // sends to /explain, so each memo is bounded: when full, the oldest answer goes (emptying it

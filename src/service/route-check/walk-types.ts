@@ -40,6 +40,13 @@ export interface Hop {
   holding: Held[];
   /** A message that arrived from another chain, whose first BuyExecution the barrier makes pay. */
   paid: 'first' | 'done' | 'local';
+  /**
+   * Who the program runs as: the signer (the origin's own call), the chain that sent it, an account
+   * under it (pallet-xcm's send descends to the signer), or no one after ClearOrigin.
+   */
+  origin: 'signer' | 'chain' | 'account' | 'cleared';
+  /** The last top-level DepositAsset, where what stays in the holding is trapped. */
+  deposit?: string;
 }
 
 /** One asset of a transfer given outside call data: its location as the origin reads it, and its amount. */

@@ -10,9 +10,10 @@ import type { TChain } from '@paraspell/sdk-pjs';
 import type { Call } from '@polkadot/types/interfaces';
 import { sdk } from '../../sdk';
 import { absolute, parseLocation, toSdkJson, variantOf, type Loc } from '../../xcm/location';
-import { assetName, placeOf, reservesOf, teleportTrusted, universalOfChain } from './registry-facts';
+import { assetName, isRelay, placeOf, reservesOf, teleportTrusted, universalOfChain } from './registry-facts';
 import { feesApartProgram, palletProgram, wayText, type Then, type TransferType } from './pallet-programs';
-import { WalkStopped } from './hop-rules';
+import { CANNOT_CHECK_OUT, WalkStopped } from './hop-rules';
+import { RELAYS_KEEPING_THEIR_RESERVE } from './runtime-facts';
 import { ProgramWalker } from './program-walk';
 import type { Hop, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
 import { accountLoc, amountOf, assetPath, isObject, LOCAL_TARGET, locText, readAssets, samePath, unversioned, type Held, type Json } from './xcm-values';
@@ -65,6 +66,7 @@ class Walker extends ProgramWalker {
     const start = this.open(origin, []);
     if (method === 'execute') {
       this.program(start, unversioned(a.message), '');
+      this.settle(start);
       return;
     }
     if (method === 'send') {
@@ -86,6 +88,7 @@ class Walker extends ProgramWalker {
       if (!fee) this.problem(start, `${method}.remote_fees_id`, 'remote_fees_id names none of the assets sent');
       beneficiaryOrProgram = { program: unversioned(a.custom_xcm_on_dest) };
       type = this.declaredType(start, origin, a.assets_transfer_type);
+      if (type?.kind === 'DestinationReserve') this.destinationIsReserve(start, method, target?.chain ?? null, assets);
     } else {
       fee = assets[Number(a.fee_asset_item ?? 0)];
       if (!fee) this.problem(start, `${method}.fee_asset_item`, `fee_asset_item ${String(a.fee_asset_item)} names none of the assets sent`);
@@ -94,7 +97,30 @@ class Walker extends ProgramWalker {
       type = /teleport/i.test(method) ? { kind: 'Teleport' } : this.impliedType(start, origin, destChain, assets, method === 'transferAssets');
     }
     if (type === null) return;
-    this.palletTransfer(start, dest, assets, fee ?? assets[0], type, beneficiaryOrProgram);
+    this.palletRefusals(start, method, target?.chain && target.rest.length === 0 ? target.chain : null, assets, type);
+    this.palletTransfer(start, dest, assets, fee ?? assets[0], type, beneficiaryOrProgram, a.weight_limit);
+  }
+
+  /** What pallet-xcm itself refuses before it sends: a reserve transfer of what the chains teleport, a teleport the relay cannot check out. */
+  private palletRefusals(start: Hop, method: string, dest: TChain | null, assets: Held[], type: TransferType): void {
+    if (/^(limitedR|r)eserveTransferAssets$/.test(method) && dest && teleportTrusted(start.chain, dest) && assets.some((x) => this.teleportable(start.chain, x.path))) {
+      this.problem(start, `${method}.assets`, `${start.chain} and ${dest} teleport ${assetName(start.chain, assets[0]!.path)}: pallet-xcm refuses to reserve-transfer it (Filtered)`);
+    }
+    // A relay chain tracks what it teleports out in its check account, which must stay above the existential deposit.
+    const ed = type.kind === 'Teleport' && isRelay(start.chain) ? amountOf(sdk.getExistentialDeposit(start.chain)) : null;
+    const relayToken = universalOfChain(start.chain);
+    const small = assets.find((x) => ed !== null && x.amount !== null && samePath(x.path, relayToken) && x.amount < ed);
+    if (small) this.problem(start, `${method}.assets`, `teleports ${small.amount} of ${assetName(start.chain, small.path)}, below ${start.chain}'s existential deposit (${ed}): its check account cannot take it (${CANNOT_CHECK_OUT})`);
+  }
+
+  /** DestinationReserve says the destination is the assets' reserve: pallet-xcm refuses it where the origin trusts no other reserve, or the registry names another. */
+  private destinationIsReserve(start: Hop, method: string, dest: TChain | null, assets: Held[]): void {
+    for (const held of assets) {
+      const reserves = dest ? this.reserves(start, held.path, `${method}.assets`) : null;
+      if (!reserves) continue;
+      const why = RELAYS_KEEPING_THEIR_RESERVE.has(start.chain) ? `${start.chain} trusts no other chain as its reserve` : !reserves.includes(dest!) ? `the registry names ${reserves.join(' or ')}` : null;
+      if (why) this.problem(start, `${method}.assets_transfer_type`, `DestinationReserve says ${dest} is the reserve of ${assetName(start.chain, held.path)}, but ${why}: pallet-xcm refuses it (InvalidAssetUnsupportedReserve)`);
+    }
   }
 
   /** The transfer type a type-and-then call names. */
@@ -129,8 +155,8 @@ class Walker extends ProgramWalker {
     return { kind: 'RemoteReserve', reserve: reserves[0]! };
   }
   /** Walks the program pallet-xcm (or xTokens) sends for a transfer (pallet-programs.ts) from the origin. */
-  private palletTransfer(start: Hop, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: Then): void {
-    this.program(start, palletProgram(start.chain, dest, assets, fee, type, then), '');
+  private palletTransfer(start: Hop, dest: Loc, assets: Held[], fee: Held | undefined, type: TransferType, then: Then, weightLimit?: unknown): void {
+    this.program(start, palletProgram(start.chain, dest, assets, fee, type, then, weightLimit), '');
   }
 
   private xTokens(origin: TChain, method: string, a: Json): void {

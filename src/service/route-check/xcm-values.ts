@@ -60,6 +60,19 @@ export function readAssets(reader: TChain, value: unknown): Held[] {
 
 export const samePath = (a: Junction[], b: Junction[]): boolean => a.length === b.length && a.every((j, i) => sameJunction(j, b[i]!));
 
+/** Adds `assets` to `holding` as the executor's holding does: one entry per asset, amounts summed. */
+export function addTo(holding: Held[], assets: Held[]): Held[] {
+  for (const asset of assets) {
+    const same = holding.find((h) => samePath(h.path, asset.path));
+    if (!same) holding.push({ ...asset });
+    else {
+      same.amount = same.amount === null || asset.amount === null ? null : same.amount + asset.amount;
+      same.reduced ||= asset.reduced;
+    }
+  }
+  return holding;
+}
+
 /** The argument holding a local transfer's target account. */
 export const LOCAL_TARGET: Record<string, string> = {
   'balances.transferKeepAlive': 'dest',
