@@ -9,7 +9,7 @@ import { chainsForFile } from '../support/chains-for-file';
 import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../support/hostile-programs';
 
 const { app, services } = testApp();
-const { chains, overrides } = chainsForFile(['AssetHubPolkadot'], services);
+const { chains, overrides } = chainsForFile(['AssetHubPolkadot', 'Polkadot', 'Hydration', 'Moonbeam', 'BridgeHubPolkadot', 'AssetHubKusama'], services);
 const registry = () => chains.AssetHubPolkadot.registry;
 
 interface Hop {
@@ -19,8 +19,8 @@ interface Hop {
   warnings: { at: string; message: string }[];
 }
 
-const explain = (hex: string, family: string = 'v5') =>
-  request(app).post(`/${family}/explain`).send({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: overrides } });
+const explain = (hex: string, family: string = 'v5', chain = 'AssetHubPolkadot') =>
+  request(app).post(`/${family}/explain`).send({ chain, hex, options: { development: true, apiOverrides: overrides } });
 
 async function refused(hex: string, place: RegExp): Promise<void> {
   for (const family of FAMILIES) {
@@ -93,5 +93,49 @@ describe('call data inside the bounds, built to cost', () => {
       expectErrorBody(res.body, 400, 'ExplanationTooLargeError');
       expect(res.body.details).toEqual([{ path: 'body.hex', message: expect.stringMatching(/more than the 262144 answered \(MAX_EXPLAIN_BYTES\)/) }]);
     }
+  });
+});
+
+describe('a walk dials only the chains its route reaches, at most 2 besides the origin (issue 42, part 2)', () => {
+  it('Transacts sent to five chains: decoded on the first two the route reaches; the next two, and a chain of another consensus, shown as bytes with a warning, never dialled', async () => {
+    const remark = (chain: keyof typeof chains) => callData(chains[chain].registry, 'System', 'remark', { remark: '0x1234' });
+    const transactAt = (interior: unknown, chain: keyof typeof chains) =>
+      callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
+        dest: { V4: { parents: 0, interior } },
+        message: {
+          V4: [
+            { UnpaidExecution: { weightLimit: 'Unlimited', checkOrigin: null } },
+            { Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1_000_000, proofSize: 10_000 }, call: { encoded: remark(chain) } } },
+          ],
+        },
+      });
+    const para = (id: number) => ({ X1: [{ Parachain: id }] });
+    const calls = [
+      transactAt(para(1000), 'AssetHubPolkadot'),
+      transactAt(para(2034), 'Hydration'),
+      transactAt(para(2004), 'Moonbeam'),
+      transactAt(para(1002), 'BridgeHubPolkadot'),
+      // Read on the relay, a location of Kusama's asset hub; the relay has no bridge: no hop goes there.
+      callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
+        dest: { V4: { parents: 1, interior: { X2: [{ GlobalConsensus: 'Kusama' }, { Parachain: 1000 }] } } },
+        message: { V4: [{ Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1, proofSize: 1 }, call: { encoded: remark('AssetHubKusama') } } }] },
+      }),
+    ];
+    const hex = callData(chains.Polkadot.registry, 'Utility', 'batch_all', { calls });
+    for (const family of FAMILIES) {
+      const res = await explain(hex, family, 'Polkadot');
+      expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+      const transacts = (res.body.xcm as { chain: string; instruction: string; transact?: { call?: { pallet?: string; undecoded?: string } } }[]).filter((s) => s.instruction === 'Transact');
+      expect(transacts.map((t) => [t.chain, t.transact?.call?.pallet ?? t.transact?.call?.undecoded])).toEqual([
+        ['AssetHubPolkadot', 'system'],
+        ['Hydration', 'system'],
+        ['Moonbeam', expect.stringMatching(/at most 2 chains besides its own \(MAX_TRANSACT_CHAINS\)/)],
+        ['BridgeHubPolkadot', expect.stringMatching(/at most 2 chains besides its own \(MAX_TRANSACT_CHAINS\)/)],
+        ['AssetHubKusama', expect.stringMatching(/route does not reach AssetHubKusama/)],
+      ]);
+      const warnings = (res.body.warnings as { code: string; message: string }[]).filter((w) => w.code === 'TransactNotDecoded');
+      expect(warnings.map((w) => w.message)).toEqual(['Moonbeam', 'BridgeHubPolkadot', 'AssetHubKusama'].map((chain) => expect.stringMatching(new RegExp(`on ${chain} is shown as bytes`))));
+    }
+    expect([chains.Moonbeam.connectionsOpened, chains.BridgeHubPolkadot.connectionsOpened, chains.AssetHubKusama.connectionsOpened]).toEqual([0, 0, 0]);
   });
 });

@@ -140,11 +140,12 @@ export class ExplainService {
       checkXcmBounds(decoded.call);
       const reading: CallReading = { transfers: [], xcm: [], unknown: [] };
       readCall(req.chain, decoded.call, reading);
-      await decodeTransacts(reading.xcm, call);
+      const route = routeOf(req.chain, decoded.call);
+      const undecoded = await decodeTransacts(req.chain, reading.xcm, call, new Set(route.map((hop) => hop.chain)));
       const warnings = warningsFor(req.chain, reading, req.sender);
       if (decoded.wasExtrinsic) warnings.unshift(warn('ExtrinsicNotCallData', 'caution', 'hex is a whole unsigned extrinsic, not call data; its call is explained'));
+      warnings.push(...undecoded);
       await this.checkReaping(api, req, reading.transfers, warnings);
-      const route = routeOf(req.chain, decoded.call);
       return bounded({ chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings });
     });
   }
@@ -167,10 +168,35 @@ export class ExplainService {
   }
 }
 
-/** Decodes each Transact's call with the metadata of the chain that runs it, when it can be had. */
-async function decodeTransacts(steps: XcmStep[], call: ChainCall): Promise<void> {
+/**
+ * Chains besides the origin one explanation connects to, to decode the calls its Transacts
+ * dispatch: each is a connection and a metadata download (over the shared pool, unless the client
+ * named the endpoint). With the origin, as many as a client may hold of its own
+ * (MAX_OVERRIDE_CONNECTIONS_PER_CLIENT, 3).
+ */
+export const MAX_TRANSACT_CHAINS = 2;
+
+/**
+ * Decodes each Transact's call with the metadata of the chain that runs it, when it can be had:
+ * only on chains the route reaches (a walk dials nothing else), at most MAX_TRANSACT_CHAINS of
+ * them. A call on any other chain stays bytes (`callHex`), and a warning says why.
+ */
+async function decodeTransacts(origin: TChain, steps: XcmStep[], call: ChainCall, reached: Set<string>): Promise<Warning[]> {
+  const dialled = new Set<string>([origin]);
+  const left = new Map<string, string>();
   for (const step of steps) {
     if (!step.transact || step.chain === 'unknown') continue;
+    const why = !reached.has(step.chain)
+      ? `the message's route does not reach ${step.chain}`
+      : !dialled.has(step.chain) && dialled.size > MAX_TRANSACT_CHAINS
+        ? `an explanation decodes Transact calls on at most ${MAX_TRANSACT_CHAINS} chains besides its own (MAX_TRANSACT_CHAINS)`
+        : null;
+    if (why) {
+      step.transact.call = { undecoded: `not decoded: ${why}` };
+      left.set(step.chain, why);
+      continue;
+    }
+    dialled.add(step.chain);
     try {
       const api = (await call.apiOverrides[step.chain]) as ApiPromise;
       step.transact.call = viewCall(decodeCallData(api.registry, hexBytes(step.transact.callHex)).call);
@@ -178,4 +204,5 @@ async function decodeTransacts(steps: XcmStep[], call: ChainCall): Promise<void>
       step.transact.call = { undecoded: error instanceof Error ? error.message : String(error) };
     }
   }
+  return [...left].map(([chain, why]) => warn('TransactNotDecoded', 'caution', `The call a Transact dispatches on ${chain} is shown as bytes (callHex), not decoded: ${why}`));
 }

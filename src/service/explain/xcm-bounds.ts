@@ -4,10 +4,8 @@
 // walk's cost grow past what a real message can hold.
 import type { Call } from '@polkadot/types/interfaces';
 import { badRequest } from '../../errors';
+import { MAX_XCM_DECODE_DEPTH } from '../route-check';
 import { innerCalls } from './call-decoder';
-
-/** Programs nested in programs (`DepositReserveAsset.xcm`, `SetAppendix`, ...), the outermost counted as 1. */
-export const MAX_XCM_DECODE_DEPTH = 8;
 /** Instructions in one message, nested programs' included (the decoder counts them together). */
 export const MAX_INSTRUCTIONS_TO_DECODE = 100;
 /** Assets in one list (`WithdrawAsset`, a `Definite` filter, ...). */
@@ -43,6 +41,7 @@ class MessageBounds {
 
   constructor(private readonly refuse: (place: string, why: string) => never) {}
 
+  /** `depth`: the outermost program is 1, as the route check's depthOf counts. */
   program(program: unknown[], place: string, depth: number): void {
     if (depth > MAX_XCM_DECODE_DEPTH) this.refuse(place, `programs nested ${depth} deep, past the ${MAX_XCM_DECODE_DEPTH} a chain decodes (MAX_XCM_DECODE_DEPTH)`);
     this.instructions += program.length;
