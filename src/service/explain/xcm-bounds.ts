@@ -1,8 +1,10 @@
-// The bounds within which a chain decodes an XCM message (polkadot-sdk's `xcm` crate). A program
-// past them would not decode on the chain that receives it, so /explain refuses call data holding
-// one (a 400 naming where) before anything reads or walks it: nothing a client writes makes the
-// walk's cost grow past what a real message can hold.
+// The bounds within which a chain decodes an XCM message (polkadot-sdk's `xcm` crate), and the
+// holding its executor keeps. A program past them would not decode, or fails at once, on the chain
+// that receives it, so /explain refuses call data holding one (a 400 naming where) before anything
+// reads or walks it: nothing a client writes makes the walk's cost grow past what a real message
+// can hold.
 import type { Call } from '@polkadot/types/interfaces';
+import type { Codec } from '@polkadot/types/types';
 import { badRequest } from '../../errors';
 import { MAX_XCM_DECODE_DEPTH } from '../route-check';
 import { innerCalls } from './call-decoder';
@@ -12,6 +14,11 @@ export const MAX_INSTRUCTIONS_TO_DECODE = 100;
 export const MAX_ITEMS_IN_ASSETS = 20;
 /** Bytes of one encoded message. */
 export const MAX_XCM_ENCODED_SIZE = 12_402;
+/** Assets one program brings into its holding (the executor's MaxAssetsIntoHolding on the system chains: past it, HoldingWouldOverflow). */
+export const MAX_ASSETS_INTO_HOLDING = 64;
+
+/** Instructions that bring their assets into the holding. */
+const INTO_HOLDING = new Set(['WithdrawAsset', 'ReserveAssetDeposited', 'ReceiveTeleportedAsset', 'ClaimAsset']);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,11 +55,18 @@ class MessageBounds {
     if (this.instructions > MAX_INSTRUCTIONS_TO_DECODE) {
       this.refuse(place, `more than ${MAX_INSTRUCTIONS_TO_DECODE} instructions in one message, nested programs' included (MAX_INSTRUCTIONS_TO_DECODE)`);
     }
+    let held = 0;
     program.forEach((instruction, i) => {
       const [key, value] = typeof instruction === 'string' ? [instruction, null] : Object.entries(instruction as Json)[0]!;
       const name = pascal(key);
       const at = `${place}.${i}.${name}`;
       this.assets(value, at);
+      if (INTO_HOLDING.has(name)) {
+        held += Array.isArray(value) ? value.length : isObject(value) && Array.isArray(value.assets) ? value.assets.length : 0;
+        if (held > MAX_ASSETS_INTO_HOLDING) {
+          this.refuse(at, `more than ${MAX_ASSETS_INTO_HOLDING} assets brought into the holding of one program, which no chain's executor holds (MaxAssetsIntoHolding: HoldingWouldOverflow)`);
+        }
+      }
       for (const [field, inner] of nestedPrograms(name, value)) this.program(inner as unknown[], `${at}${field}`, depth + 1);
     });
   }
@@ -71,8 +85,9 @@ class MessageBounds {
 /**
  * Refuses (400, naming the call, its argument and the place in the program) call data whose XCM
  * messages a chain would not decode: nested past MAX_XCM_DECODE_DEPTH, more than
- * MAX_INSTRUCTIONS_TO_DECODE instructions or MAX_ITEMS_IN_ASSETS assets in a list, or more than
- * MAX_XCM_ENCODED_SIZE bytes. Nested calls (batches, proxies) are checked call by call.
+ * MAX_INSTRUCTIONS_TO_DECODE instructions or MAX_ITEMS_IN_ASSETS assets in a list, more than
+ * MAX_XCM_ENCODED_SIZE bytes, or more than MAX_ASSETS_INTO_HOLDING assets brought into one
+ * program's holding. Nested calls (batches, proxies) are checked call by call.
  */
 export function checkXcmBounds(call: Call, where = ''): void {
   const name = `${where}${call.section}.${call.method}`;
@@ -81,14 +96,17 @@ export function checkXcmBounds(call: Call, where = ''): void {
     inner.forEach((c, i) => checkXcmBounds(c, `${name} call ${i + 1}: `));
     return;
   }
-  for (const [arg, value] of call.argsEntries) {
-    const program = versionedProgram(value.toJSON());
-    if (!program) continue;
-    const refuse = (place: string, why: string): never => {
-      const at = `${name} ${arg}${place}`;
-      throw badRequest('XcmBoundsError', `hex holds an XCM message no chain would decode, at ${at}: ${why}`, [{ path: 'body.hex', message: `${at}: ${why}` }]);
-    };
-    if (value.encodedLength > MAX_XCM_ENCODED_SIZE) refuse('', `${value.encodedLength} bytes, more than the ${MAX_XCM_ENCODED_SIZE} of one message (MAX_XCM_ENCODED_SIZE)`);
-    new MessageBounds(refuse).program(program, '', 1);
-  }
+  for (const [arg, value] of call.argsEntries) checkMessageBounds(value, `${name} ${arg}`);
+}
+
+/** Refuses (400, naming `name` and the place) one decoded value that is a versioned XCM program past the bounds; other values pass. */
+export function checkMessageBounds(value: Codec, name: string): void {
+  const program = versionedProgram(value.toJSON());
+  if (!program) return;
+  const refuse = (place: string, why: string): never => {
+    const at = `${name}${place}`;
+    throw badRequest('XcmBoundsError', `hex holds an XCM message no chain would decode, at ${at}: ${why}`, [{ path: 'body.hex', message: `${at}: ${why}` }]);
+  };
+  if (value.encodedLength > MAX_XCM_ENCODED_SIZE) refuse('', `${value.encodedLength} bytes, more than the ${MAX_XCM_ENCODED_SIZE} of one message (MAX_XCM_ENCODED_SIZE)`);
+  new MessageBounds(refuse).program(program, '', 1);
 }
