@@ -84,14 +84,14 @@ describe('call data inside the bounds, built to cost', () => {
     expect(route.at(-1)!.warnings).toContainEqual({ at: 'route', message: expect.stringMatching(/reaches more than 32 chains \(MAX_ROUTE_HOPS\)/) });
   });
 
-  it('40 programs of 100 instructions in a batch: a 400 naming hex, the explanation being past 256 kB', async () => {
+  it('a batch of 40 programs of 100 instructions: a 400 past 256 instructions in the call data (MAX_CALL_INSTRUCTIONS)', async () => {
     const program = executeCall(registry(), Array.from({ length: 100 }, () => ({ ClearOrigin: null })));
-    const hex = callData(registry(), 'Utility', 'batch_all', { calls: Array.from({ length: 40 }, () => program) });
-    for (const family of FAMILIES) {
-      const res = await explain(hex, family);
-      expectErrorBody(res.body, 400, 'ExplanationTooLargeError');
-      expect(res.body.details).toEqual([{ path: 'body.hex', message: expect.stringMatching(/more than the 262144 answered \(MAX_EXPLAIN_BYTES\)/) }]);
-    }
+    await refused(callData(registry(), 'Utility', 'batch_all', { calls: Array.from({ length: 40 }, () => program) }), /utility\.batchAll call 3: polkadotXcm\.execute message: more than 256 instructions in the call data's messages together/);
+  });
+
+  it('a batch of 30 programs of 60 assets: a 400 past 128 assets in the call data (MAX_CALL_ASSETS)', async () => {
+    const program = executeCall(registry(), hostileProgram(3, 20, 7));
+    await refused(callData(registry(), 'Utility', 'batch_all', { calls: Array.from({ length: 30 }, () => program) }), /utility\.batchAll call 3: polkadotXcm\.execute message\.0\.WithdrawAsset: more than 128 assets listed/);
   });
 });
 

@@ -17,6 +17,14 @@ export const MAX_XCM_ENCODED_SIZE = 12_402;
 /** Assets one program brings into its holding (the executor's MaxAssetsIntoHolding on the system chains: past it, HoldingWouldOverflow). */
 export const MAX_ASSETS_INTO_HOLDING = 64;
 
+/**
+ * Instructions, and assets in lists, in all the messages of one call data together (a batch): an
+ * explanation's own bounds, past any real call's (a batch of ten transfers holds under 100
+ * instructions) and well under what one request's CPU allows.
+ */
+export const MAX_CALL_INSTRUCTIONS = 256;
+export const MAX_CALL_ASSETS = 128;
+
 /** Instructions that bring their assets into the holding. */
 const INTO_HOLDING = new Set(['WithdrawAsset', 'ReserveAssetDeposited', 'ReceiveTeleportedAsset', 'ClaimAsset']);
 
@@ -43,18 +51,29 @@ function nestedPrograms(name: string, value: unknown): [string, unknown][] {
   return (['xcm', 'remoteXcm'] as const).filter((field) => Array.isArray(value[field])).map((field) => [`.${field}`, value[field]]);
 }
 
+/** What all the messages of one call data hold so far. */
+interface CallTotals {
+  instructions: number;
+  assets: number;
+}
+
 class MessageBounds {
   instructions = 0;
 
-  constructor(private readonly refuse: (place: string, why: string) => never) {}
+  constructor(
+    private readonly refuse: (place: string, why: string) => never,
+    private readonly totals: CallTotals,
+  ) {}
 
   /** `depth`: the outermost program is 1, as the route check's depthOf counts. */
   program(program: unknown[], place: string, depth: number): void {
     if (depth > MAX_XCM_DECODE_DEPTH) this.refuse(place, `programs nested ${depth} deep, past the ${MAX_XCM_DECODE_DEPTH} a chain decodes (MAX_XCM_DECODE_DEPTH)`);
     this.instructions += program.length;
+    this.totals.instructions += program.length;
     if (this.instructions > MAX_INSTRUCTIONS_TO_DECODE) {
       this.refuse(place, `more than ${MAX_INSTRUCTIONS_TO_DECODE} instructions in one message, nested programs' included (MAX_INSTRUCTIONS_TO_DECODE)`);
     }
+    if (this.totals.instructions > MAX_CALL_INSTRUCTIONS) this.refuse(place, `more than ${MAX_CALL_INSTRUCTIONS} instructions in the call data's messages together (MAX_CALL_INSTRUCTIONS)`);
     let held = 0;
     program.forEach((instruction, i) => {
       const [key, value] = typeof instruction === 'string' ? [instruction, null] : Object.entries(instruction as Json)[0]!;
@@ -75,6 +94,8 @@ class MessageBounds {
   private assets(value: unknown, place: string): void {
     if (isAssetList(value)) {
       if (value.length > MAX_ITEMS_IN_ASSETS) this.refuse(place, `${value.length} assets in one list, more than the ${MAX_ITEMS_IN_ASSETS} a chain decodes (MAX_ITEMS_IN_ASSETS)`);
+      this.totals.assets += value.length;
+      if (this.totals.assets > MAX_CALL_ASSETS) this.refuse(place, `more than ${MAX_CALL_ASSETS} assets listed in the call data's messages together (MAX_CALL_ASSETS)`);
       return;
     }
     if (Array.isArray(value)) value.forEach((v, i) => this.assets(v, `${place}.${i}`));
@@ -87,20 +108,21 @@ class MessageBounds {
  * messages a chain would not decode: nested past MAX_XCM_DECODE_DEPTH, more than
  * MAX_INSTRUCTIONS_TO_DECODE instructions or MAX_ITEMS_IN_ASSETS assets in a list, more than
  * MAX_XCM_ENCODED_SIZE bytes, or more than MAX_ASSETS_INTO_HOLDING assets brought into one
- * program's holding. Nested calls (batches, proxies) are checked call by call.
+ * program's holding; and, all its messages together, more than MAX_CALL_INSTRUCTIONS instructions
+ * or MAX_CALL_ASSETS listed assets. Nested calls (batches, proxies) are checked call by call.
  */
-export function checkXcmBounds(call: Call, where = ''): void {
+export function checkXcmBounds(call: Call, where = '', totals: CallTotals = { instructions: 0, assets: 0 }): void {
   const name = `${where}${call.section}.${call.method}`;
   const inner = innerCalls(call);
   if (inner.length > 0) {
-    inner.forEach((c, i) => checkXcmBounds(c, `${name} call ${i + 1}: `));
+    inner.forEach((c, i) => checkXcmBounds(c, `${name} call ${i + 1}: `, totals));
     return;
   }
-  for (const [arg, value] of call.argsEntries) checkMessageBounds(value, `${name} ${arg}`);
+  for (const [arg, value] of call.argsEntries) checkMessageBounds(value, `${name} ${arg}`, totals);
 }
 
 /** Refuses (400, naming `name` and the place) one decoded value that is a versioned XCM program past the bounds; other values pass. */
-export function checkMessageBounds(value: Codec, name: string): void {
+export function checkMessageBounds(value: Codec, name: string, totals: CallTotals = { instructions: 0, assets: 0 }): void {
   const program = versionedProgram(value.toJSON());
   if (!program) return;
   const refuse = (place: string, why: string): never => {
@@ -108,5 +130,5 @@ export function checkMessageBounds(value: Codec, name: string): void {
     throw badRequest('XcmBoundsError', `hex holds an XCM message no chain would decode, at ${at}: ${why}`, [{ path: 'body.hex', message: `${at}: ${why}` }]);
   };
   if (value.encodedLength > MAX_XCM_ENCODED_SIZE) refuse('', `${value.encodedLength} bytes, more than the ${MAX_XCM_ENCODED_SIZE} of one message (MAX_XCM_ENCODED_SIZE)`);
-  new MessageBounds(refuse).program(program, '', 1);
+  new MessageBounds(refuse, totals).program(program, '', 1);
 }
