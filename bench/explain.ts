@@ -38,9 +38,9 @@ async function main(): Promise<void> {
     'issue: 2,000 assets x 200 hops (48 kB)': executeCall(registry, [{ WithdrawAsset: unlistedAssets(2_000) }, ...nestedReserveSends(200)]),
     // Inside every bound a chain keeps: 3 lists of 20 distinct assets, 7 nested sends.
     'in bounds: 60 assets x 7 hops': inBounds,
-    'in bounds: 30 of those in a batch': callData(registry, 'Utility', 'batch_all', { calls: Array.from({ length: 30 }, () => inBounds) }),
+    'past the call data bounds: 30 of those in a batch': callData(registry, 'Utility', 'batch_all', { calls: Array.from({ length: 30 }, () => inBounds) }),
     'in bounds: 40 sends of one asset': executeCall(registry, [{ WithdrawAsset: unlistedAssets(1) }, ...Array.from({ length: 40 }, () => nestedReserveSends(1)[0]!)]),
-    'in bounds: 40 programs of 100 instructions in a batch': callData(registry, 'Utility', 'batch_all', { calls: Array.from({ length: 40 }, () => clearOrigins) }),
+    'past the call data bounds: 40 programs of 100 instructions in a batch': callData(registry, 'Utility', 'batch_all', { calls: Array.from({ length: 40 }, () => clearOrigins) }),
     'past the holding: 50 lists of 20 assets x 7 hops': executeCall(registry, hostileProgram(50, 20, 7)),
   };
   const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn' });
