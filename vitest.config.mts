@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/live/**', 'node_modules/**'],
+    exclude: ['test/live/**', 'test/real/**', 'node_modules/**'],
     // Offline guard and openapi.yaml response checks for every test file.
     setupFiles: ['test/support/setup.ts'],
     // Fails the run when a test wrote into the working tree (test/support/clean-tree.ts).

@@ -11,7 +11,7 @@ import type { ClientOptions } from 'ws';
 import { AddressGuard, quote } from './address-guard';
 import { answerBudgets } from './answer-budget';
 import { deliveringFor, errorText, type Containable } from './containment';
-import { FrameCheck } from './frame-check';
+import { FrameCheck, HOLD_MS } from './frame-check';
 import { inTurn } from './turns';
 
 const load = createRequire(__filename);
@@ -109,6 +109,8 @@ export class ChainSocket extends WsWebSocket implements Containable {
   /** Events waiting to reach the clients in order, one a turn, behind a large frame (see #later). */
   #queue: [event: string, args: unknown[]][] | undefined;
   #failed = false;
+  /** Fails the connection if notifications wait too long for their subscription id (frame-check.ts). */
+  #holdTimer: NodeJS.Timeout | undefined;
 
   constructor(address: string | URL, protocols?: string | string[], options?: ClientOptions) {
     const context = (options?.headers && byHeaders.get(options.headers)) ?? socketContexts.getStore() ?? defaultContext;
@@ -136,6 +138,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
       if (this.#closeDelivered) return false;
       this.#closeDelivered = true;
       const [code, reason] = args as [number, Buffer];
+      clearTimeout(this.#holdTimer);
       this.#noteFailure(`closed with code ${code}${reason?.length ? ` (${quote(reason.toString())})` : ''}`);
       return this.#queue ? this.#later(event, args) : this.#deliver(event, args);
     }
@@ -146,14 +149,36 @@ export class ChainSocket extends WsWebSocket implements Containable {
       const text = isBinary ? '' : String(args[0]);
       const verdict = this.#check.received(text, isBinary, (error) => (this.context.lastRpcError = error));
       if (verdict === 'drop') return false;
+      if (verdict === 'hold') {
+        this.#watchHeld();
+        return false;
+      }
       if (verdict !== 'deliver' && 'problem' in verdict) {
         this.#fail(`${MALFORMED}${verdict.problem}`);
         return false;
       }
-      args = [verdict === 'deliver' ? text : verdict.instead, false];
-      if (this.#queue || text.length >= LARGE_FRAME_BYTES) return this.#later(event, args);
+      const frames = verdict === 'deliver' ? [text] : 'instead' in verdict ? [verdict.instead] : [text, ...verdict.then];
+      let delivered = false;
+      for (const frame of frames) {
+        if (this.#failed) break;
+        args = [frame, false];
+        delivered = this.#queue || frame.length >= LARGE_FRAME_BYTES ? this.#later(event, args) : this.#deliver(event, args);
+      }
+      return delivered;
     }
     return this.#deliver(event, args);
+  }
+
+  /** Fails the connection once held notifications have waited HOLD_MS for their subscription id. */
+  #watchHeld(): void {
+    if (this.#holdTimer) return;
+    this.#holdTimer = setTimeout(() => {
+      this.#holdTimer = undefined;
+      if (!this.#check.holding || this.#failed) return;
+      const late = this.#check.heldTooLong();
+      if (late === undefined) this.#watchHeld();
+      else this.#fail(`${MALFORMED}${late}`);
+    }, HOLD_MS).unref();
   }
 
   /**

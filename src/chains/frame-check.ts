@@ -9,6 +9,12 @@
 // (skim.ts), its envelope read and its nesting bounded in one pass that jumps over strings, and
 // the client's own parse is the only one. What the skim does not read, the contents of strings,
 // the client's parse refuses if it is not JSON, and that fails the connection too (containment).
+//
+// One reordering is tolerated: a notification for a subscription id not yet given, while a subscribe
+// request whose notifications carry its method still awaits its answer (chopsticks sends the first
+// runtime version before the answer with its id; polkadot.js and polkadot-api accept that). It is
+// held, within a bound of frames, bytes and time, and delivered right after the answer that gives
+// its id; past the bound, or once no pending request can give that id, it fails the connection.
 import { quote } from './address-guard';
 import { OVER_BUDGET_CODE, type AnswerBudget } from './answer-budget';
 import { skim, SkimRefusal, UNREAD } from './skim';
@@ -24,6 +30,12 @@ const MAX_SUBSCRIPTION_ID = 128;
  * makes ApiPromise fetch and decode the metadata again; a chain upgrades every few weeks.
  */
 export const MAX_RUNTIME_VERSIONS = 3;
+/** Notifications held at once for subscription ids not yet given (chopsticks sends one per subscription). */
+export const MAX_HELD_FRAMES = 16;
+/** Characters of the notifications held at once. */
+export const MAX_HELD_CHARS = 1024 * 1024;
+/** How long a notification may wait for the answer that gives its subscription id. */
+export const HOLD_MS = 5_000;
 
 // Subscribe methods and the methods of their notifications: polkadot.js's `pubsub` definitions
 // (with their aliases) and the JSON-RPC spec's, as polkadot-api sends them.
@@ -85,8 +97,19 @@ interface Subscription {
   ending: boolean;
 }
 
-/** Deliver the frame, drop it unseen, deliver a small answer `instead` of it, or fail the connection for the reason given. */
-export type Verdict = 'deliver' | 'drop' | { instead: string } | { problem: string };
+/** A notification waiting for the answer that gives its subscription id. */
+interface Held {
+  readonly text: string;
+  readonly method: string;
+  readonly subscription: string;
+}
+
+/**
+ * Deliver the frame, drop it unseen, hold it (until its subscription id is given), deliver a small
+ * answer `instead` of it, deliver it and `then` the notifications held for the subscription it gives,
+ * or fail the connection for the reason given.
+ */
+export type Verdict = 'deliver' | 'drop' | 'hold' | { instead: string } | { then: readonly string[] } | { problem: string };
 
 const problem = (text: string): Verdict => ({ problem: text });
 
@@ -130,6 +153,7 @@ function bracketsAtMost(text: string, limit: number): boolean {
 
 const deepProblem = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const neverGiven = (held: Held): string => `notification ${quote(held.method, 60)} for subscription ${quote(held.subscription, 40)}, which was never given`;
 const isId = (value: unknown): value is string | number => typeof value === 'string' || typeof value === 'number';
 
 /** Frames at least this long (characters) are skimmed, not parsed. */
@@ -139,9 +163,32 @@ export const SKIM_FROM_CHARS = 64 * 1024;
 export class FrameCheck {
   readonly #pending = new Map<string, Asked>();
   readonly #subscriptions = new Map<string, Subscription>();
+  /** Notifications that came before the answer giving their subscription id, in arrival order. */
+  #held: Held[] = [];
+  #heldChars = 0;
+  /** When the oldest held notification came (`now()`'s clock). */
+  #heldSince = 0;
 
-  /** `skimFrom`: the frame length from which frames are skimmed (tests skim every frame with 0). */
-  constructor(readonly skimFrom = SKIM_FROM_CHARS) {}
+  /**
+   * `skimFrom`: the frame length from which frames are skimmed (tests skim every frame with 0);
+   * `now`: the clock the hold is timed by.
+   */
+  constructor(
+    readonly skimFrom = SKIM_FROM_CHARS,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether notifications are held for subscription ids not yet given. */
+  get holding(): boolean {
+    return this.#held.length > 0;
+  }
+
+  /** Why the connection must fail if notifications have been held longer than HOLD_MS; undefined if not. */
+  heldTooLong(): string | undefined {
+    const oldest = this.#held[0];
+    if (!oldest || this.now() - this.#heldSince < HOLD_MS) return undefined;
+    return `${neverGiven(oldest)} in ${HOLD_MS} ms`;
+  }
 
   /** Notes a request the client sends (JSON text; anything else is not a request of ours), read under `budget` if given. */
   sent(text: string, budget?: AnswerBudget): void {
@@ -188,10 +235,12 @@ export class FrameCheck {
     }
     if (!isPlainObject(frame)) return problem(`not a JSON-RPC object (${frame === null ? 'null' : Array.isArray(frame) ? 'array' : frame === UNREAD ? 'a long value' : typeof frame})`);
     if (frame.jsonrpc !== '2.0') return problem('jsonrpc is not "2.0"');
-    return frame.method === undefined ? this.#answer(frame, text.length, onRpcError) : this.#notification(frame);
+    const late = this.heldTooLong();
+    if (late !== undefined) return problem(late);
+    return frame.method === undefined ? this.#answer(frame, text, onRpcError) : this.#notification(frame, text);
   }
 
-  #notification(frame: Record<string, unknown>): Verdict {
+  #notification(frame: Record<string, unknown>, text: string): Verdict {
     const { method, params } = frame;
     if (typeof method !== 'string') return problem('method is not a string');
     const name = quote(method, 60);
@@ -200,17 +249,69 @@ export class FrameCheck {
     if (!('result' in params) && !('error' in params)) return problem(`notification ${name} without a result`);
     const id = String(params.subscription);
     const subscription = this.#subscriptions.get(id);
-    if (!subscription) return problem(`notification ${name} for subscription ${quote(id, 40)}, which was never given`);
+    if (!subscription) return this.#hold({ text, method, subscription: id });
+    return this.#onSubscription(subscription, method) ?? 'deliver';
+  }
+
+  /** The problem with one more notification `method` on `subscription`, or undefined when it is delivered (and counted). */
+  #onSubscription(subscription: Subscription, method: string): Verdict | undefined {
     if (subscription.ending) return 'drop';
-    if (!subscription.methods.includes(method)) return problem(`notification ${name} on a subscription whose notifications are ${subscription.methods[0]}`);
+    if (!subscription.methods.includes(method)) return problem(`notification ${quote(method, 60)} on a subscription whose notifications are ${subscription.methods[0]}`);
     if (method === 'state_runtimeVersion' && subscription.delivered >= MAX_RUNTIME_VERSIONS) {
       return problem(`more than ${MAX_RUNTIME_VERSIONS} runtime versions announced on one subscription (each one is the metadata downloaded and decoded again)`);
     }
     subscription.delivered++;
-    return 'deliver';
+    return undefined;
   }
 
-  #answer(frame: Record<string, unknown>, length: number, onRpcError: (error: string) => void): Verdict {
+  /** Holds a notification for an id not yet given, if a pending subscribe request may still give it. */
+  #hold(held: Held): Verdict {
+    const never = neverGiven(held);
+    if (!this.#awaited(held.method)) return problem(never);
+    if (this.#held.length >= MAX_HELD_FRAMES || this.#heldChars + held.text.length > MAX_HELD_CHARS) {
+      return problem(`${never}: more than ${MAX_HELD_FRAMES} notifications or ${MAX_HELD_CHARS} bytes wait for subscription ids`);
+    }
+    if (this.#held.length === 0) this.#heldSince = this.now();
+    this.#held.push(held);
+    this.#heldChars += held.text.length;
+    return 'hold';
+  }
+
+  /** Whether a subscribe request awaiting its answer has notifications carrying `method`. */
+  #awaited(method: string): boolean {
+    for (const asked of this.#pending.values()) if (asked.notifications?.includes(method)) return true;
+    return false;
+  }
+
+  /**
+   * The notifications held for the subscription just given, to deliver after its answer; a problem if
+   * one is refused on it, or if others are held that no pending subscribe request can give an id to.
+   */
+  #release(id: string, subscription: Subscription): Verdict {
+    const released: string[] = [];
+    const kept: Held[] = [];
+    for (const held of this.#held) {
+      if (held.subscription !== id) kept.push(held);
+      else {
+        const refusal = this.#onSubscription(subscription, held.method);
+        if (refusal === 'drop') continue;
+        if (refusal !== undefined) return refusal;
+        released.push(held.text);
+      }
+    }
+    this.#held = kept;
+    this.#heldChars = kept.reduce((sum, held) => sum + held.text.length, 0);
+    return this.#orphaned() ?? (released.length > 0 ? { then: released } : 'deliver');
+  }
+
+  /** A problem if a notification is held that no pending subscribe request can give an id to any more. */
+  #orphaned(): Verdict | undefined {
+    const orphan = this.#held.find((held) => !this.#awaited(held.method));
+    return orphan && problem(neverGiven(orphan));
+  }
+
+  #answer(frame: Record<string, unknown>, text: string, onRpcError: (error: string) => void): Verdict {
+    const length = text.length;
     if (!isId(frame.id)) return problem('answer without an id');
     const id = String(frame.id);
     const asked = this.#pending.get(id);
@@ -219,19 +320,21 @@ export class FrameCheck {
     if (asked.ends !== undefined) this.#subscriptions.delete(asked.ends);
     if (asked.budget && !asked.budget.fits(length)) {
       const message = `an answer of ${length} bytes, more than the request may still read`;
-      return { instead: JSON.stringify({ jsonrpc: '2.0', id: frame.id, error: { code: OVER_BUDGET_CODE, message } }) };
+      return (asked.notifications && this.#orphaned()) ?? { instead: JSON.stringify({ jsonrpc: '2.0', id: frame.id, error: { code: OVER_BUDGET_CODE, message } }) };
     }
     if ('error' in frame) {
       const e = frame.error;
       if (!isPlainObject(e) || typeof e.code !== 'number' || typeof e.message !== 'string') return problem('error without a numeric code and a message');
       onRpcError(`${e.code}: ${e.message}`);
-      return 'deliver';
+      return (asked.notifications && this.#orphaned()) ?? 'deliver';
     }
     if (!('result' in frame)) return problem('answer without result or error');
     if (asked.notifications) {
       const subscription = frame.result;
       if (!isId(subscription) || String(subscription).length > MAX_SUBSCRIPTION_ID) return problem(`subscription id ${quote(JSON.stringify(subscription) ?? '', 40)} is not a short string or a number`);
-      this.#subscriptions.set(String(subscription), { methods: asked.notifications, delivered: 0, ending: false });
+      const given: Subscription = { methods: asked.notifications, delivered: 0, ending: false };
+      this.#subscriptions.set(String(subscription), given);
+      if (this.#held.length > 0) return this.#release(String(subscription), given);
     }
     return 'deliver';
   }

@@ -17,7 +17,7 @@ import { bridgeFee, CALL_WEIGHT, deliveryFeeTo, programWeight, transactionFee, w
 import { ChainError, type Ledger } from './ledger';
 import { messageEvents, type Event } from './message-events';
 import { dispatch } from './pallets';
-import { runtimeArgs } from './runtime-answers';
+import { executionErrorIndex, runtimeArgs } from './runtime-answers';
 import { destinationJson } from './xcm-transfers';
 import { chainAt, execute, type Hex, type Outgoing } from './xcm-executor';
 import { assetJson, field, locationOf, locJson, programOf, unversioned } from './xcm-program';
@@ -84,7 +84,16 @@ function moduleError(registry: TypeRegistry, error: ChainError): unknown {
   const pallet = registry.metadata.pallets.find((p) => p.name.eq(error.pallet));
   const variant = pallet && pallet.errors.isSome ? registry.lookup.getSiType(pallet.errors.unwrap().type).def.asVariant.variants.find((v) => v.name.eq(error.error)) : undefined;
   if (!pallet || !variant) return 'CannotLookup';
-  return { Module: { index: pallet.index.toNumber(), error: `0x${variant.index.toNumber().toString(16).padStart(2, '0')}000000` } };
+  const byte = (n: number) => n.toString(16).padStart(2, '0');
+  // pallet-xcm's LocalExecutionIncompleteWithError carries the instruction's index and the XCM error (pallets.ts writes both in its message).
+  const incomplete = error.error === 'LocalExecutionIncompleteWithError' ? /: (\w+) at instruction (\d+)/.exec(error.message) : null;
+  let detail = '000000';
+  try {
+    if (incomplete) detail = `${byte(Number(incomplete[2]))}${byte(executionErrorIndex(registry, incomplete[1]!))}00`;
+  } catch {
+    // an error this metadata's ExecutionError does not name: the pallet's error alone
+  }
+  return { Module: { index: pallet.index.toNumber(), error: `0x${byte(variant.index.toNumber())}${detail}` } };
 }
 
 function dryRunXcm(chain: SandboxChainName, ledger: Ledger, registry: TypeRegistry, args: Uint8Array): unknown {

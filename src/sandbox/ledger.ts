@@ -155,6 +155,8 @@ const insufficient = (asset: ChainAsset): [string, string] =>
  */
 export function accountOfLocation(location: Loc, chain: SandboxChainName): string | undefined {
   const account = accountOf32(location, PLACES[chain].paraId === undefined);
+  // A relay or system chain has 32-byte accounts only: a 20-byte key names none (FailedToTransactAsset).
+  if (account?.length === 42 && (PLACES[chain].paraId ?? 0) < 2000) return undefined;
   return chain === 'Moonbeam' && account?.length === 66 ? account.slice(0, 42) : account;
 }
 

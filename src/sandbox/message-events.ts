@@ -41,7 +41,8 @@ export function messageEvents(chain: SandboxChainName, outcome: Outcome, origin:
     const event = depositEvent(chain, who, asset);
     if (event) events.push(event);
   }
-  if (outcome.error && outcome.trapped.length) {
+  // What stays in the holding is trapped whether or not the program failed (polkadot-sdk's post_process).
+  if (outcome.trapped.length) {
     const assets = { V5: outcome.trapped.map(assetJson) };
     const hash = crypto.blake2AsHex(util.stringToU8a(json({ origin: locJson(origin), assets })), 256);
     events.push({ pallet: xcmPalletOf(chain), name: 'AssetsTrapped', fields: { hash, origin: locJson(origin), assets } });

@@ -205,18 +205,18 @@ function xcmCall(d: Dispatch, method: string, args: Record<string, unknown>): Di
   switch (method) {
     case 'limitedTeleportAssets':
     case 'teleportAssets':
-      return xcm(d, transferProgram(d.chain, dest(), beneficiary(), assets(), fee(), 'teleport'));
+      return xcm(d, transferProgram(d.chain, dest(), beneficiary(), assets(), fee(), 'teleport', undefined, args['weight_limit']));
     case 'limitedReserveTransferAssets':
     case 'reserveTransferAssets':
-      return xcm(d, transferProgram(d.chain, dest(), beneficiary(), assets(), fee(), 'reserve'));
+      return xcm(d, transferProgram(d.chain, dest(), beneficiary(), assets(), fee(), 'reserve', undefined, args['weight_limit']));
     case 'transferAssets':
-      return xcm(d, transferProgram(d.chain, dest(), beneficiary(), assets(), fee(), 'any'));
+      return xcm(d, transferProgram(d.chain, dest(), beneficiary(), assets(), fee(), 'any', undefined, args['weight_limit']));
     case 'transferAssetsUsingTypeAndThen': {
       const list = assets();
       const feeId = locationOf(args['remote_fees_id']);
       const feeIndex = Math.max(0, list.findIndex((a) => JSON.stringify(a.id) === JSON.stringify(feeId)));
       const kind = transferKindOf(args['assets_transfer_type']);
-      return xcm(d, transferProgram(d.chain, dest(), undefined, list, feeIndex, kind, programOf(args['custom_xcm_on_dest'])));
+      return xcm(d, transferProgram(d.chain, dest(), undefined, list, feeIndex, kind, programOf(args['custom_xcm_on_dest']), args['weight_limit']));
     }
     case 'execute':
       return xcm(d, { program: programOf(args['message']), jit: false });

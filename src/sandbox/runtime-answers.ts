@@ -161,7 +161,7 @@ function variantIndex(registry: TypeRegistry, typeId: number, name: string): num
 }
 
 /** Index of an XCM ExecutionError variant (pallet-xcm's `error` byte), from the chain's metadata. */
-function executionErrorIndex(registry: TypeRegistry, name: string): number {
+export function executionErrorIndex(registry: TypeRegistry, name: string): number {
   for (const t of registry.lookup.types) {
     const path = t.type.path.map((p) => p.toString()).join('::');
     if (/ExecutionError$/.test(path) && t.type.def.isVariant) return variantIndex(registry, t.id.toNumber(), name);

@@ -5,13 +5,15 @@
 // real chain refuses: an unknown destination (Unroutable), a teleport between chains that do not
 // trust each other (UntrustedTeleportLocation), a reserve that is not the asset's
 // (UntrustedReserveLocation), fees too low (TooExpensive) or missing (NotHoldingFees), an asset
-// the chain does not hold (AssetNotFound). On an error what is left in holding is trapped.
+// the chain does not hold (AssetNotFound), a message the barrier stops (xcm-barrier.ts), an alias
+// outside the origin (NoPermission), a false expectation. What is left in holding is trapped.
 import { absolute, reanchor, relative, sameLocation, universalOf, type Junction, type Loc } from '../xcm/location';
 import { assetOf as chainAssetOf, nativeOf } from './assets';
 import type { SandboxChainName } from './chain-data';
 import { bridgeDispatcherJson, BRIDGE_HUB, crossesBridge, exported } from './bridge';
 import { deliveryFeeTo, programWeight, weightFee, type Weight } from './fee-model';
 import { accountOfLocation, ChainError, type Ledger } from './ledger';
+import { depthOf, isSystem, isUnlimited, MAX_XCM_DECODE_DEPTH, passesBarrier } from './xcm-barrier';
 import { PLACES } from './topology';
 import { assetJson, assetsIn, field, filterOf, Holding, locationOf, locJson, programOf, type Asset, type Instruction } from './xcm-program';
 
@@ -56,7 +58,6 @@ export interface Execution {
 }
 
 const CHAINS = Object.keys(PLACES) as SandboxChainName[];
-
 export const universal = (chain: SandboxChainName): Junction[] => universalOf(PLACES[chain].network, PLACES[chain].paraId);
 
 /** The sandbox chain a location (as `from` writes it) names, if any. */
@@ -67,10 +68,8 @@ export function chainAt(from: SandboxChainName, location: Loc): SandboxChainName
 }
 
 const fail = (name: string, detail: string): ChainError => new ChainError('XcmError', name, detail);
-
 /** The relay token of `network`, as an absolute path. */
 const relayToken = (network: string): Junction[] => universalOf(network);
-const isSystem = (chain: SandboxChainName): boolean => (PLACES[chain].paraId ?? 0) < 2000;
 
 /** Whether `a` and `b` teleport `asset` (absolute) between them: the relay token, between a relay and its system chains. */
 export function teleports(a: SandboxChainName, b: SandboxChainName, asset: Junction[]): boolean {
@@ -126,7 +125,7 @@ class Run {
   }
 
   go(): Outcome {
-    if (this.x.fromRemote && !this.passesBarrier()) {
+    if (this.x.fromRemote && !passesBarrier(this.program, this.out.weight, chainAt(this.x.chain, this.x.origin), this.x.chain)) {
       this.out.error = { name: 'Barrier', index: 0, detail: 'the message neither pays for its execution nor comes from a chain allowed unpaid execution' };
       return this.out;
     }
@@ -136,32 +135,18 @@ class Run {
     } catch (error) {
       this.out.error = errorOf(error, index);
     }
-    // The appendix runs whether or not the program failed.
-    if (this.appendix.length) {
-      try {
-        for (const instruction of this.appendix) this.step(instruction);
-      } catch (error) {
-        this.out.error ??= errorOf(error, index);
+    // The appendix runs whether or not the program failed (and may set another, run after it).
+    try {
+      for (let next = this.appendix; next.length; next = this.appendix) {
+        this.appendix = [];
+        for (const instruction of next) this.step(instruction);
       }
+    } catch (error) {
+      this.out.error ??= errorOf(error, index);
     }
     for (const a of this.fees.assets) this.holding.add(a);
     this.out.trapped = this.holding.assets.map((a) => ({ ...a }));
     return this.out;
-  }
-
-  /** AllowTopLevelPaidExecutionFrom / AllowUnpaidExecutionFrom, as the system chains configure them. */
-  private passesBarrier(): boolean {
-    const names = this.program.map(([name]) => name);
-    let i = 0;
-    while (names[i] === 'UniversalOrigin' || names[i] === 'DescendOrigin') i++;
-    if (names[i] === 'UnpaidExecution') {
-      const from = chainAt(this.x.chain, this.x.origin);
-      return from !== undefined && isSystem(from) && PLACES[from].network === PLACES[this.x.chain].network;
-    }
-    if (!['WithdrawAsset', 'ReceiveTeleportedAsset', 'ReserveAssetDeposited', 'ClaimAsset'].includes(names[i] ?? '')) return false;
-    i++;
-    while (names[i] === 'ClearOrigin' || names[i] === 'AliasOrigin' || names[i] === 'DescendOrigin' || names[i] === 'SetHints') i++;
-    return names[i] === 'BuyExecution' || names[i] === 'PayFees';
   }
 
   private originAccount(): string {
@@ -188,7 +173,8 @@ class Run {
       case 'ReserveAssetDeposited':
         for (const a of assetsIn(p)) {
           this.chainAsset(a);
-          if (!this.originIsReserveOf(a)) throw fail('UntrustedReserveLocation', `${this.originName()} is not the reserve of ${JSON.stringify(locJson(a.id))}`);
+          // A chain that takes an asset from the origin as a teleport does not take it as a reserve deposit.
+          if (!this.originIsReserveOf(a) || this.teleportedFromOrigin(a)) throw fail('UntrustedReserveLocation', `${this.originName()} is not a reserve of ${JSON.stringify(locJson(a.id))} here`);
           this.holding.add(a);
         }
         return;
@@ -213,9 +199,15 @@ class Run {
         if (!this.origin || !sameLocation(this.origin, locationOf(bridgeDispatcherJson))) throw fail('InvalidLocation', 'UniversalOrigin from an origin that is not a universal alias');
         this.origin = relative(universal(this.x.chain), [locationOf({ parents: 0, interior: { X1: [p] } }).junctions[0]!]);
         return;
-      case 'AliasOrigin':
-        this.origin = locationOf(p);
+      case 'AliasOrigin': {
+        // polkadot-sdk's system chains let an origin alias only a location inside it (AliasChildLocation).
+        if (!this.origin) throw fail('BadOrigin', 'the origin was cleared');
+        const target = locationOf(p);
+        const inside = target.parents === this.origin.parents && target.junctions.length > this.origin.junctions.length && this.origin.junctions.every((j, k) => sameLocation({ parents: 0, junctions: [j] }, { parents: 0, junctions: [target.junctions[k]!] }));
+        if (!inside) throw fail('NoPermission', `${this.originName()} may not alias ${JSON.stringify(locJson(target))}`);
+        this.origin = target;
         return;
+      }
       case 'BuyExecution':
         // The barrier limits the first purchase to the message's weight; one left Unlimited after
         // it buys nothing (polkadot-sdk's executor returns early on an Unlimited weight limit).
@@ -265,22 +257,30 @@ class Run {
       case 'ExpectAsset':
         for (const a of assetsIn(p)) if (this.holding.amount(a.id) < a.amount) throw fail('ExpectationFalse', 'holding lacks an expected asset');
         return;
+      case 'ExpectOrigin': {
+        const expected = p === null || p === undefined ? null : locationOf(p);
+        if (expected === null ? this.origin !== null : this.origin === null || !sameLocation(expected, this.origin)) throw fail('ExpectationFalse', `the origin is ${this.originName()}`);
+        return;
+      }
+      case 'ExpectError': // the sandbox runs no error handler: no error is ever there to expect
+        if (p !== null && p !== undefined) throw fail('ExpectationFalse', 'no error happened');
+        return;
       case 'Trap':
         throw fail('Trap', `Trap(${String(p)})`);
       case 'ClearTopic':
         this.out.topic = undefined;
         return;
       case 'RefundSurplus':
+        // What PayFees set aside and execution did not use goes back to the holding (the rest would be trapped).
+        for (const a of this.fees.assets.map((f) => ({ ...f }))) if (this.fees.take(a)) this.holding.add(a);
+        return;
       case 'ClearError':
       case 'SetErrorHandler':
       case 'UnpaidExecution':
       case 'SetHints':
       case 'ReportError':
       case 'ReportHolding':
-      case 'ExpectOrigin':
-      case 'ExpectError':
-        // Execution is charged exactly (no surplus); errors are not reported back here.
-        return;
+        return; // errors are not reported back here
       default:
         throw fail('Unimplemented', `the sandbox does not execute ${name}`);
     }
@@ -297,6 +297,11 @@ class Run {
 
   private originName(): string {
     return this.origin ? JSON.stringify(locJson(this.origin)) : 'a cleared origin';
+  }
+
+  private teleportedFromOrigin(asset: Asset): boolean {
+    const [from, path] = [this.origin && chainAt(this.x.chain, this.origin), absolute(universal(this.x.chain), asset.id)];
+    return Boolean(from && path && teleports(from, this.x.chain, path));
   }
 
   private originIsReserveOf(asset: Asset): boolean {
@@ -364,7 +369,8 @@ class Run {
     };
     const remoteFees = field(p, 'remote_fees');
     if (remoteFees) {
-      const fees = move(remoteFees, this.fees.empty ? this.holding : this.fees);
+      // The remote fees come out of the holding (the fees register pays this chain's execution and delivery).
+      const fees = move(remoteFees, this.holding);
       if (fees[0]) message.push({ PayFees: { asset: assetJson(fees[0]) } });
     }
     for (const kind of (field(p, 'assets') as unknown[]) ?? []) move(kind, this.holding);
@@ -426,6 +432,7 @@ class Run {
   }
 
   private send(to: SandboxChainName, message: unknown[]): void {
+    if (depthOf(message) > MAX_XCM_DECODE_DEPTH) throw fail('ExceedsMaxMessageSize', `the message nests programs deeper than ${MAX_XCM_DECODE_DEPTH}`);
     const topic = this.out.topic;
     if (!topic) throw fail('Transport', 'the sandbox names every message by its topic');
     this.out.sent.push({ from: this.x.chain, to, message: [...message, { SetTopic: topic }], topic });
@@ -433,8 +440,6 @@ class Run {
 }
 
 const minOf = (a: bigint, b: bigint): bigint => (a < b ? a : b);
-
-const isUnlimited = (limit: unknown): boolean => (typeof limit === 'string' ? /^unlimited$/i.test(limit) : field(limit, 'unlimited') !== undefined);
 
 /** Where a chain's execution fees go (its treasury, as far as the sandbox is concerned). */
 const feeAccount = (chain: SandboxChainName): string => (chain === 'Moonbeam' ? `0x${'fe'.repeat(20)}` : `0x${'fe'.repeat(32)}`);

@@ -33,11 +33,23 @@ export function unversioned(value: unknown): unknown {
   return keys.length === 1 && /^v\d+$/i.test(keys[0]!) ? value[keys[0]!] : value;
 }
 
+/**
+ * An XCM v3 value in v4/v5's spelling (what a runtime does when it converts a message before
+ * sending it on): asset ids without their `Concrete` wrapper, a junction list always an array.
+ */
+function laterSpelling(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(laterSpelling);
+  if (!isObject(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && norm(keys[0]!) === 'concrete') return laterSpelling(value[keys[0]!]);
+  return Object.fromEntries(keys.map((k) => [k, /^x[1-8]$/i.test(k) && !Array.isArray(value[k]) ? [laterSpelling(value[k])] : laterSpelling(value[k])]));
+}
+
 export function programOf(value: unknown): Instruction[] {
   const list = unversioned(value);
   if (!Array.isArray(list)) throw new Error('not an XCM program');
   return list.map((item) => {
-    const v = variantOf(item);
+    const v = variantOf(laterSpelling(item));
     if (!v) throw new Error(`not an XCM instruction: ${JSON.stringify(item)}`);
     return v;
   });

@@ -5,7 +5,7 @@
 // (InitiateReserveWithdraw whose program does DepositReserveAsset). The destination's program buys
 // execution with the fee asset and deposits to the beneficiary, or runs the caller's own program
 // (transferAssetsUsingTypeAndThen). Delivery fees are taken from the sender (jit_withdraw).
-import { absolute, reanchor, type Loc } from '../xcm/location';
+import { absolute, reanchor, sameLocation, type Loc } from '../xcm/location';
 import { assetById, nativeOf } from './assets';
 import type { SandboxChainName } from './chain-data';
 import { ChainError } from './ledger';
@@ -30,16 +30,21 @@ export const interiorJson = (junctions: Loc['junctions']): unknown => (locJson({
 export const destinationJson = (from: SandboxChainName, to: SandboxChainName): unknown => locJson(reanchor({ parents: 0, junctions: universal(to) }, [], universal(from))!);
 
 const wildAll = (n: number) => ({ Wild: { AllCounted: n } });
-const buy = (fee: Asset) => ({ BuyExecution: { fees: assetJson(fee), weightLimit: 'Unlimited' } });
+/** The real relays' existential deposits (balances.existentialDeposit): their check account takes no teleport below it. */
+const RELAY_EXISTENTIAL_DEPOSIT: Partial<Record<SandboxChainName, bigint>> = { Polkadot: 10_000_000_000n, Kusama: 33_333_333n };
 const half = (a: Asset): Asset => ({ id: a.id, amount: a.amount / 2n });
 
 /** The program for a transfer of `assets` to `dest` (as this chain writes it); `onDest` replaces the deposit to `beneficiary`. */
-export function transferProgram(chain: SandboxChainName, dest: Loc, beneficiary: Loc | undefined, assets: Asset[], feeIndex: number, kind: TransferKind, onDest?: Instruction[]): LocalProgram {
+export function transferProgram(chain: SandboxChainName, dest: Loc, beneficiary: Loc | undefined, assets: Asset[], feeIndex: number, kind: TransferKind, onDest?: Instruction[], weightLimit: unknown = 'Unlimited'): LocalProgram {
+  // The call's weight_limit bounds each BuyExecution the message makes on the way.
+  const buy = (fee: Asset) => ({ BuyExecution: { fees: assetJson(fee), weightLimit } });
   const to = chainAt(chain, dest);
   if (!to || to === chain) throw new ChainError(xcmPalletOf(chain), 'Unreachable', `${chain} has no route to ${JSON.stringify(locJson(dest))}`);
   const fee = assets[feeIndex];
   if (!fee) throw new ChainError(xcmPalletOf(chain), 'Empty', 'no fee asset');
   const resolved = resolveKind(chain, to, fee, kind);
+  const ed = resolved === 'teleport' ? RELAY_EXISTENTIAL_DEPOSIT[chain] : undefined;
+  if (ed !== undefined && assets.some((a) => a.amount < ed && sameLocation(a.id, { parents: 0, junctions: [] }))) throw new ChainError(xcmPalletOf(chain), 'CannotCheckOutTeleport', `below ${chain}'s existential deposit`);
   const n = assets.length;
   const tail = onDest ? onDest.map(([name, v]) => ({ [name]: v })) : [{ DepositAsset: { assets: wildAll(n), beneficiary: locJson(beneficiary!) } }];
   const head = [{ SetFeesMode: { jitWithdraw: true } }, { WithdrawAsset: assets.map(assetJson) }];

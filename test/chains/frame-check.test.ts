@@ -1,6 +1,6 @@
 // The frame check of one connection, frame by frame: what it delivers, drops and refuses.
 import { describe, expect, it } from 'vitest';
-import { FrameCheck, MAX_JSON_DEPTH, MAX_RUNTIME_VERSIONS, nestsDeeperThan, SKIM_FROM_CHARS, type Verdict } from '../../src/chains/frame-check';
+import { FrameCheck, HOLD_MS, MAX_HELD_CHARS, MAX_HELD_FRAMES, MAX_JSON_DEPTH, MAX_RUNTIME_VERSIONS, nestsDeeperThan, SKIM_FROM_CHARS, type Verdict } from '../../src/chains/frame-check';
 import { skim, UNREAD } from '../../src/chains/skim';
 import { OVER_BUDGET_CODE } from '../../src/chains/answer-budget';
 
@@ -58,10 +58,50 @@ describe.each([
     expect(frames.received(`{"jsonrpc":"2.0","method":"chain_newHead","params":{"subscription":"s","result":${deep}}}`)).toEqual(refused(/nested deeper/));
   });
 
-  it('a notification before the subscribe request is answered is refused (a node answers a subscribe before notifying on it)', () => {
+  it('a notification before the answer giving its subscription id is held, then delivered right after that answer (as chopsticks sends them)', () => {
     const frames = check();
     frames.sent(request(1, 'state_subscribeRuntimeVersion'));
-    expect(frames.received(notification('state_runtimeVersion', 'rv'))).toEqual(refused(/subscription rv, which was never given/));
+    const first = notification('state_runtimeVersion', 'rv', { specVersion: 1 });
+    expect(frames.received(first)).toBe('hold');
+    expect(frames.received(answer(1, 'rv'))).toEqual({ then: [first] });
+    expect(frames.received(notification('state_runtimeVersion', 'rv', { specVersion: 2 }))).toBe('deliver');
+  });
+
+  it('held notifications go out with their own subscription only, in the order they came', () => {
+    const frames = check();
+    frames.sent(request(1, 'chain_subscribeNewHeads'));
+    frames.sent(request(2, 'chain_subscribeFinalizedHeads'));
+    const [a1, b1, a2] = [notification('chain_newHead', 'a', 1), notification('chain_finalizedHead', 'b', 1), notification('chain_newHead', 'a', 2)];
+    for (const frame of [a1, b1, a2]) expect(frames.received(frame)).toBe('hold');
+    expect(frames.received(answer(1, 'a'))).toEqual({ then: [a1, a2] });
+    expect(frames.received(answer(2, 'b'))).toEqual({ then: [b1] });
+  });
+
+  it('a notification is held only while a subscribe request for its method awaits its answer', () => {
+    const frames = check();
+    frames.sent(request(1, 'state_subscribeRuntimeVersion'));
+    expect(frames.received(notification('chain_newHead', 'h'))).toEqual(refused(/subscription h, which was never given/));
+    const other = check();
+    other.sent(request(1, 'state_getRuntimeVersion'));
+    expect(other.received(notification('state_runtimeVersion', 'rv'))).toEqual(refused(/never given/));
+  });
+
+  it('a held notification whose id the answer does not give, with no other request to give it, fails the connection', () => {
+    const frames = check();
+    frames.sent(request(1, 'state_subscribeRuntimeVersion'));
+    expect(frames.received(notification('state_runtimeVersion', 'other'))).toBe('hold');
+    expect(frames.received(answer(1, 'rv'))).toEqual(refused(/subscription other, which was never given/));
+    const failed = check();
+    failed.sent(request(1, 'state_subscribeRuntimeVersion'));
+    expect(failed.received(notification('state_runtimeVersion', 'rv'))).toBe('hold');
+    expect(failed.received(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'no' } }))).toEqual(refused(/subscription rv, which was never given/));
+  });
+
+  it('held notifications are checked on their subscription when released: the runtime-version bound counts them', () => {
+    const frames = check();
+    frames.sent(request(1, 'state_subscribeRuntimeVersion'));
+    for (let v = 0; v <= MAX_RUNTIME_VERSIONS; v++) expect(frames.received(notification('state_runtimeVersion', 'rv', { specVersion: v }))).toBe('hold');
+    expect(frames.received(answer(1, 'rv'))).toEqual(refused(/more than 3 runtime versions/));
   });
 
   it('a subscription is given by the answer to a subscribe request; its notifications come with its method', () => {
@@ -124,6 +164,39 @@ describe.each([
   });
 });
 
+describe('notifications held for a subscription id not yet given are bounded', () => {
+  it(`${MAX_HELD_FRAMES} frames at once; the next fails the connection`, () => {
+    const frames = checkWith();
+    frames.sent(request(1, 'chain_subscribeNewHeads'));
+    for (let n = 0; n < MAX_HELD_FRAMES; n++) expect(frames.received(notification('chain_newHead', 'h', n))).toBe('hold');
+    expect(frames.received(notification('chain_newHead', 'h', 99))).toEqual(refused(/more than 16 notifications or 1048576 bytes wait/));
+  });
+
+  it(`${MAX_HELD_CHARS} bytes at once; the frame past them fails the connection`, () => {
+    const frames = checkWith();
+    frames.sent(request(1, 'chain_subscribeNewHeads'));
+    const half = notification('chain_newHead', 'h', 'x'.repeat(MAX_HELD_CHARS / 2 - 100));
+    expect(frames.received(half)).toBe('hold');
+    expect(frames.received(half)).toBe('hold');
+    expect(frames.received(notification('chain_newHead', 'h', 'x'.repeat(200)))).toEqual(refused(/wait for subscription ids/));
+  });
+
+  it(`${HOLD_MS} ms: past them, the next frame fails the connection (and heldTooLong says why, for the socket's timer)`, () => {
+    let now = 1_000;
+    const frames = new FrameCheck(undefined, () => now);
+    const received = (text: string) => frames.received(text, false, () => undefined);
+    frames.sent(request(1, 'state_subscribeRuntimeVersion'));
+    frames.sent(request(2, 'state_getStorage'));
+    expect(received(notification('state_runtimeVersion', 'rv'))).toBe('hold');
+    now += HOLD_MS - 1;
+    expect(frames.heldTooLong()).toBeUndefined();
+    now += 1;
+    expect(frames.holding).toBe(true);
+    expect(frames.heldTooLong()).toMatch(/subscription rv, which was never given in 5000 ms/);
+    expect(received(answer(2, null))).toEqual(refused(/never given in 5000 ms/));
+  });
+});
+
 describe('large frames are skimmed, not parsed', () => {
   const big = '0x' + 'ab'.repeat(SKIM_FROM_CHARS);
   const frames = () => {
@@ -163,6 +236,11 @@ describe('large frames are skimmed, not parsed', () => {
     const f = frames();
     expect(f.received(answer(2, [big]))).toEqual(refused(/answer to id 2, which was never asked/));
     expect(f.received(notification('state_storage', 's', [big]))).toEqual(refused(/subscription s, which was never given/));
+    const held = frames();
+    held.sent(request(2, 'state_subscribeStorage', [[]]));
+    const early = notification('state_storage', 's', [big]);
+    expect(held.received(early)).toBe('hold');
+    expect(held.received(answer(2, 's'))).toEqual({ then: [early] });
     expect(f.received(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { message: 'x', data: big } }))).toEqual(refused(/error without a numeric code/));
     const g = frames();
     expect(g.received(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: 1, message: 'x', data: big } }))).toBe('deliver');

@@ -125,6 +125,24 @@ describe('bad frames while connecting', () => {
   });
 });
 
+describe('frames in an order nodes use', () => {
+  it("a subscription's first notification before the answer giving its id (chopsticks' order): 200, on one connection", async () => {
+    // The node notifies the runtime version at once; other subscriptions of a sandbox node may never notify.
+    const subscribes = new Set(['state_subscribeRuntimeVersion', 'chain_subscribeRuntimeVersion']);
+    let reordered = 0;
+    const node = await servers.hostile({
+      upstream: upstream.url,
+      onRequest: (frame) => (subscribes.has(String(frame.method)) ? (reordered++, 'forwardNotificationFirst') : 'forward'),
+    });
+    const res = await balance(node);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toBe('0');
+    expect(reordered).toBeGreaterThan(0);
+    expect(node.connectionsOpened).toBe(1);
+    expect(node.openConnections).toBe(1);
+  });
+});
+
 describe('the service keeps serving', () => {
   it('answers /health and other chains while a node misbehaves', async () => {
     const node = await nodeAnsweringStorageWith(() => ({ send: 'x' }));

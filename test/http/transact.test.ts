@@ -152,14 +152,15 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
     const decoded = await buildBoth({
       from: 'Polkadot',
       to: 'AssetHubPolkadot',
-      currency: { symbol: 'DOT', amount: '1000' },
+      // 0.01 DOT: Asset Hub's execution costs more than 1000 planck (the route check refuses that: TooExpensive).
+      currency: { symbol: 'DOT', amount: '100000000' },
       xcmVersion: 'V3',
       recipient: BOB,
       transact: { hex: call, originKind: 'SuperUser', maxWeight: { refTime: '18446744073709551615', proofSize: '65536' } },
     });
     expect(`${decoded.section}.${decoded.method}`).toBe('xcmPallet.send');
     expect(decoded.args.dest).toEqual({ v3: { parents: 0, interior: { x1: { parachain: 1000 } } } });
-    const dot = { id: { concrete: { parents: 1, interior: { here: null } } }, fun: { fungible: 1000 } };
+    const dot = { id: { concrete: { parents: 1, interior: { here: null } } }, fun: { fungible: 100_000_000 } };
     expect(decoded.args.message).toEqual({
       v3: [
         { withdrawAsset: [dot] },
@@ -184,7 +185,7 @@ describe('V3/V4: the origin XCM pallet sends the program to the destination', ()
 
   it("the ParaSpell XCM API's spellings build the same call: call for hex, Superuser and Xcm, weights as numbers, xcmVersion null", async () => {
     const call = remark('AssetHubPolkadot');
-    const fields = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '1000' }, xcmVersion: 'V3' };
+    const fields = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '100000000' }, xcmVersion: 'V3' };
     const documented = await buildBoth({ ...fields, transact: { hex: call, originKind: 'SuperUser', maxWeight: { refTime: '5000', proofSize: '100' } } });
     const upstream = await buildBoth({ ...fields, transact: { call, originKind: 'Superuser', maxWeight: { refTime: 5000, proofSize: 100 } } });
     expect(upstream).toEqual(documented);

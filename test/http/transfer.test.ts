@@ -191,9 +191,13 @@ describe('POST /x-transfer builds call data a wallet can check', () => {
     expect(v3.args.assets).toEqual({ v3: [{ id: { concrete: { parents: 0, interior: { here: null } } }, fun: { fungible: Number(DOT) } }] });
   });
 
-  it('pallet + method pick a custom XCM method', async () => {
-    const call = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE, pallet: 'XcmPallet', method: 'limited_reserve_transfer_assets' });
-    expect(`${call.section}.${call.method}`).toBe('xcmPallet.limitedReserveTransferAssets');
+  it('pallet + method pick a custom XCM method; one pallet-xcm refuses for the asset is a 400', async () => {
+    const call = await buildAndDecode({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE, pallet: 'XcmPallet', method: 'limited_teleport_assets' });
+    expect(`${call.section}.${call.method}`).toBe('xcmPallet.limitedTeleportAssets');
+    // DOT is teleported between the relay and its Asset Hub: pallet-xcm refuses to reserve-transfer it (Filtered).
+    const refused = await build({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE, pallet: 'XcmPallet', method: 'limited_reserve_transfer_assets' });
+    expectErrorBody(refused.body, 400, 'UnsupportedOperationError');
+    expect(refused.body.message).toContain('limitedReserveTransferAssets.assets');
   });
 
   it('asset hub Polkadot -> asset hub Kusama crosses the bridge', async () => {
@@ -223,7 +227,7 @@ describe('amounts the engine would change are refused', () => {
     [family === 'v5' ? 'address' : 'recipient']: ALICE,
   });
 
-  it('below 2 base units (sdk-pjs would send 2): a 400 naming the minimum; 2 is sent as 2', async () => {
+  it('below 2 base units (sdk-pjs would send 2): a 400 naming the minimum; 2 is below the relay\'s existential deposit: a 400 too', async () => {
     for (const [family, amount] of [['v5', '1'], ['v5', '00001'], ['v2', '0.0000000001']] as const) {
       const res = await build(body(amount, family), family);
       expect(res.status, `${family} ${amount}`).toBe(400);
@@ -232,8 +236,10 @@ describe('amounts the engine would change are refused', () => {
     const v2 = await build(body('0.0000000001', 'v2'), 'v2');
     expectErrorBody(v2.body, 400, 'AmountTooLowError');
     expect(v2.body.message).toContain('0.0000000002 DOT');
-    const two = await buildAndDecode(body('2', 'v5'));
-    expect(two.args.assets).toEqual({ v5: [{ id: { parents: 0, interior: { here: null } }, fun: { fungible: 2 } }] });
+    // 2 is what the engine sends, but no teleport out of the relay below its existential deposit arrives.
+    const two = await build(body('2', 'v5'));
+    expectErrorBody(two.body, 400, 'AmountTooLowError');
+    expect(two.body.message).toContain('below Polkadot\'s existential deposit');
   });
 
   it('more fraction digits than the asset has decimals (sdk-pjs would truncate): a 400', async () => {

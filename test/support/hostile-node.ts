@@ -15,6 +15,8 @@ export interface RpcFrame {
 /** What the node does with one request frame. */
 export type Behaviour =
   | 'forward'
+  /** Forwards a subscribe request; passes the first notification on it before the answer giving its id (as chopsticks does). */
+  | 'forwardNotificationFirst'
   | 'ignore'
   | 'close'
   | { send: string | Buffer; binary?: boolean; after?: Promise<unknown> }
@@ -64,16 +66,30 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
     }
     const upstream = options.upstream ? new WebSocket(options.upstream) : undefined;
     const queued: string[] = [];
+    // 'forwardNotificationFirst': request ids whose answers wait, then those answers by subscription id.
+    const reordered = new Set<string>();
+    const answersWaiting = new Map<string, Buffer>();
     upstream?.on('error', () => undefined);
     upstream?.on('open', () => queued.splice(0).forEach((f) => upstream.send(f)));
-    upstream?.on('message', (data, isBinary) => {
+    upstream?.on('message', (data: Buffer, isBinary) => {
       if (client.readyState !== client.OPEN) return;
-      client.send(data, { binary: isBinary });
+      let frame: RpcFrame & { result?: unknown } = {};
       try {
-        const { id } = JSON.parse(data.toString()) as RpcFrame;
-        if (id !== undefined) answered.push(id);
+        frame = JSON.parse(data.toString()) as typeof frame;
       } catch {
         // not JSON: passed on, not counted
+      }
+      if (frame.id !== undefined && reordered.delete(String(frame.id))) {
+        answersWaiting.set(String(frame.result), data);
+        return;
+      }
+      client.send(data, { binary: isBinary });
+      if (frame.id !== undefined) answered.push(frame.id);
+      const subscription = String((frame.params as { subscription?: unknown } | undefined)?.subscription);
+      const waiting = answersWaiting.get(subscription);
+      if (waiting) {
+        answersWaiting.delete(subscription);
+        client.send(waiting, { binary: false });
       }
     });
     client.on('close', () => {
@@ -99,7 +115,8 @@ export async function startHostileNode(options: HostileNodeOptions = {}): Promis
         client.terminate();
         return;
       }
-      if (behaviour === 'forward') {
+      if (behaviour === 'forwardNotificationFirst') reordered.add(String(frame.id));
+      if (behaviour === 'forward' || behaviour === 'forwardNotificationFirst') {
         if (upstream?.readyState === upstream?.OPEN) upstream?.send(text);
         else queued.push(text);
         return;

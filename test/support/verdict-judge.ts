@@ -5,6 +5,8 @@
 // The same questions are put to the real runtimes (chopsticks) and to the sandbox's nodes.
 import type { ApiPromise } from '@polkadot/api';
 import type { Codec } from '@polkadot/types/types';
+import request from 'supertest';
+import { expect } from 'vitest';
 import { ALICE, BOB, type Failure, type Role, type VerdictProgram } from './verdict-corpus';
 
 /** The runtime's answer; `at` is null where it names no instruction (Incomplete carries no index in these runtimes). */
@@ -138,4 +140,19 @@ export function routeAgrees(route: RouteView[], expected: VerdictProgram['expect
   const { hop, at } = expected.failure;
   const there = route[hop];
   return there !== undefined && !there.ok && route.slice(0, hop).every((h) => h.ok) && there.problems.some((p) => p.at === at || p.at.startsWith(`${at}.`));
+}
+
+/**
+ * What both corpus tests assert of one program: the chains in `apis` do with it what the corpus
+ * records, and /explain (of `app`, pointed at those chains, named by `names`) says the same.
+ */
+export async function expectVerdict(apis: Partial<Record<Role, ApiPromise>>, names: Partial<Record<Role, string>>, app: Parameters<typeof request>[0], program: VerdictProgram): Promise<void> {
+  const api = apis[program.origin]!;
+  const pallet = api.tx.xcmPallet ?? api.tx.polkadotXcm;
+  const hex = pallet![program.method]!(...program.args).method.toHex();
+  const outcome = await judge(apis, program);
+  expect(sameOutcome(outcome, program.expect), `the chains: ${JSON.stringify(outcome)}`).toBe(true);
+  const res = await request(app).post('/v5/explain').send({ chain: names[program.origin], hex });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(routeAgrees(res.body.route as RouteView[], program.expect), `route: ${JSON.stringify(res.body.route)}`).toBe(true);
 }

@@ -13,7 +13,7 @@ import type { Hop } from './walk-types';
 import { locText, readAssets, samePath, unversioned, type Held } from './xcm-values';
 
 /** Instructions that move no value and need no check here. */
-const QUIET = new Set(['SetTopic', 'ClearTopic', 'SetHints', 'RefundSurplus', 'ClearError', 'ReportError', 'SetFeesMode', 'UniversalOrigin', 'UnpaidExecution', 'Transact', 'ReportHolding', 'QueryResponse', 'SubscribeVersion', 'UnsubscribeVersion', 'ClearTransactStatus', 'ReportTransactStatus']);
+const QUIET = new Set(['SetTopic', 'ClearTopic', 'SetHints', 'ClearError', 'ReportError', 'SetFeesMode', 'UniversalOrigin', 'UnpaidExecution', 'Transact', 'ReportHolding', 'QueryResponse', 'SubscribeVersion', 'UnsubscribeVersion', 'ClearTransactStatus', 'ReportTransactStatus']);
 
 /** The executor's rules on one hop (the walk's state: who the program runs as, what it holds). */
 export class ExecutorRules extends HopRules {
@@ -52,6 +52,9 @@ export class ExecutorRules extends HopRules {
         return;
       case 'BurnAsset':
         return this.burn(hop, readAssets(hop.chain, value));
+      case 'RefundSurplus':
+        hop.feesAside = false;
+        return;
       default:
         if (!QUIET.has(name)) this.warning(hop, at, `the route check does not model ${name}: what it does on ${hop.chain} cannot be told`);
     }
@@ -112,6 +115,7 @@ export class ExecutorRules extends HopRules {
 
   /** After the program: what stays in the holding is trapped (AssetsTrapped), not delivered. */
   protected settle(hop: Hop): void {
+    if (hop.feesAside) this.warning(hop, 'PayFees', 'PayFees sets fees aside and no RefundSurplus follows: what execution does not use of them is trapped (AssetsTrapped)');
     const left = hop.holding.filter((h) => h.amount !== 0n);
     if (!hop.view.ok || left.length === 0) return;
     const names = left.map((h) => assetName(hop.chain, h.path)).join(', ');

@@ -39,8 +39,17 @@ export const TOO_EXPENSIVE = 'TooExpensive';
 /** How a teleport below the relay's existential deposit is named. */
 export const CANNOT_CHECK_OUT = 'CannotCheckOutTeleport';
 
-/** A problem that says the amount sent does not cover what the way costs (answered as AmountTooLowError, not as our fault). */
-export const isAmountProblem = (message: string): boolean => message.endsWith(`(${TOO_EXPENSIVE})`) || message.endsWith(`(${CANNOT_CHECK_OUT})`);
+/** How pallet-xcm's refusal of a call whose method the chains do not allow for the asset is named. */
+export const FILTERED = 'Filtered';
+
+/**
+ * The request's own part in a problem, answered as a 400 of this kind rather than as our fault:
+ * an amount that does not cover what the way costs, or a method pallet-xcm refuses for the asset.
+ */
+export function requestFault(message: string): 'AmountTooLowError' | 'UnsupportedOperationError' | null {
+  if (message.endsWith(`(${TOO_EXPENSIVE})`) || message.endsWith(`(${CANNOT_CHECK_OUT})`)) return 'AmountTooLowError';
+  return message.endsWith(`(${FILTERED})`) ? 'UnsupportedOperationError' : null;
+}
 
 /** The hops a walk opens, what it found there, and the checks its instructions make. */
 export class HopRules {
@@ -193,7 +202,9 @@ export class HopRules {
     if (kind !== 'AccountId32' && kind !== 'AccountKey20') {
       this.problem(hop, at, `the beneficiary ${loc ? locText(loc) : JSON.stringify(beneficiary)} is not an account on ${hop.chain}`);
     } else if (kind === 'AccountKey20' && !isEvm(hop.chain) && isSystemChain(hop.chain)) {
-      this.problem(hop, at, `the beneficiary is a 20-byte account, but ${hop.chain} has 32-byte accounts: it cannot deposit there (FailedToTransactAsset)`);
+      const message = `the beneficiary is a 20-byte account, but ${hop.chain} has 32-byte accounts: it cannot deposit there (FailedToTransactAsset)`;
+      if (inAppendix) this.warning(hop, at, `${message}: what is left after the transfer stays trapped there`);
+      else this.problem(hop, at, message);
     } else if (kind === 'AccountKey20' && !isEvm(hop.chain)) {
       this.warning(hop, at, `the beneficiary is a 20-byte account on ${hop.chain}, whose accounts are 32-byte: whether it maps one cannot be told`);
     } else if (kind === 'AccountId32' && isEvm(hop.chain)) {

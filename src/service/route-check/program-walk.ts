@@ -39,6 +39,7 @@ export class ProgramWalker extends ExecutorRules {
           const limited = variantOf(o.weightLimit)?.[0] === 'Limited';
           const pays = name === 'PayFees' || limited || (hop.paid === 'first' && !prefix);
           if (name === 'BuyExecution' && hop.paid === 'first') hop.paid = 'done';
+          if (name === 'PayFees') hop.feesAside = true;
           if (pays) this.fees(hop, readAssets(hop.chain, [name === 'PayFees' ? o.asset : o.fees])[0], at(name === 'PayFees' ? 'asset' : 'fees'));
           break;
         }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { badRequest, RouteCheckError, type ErrorDetail } from '../../errors';
 import { utilCrypto } from '../../sdk';
 import { toSdkJson, type Loc } from '../../xcm/location';
-import { isAmountProblem } from './hop-rules';
+import { requestFault } from './hop-rules';
 import { walkCall, walkPalletCall, walkXTokensTransfer, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
 
 /** Where one transfer of the request must end: its chain (null for a custom location) and recipient. */
@@ -144,10 +144,12 @@ export class RouteCheck {
     const hop = walk.hops[failing]!;
     const [first] = hop.problems;
     const details: ErrorDetail[] = walk.hops.flatMap((h, i) => h.problems.map((p) => ({ path: `route.${i}.${p.at}`, message: `${h.chain}: ${p.message}` })));
-    if (isAmountProblem(first!.message)) {
-      // The request's amount does not cover the way's fees: the caller's to change, as pre-flight says.
+    const fault = requestFault(first!.message);
+    if (fault) {
+      // The request's to change (its amount, or the method it named), as pre-flight says: not our fault.
       this.observer?.checked('refused', origin);
-      throw badRequest('AmountTooLowError', `The amount does not cover the fees on the way: at hop ${failing + 1} (${hop.chain}), ${first!.at}: ${first!.message}`, details.slice(0, 20));
+      const what = fault === 'AmountTooLowError' ? 'The amount does not cover the fees on the way' : 'The chain refuses the call the request asks for';
+      throw badRequest(fault, `${what}: at hop ${failing + 1} (${hop.chain}), ${first!.at}: ${first!.message}`, details.slice(0, 20));
     }
     const error = new RouteCheckError(
       `The call data built from ${origin} would not arrive: at hop ${failing + 1} (${hop.chain}), ${first!.at}: ${first!.message}. It was not answered; this is a fault of the service, please report it.`,

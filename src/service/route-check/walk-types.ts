@@ -47,6 +47,8 @@ export interface Hop {
   origin: 'signer' | 'chain' | 'account' | 'cleared';
   /** The last top-level DepositAsset, where what stays in the holding is trapped. */
   deposit?: string;
+  /** PayFees set fees aside and no RefundSurplus came after: what execution leaves of them is trapped. */
+  feesAside?: boolean;
 }
 
 /** One asset of a transfer given outside call data: its location as the origin reads it, and its amount. */

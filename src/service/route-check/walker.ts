@@ -12,7 +12,7 @@ import { sdk } from '../../sdk';
 import { absolute, parseLocation, toSdkJson, variantOf, type Loc } from '../../xcm/location';
 import { assetName, isRelay, placeOf, reservesOf, teleportTrusted, universalOfChain } from './registry-facts';
 import { feesApartProgram, palletProgram, wayText, type Then, type TransferType } from './pallet-programs';
-import { CANNOT_CHECK_OUT, WalkStopped } from './hop-rules';
+import { CANNOT_CHECK_OUT, FILTERED, WalkStopped } from './hop-rules';
 import { RELAYS_KEEPING_THEIR_RESERVE } from './runtime-facts';
 import { ProgramWalker } from './program-walk';
 import type { Hop, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
@@ -104,7 +104,7 @@ class Walker extends ProgramWalker {
   /** What pallet-xcm itself refuses before it sends: a reserve transfer of what the chains teleport, a teleport the relay cannot check out. */
   private palletRefusals(start: Hop, method: string, dest: TChain | null, assets: Held[], type: TransferType): void {
     if (/^(limitedR|r)eserveTransferAssets$/.test(method) && dest && teleportTrusted(start.chain, dest) && assets.some((x) => this.teleportable(start.chain, x.path))) {
-      this.problem(start, `${method}.assets`, `${start.chain} and ${dest} teleport ${assetName(start.chain, assets[0]!.path)}: pallet-xcm refuses to reserve-transfer it (Filtered)`);
+      this.problem(start, `${method}.assets`, `${start.chain} and ${dest} teleport ${assetName(start.chain, assets[0]!.path)}: pallet-xcm refuses to reserve-transfer it (${FILTERED})`);
     }
     // A relay chain tracks what it teleports out in its check account, which must stay above the existential deposit.
     const ed = type.kind === 'Teleport' && isRelay(start.chain) ? amountOf(sdk.getExistentialDeposit(start.chain)) : null;
