@@ -588,6 +588,11 @@ describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XC
     expect(substrateRecipient.transfers[0]!.beneficiary).toBe(ALICE_ID);
     expect(codes(substrateRecipient)).toEqual(['BeneficiaryNotAnAccount']);
 
+    // Past XCM's bounds (here 100 instructions), the program is neither read nor walked (issue 42).
+    const tooLong = await explain('Moonbeam', withProgram(hex, (v4) => [...v4, ...Array.from({ length: 100 }, () => ({ clearOrigin: null }))]), {}, family);
+    expect(codes(tooLong)).toEqual(['UndecodableCustomXcm']);
+    expect(tooLong.warnings[0]!.message).toMatch(/customXcmOnDest: more than 100 instructions in one message/);
+
     const truncated = await explain('Moonbeam', altered(hex, (a) => void (a[5] = a[5].slice(0, -8) as Hex)), {}, family);
     expect(codes(truncated)).toEqual(['UndecodableCustomXcm']);
     expect(truncated.transfers[0]).toMatchObject({ kind: 'reserveTransfer', destination: 'AssetHubPolkadot', beneficiary: { location: null } });

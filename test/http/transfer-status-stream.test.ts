@@ -159,6 +159,33 @@ describe('POST /x-transfer/status as a stream', () => {
     await until(() => assetHub.openConnections === 0 && polkadot.openConnections === 0 && assetHub.openSubscriptions === 0, 'the idle connections to close');
   });
 
+  it('six clients that each go away give back, at the node, every connection and subscription their streams added, in both families', async () => {
+    // Idle connections stay (the default IDLE_TIMEOUT_MS): what the streams leave behind is counted, not closed for them.
+    const lasting = testApp({});
+    const local = await listen(lasting.app);
+    try {
+      const { body } = await includedTeleport(18n * DOT);
+      expect((await request(lasting.app).post('/v5/x-transfer/status').send(body)).body).toMatchObject({ status: 'in-flight' });
+      const atNodes = () => ({ polkadot: [polkadot.openConnections, polkadot.openSubscriptions], assetHub: [assetHub.openConnections, assetHub.openSubscriptions] });
+      const before = atNodes();
+      for (let round = 0; round < 2; round++) {
+        const streams = await Promise.all(Array.from({ length: 6 }, (_, i) => openStream(`${local.url}/${FAMILIES[i % 2]}/x-transfer/status`, body)));
+        for (const s of streams) expect((await s.until('leg')).length + (await s.until('leg')).length).toBe(2);
+        expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
+        // Blocks keep coming while the clients leave one after another: the watch is reading when the last goes.
+        for (const s of streams) {
+          assetHub.produceBlock();
+          s.close();
+        }
+        await until(() => lasting.services.status.openStreams === 0 && lasting.services.status.watching().length === 0, 'the streams to end');
+        await until(() => JSON.stringify(atNodes()) === JSON.stringify(before), `the nodes back to ${JSON.stringify(before)} (now ${JSON.stringify(atNodes())})`, 5_000);
+      }
+    } finally {
+      await local.close();
+      await lasting.services.close();
+    }
+  });
+
   it('when the service drains, open streams end with what they know, and new ones are refused (503)', async () => {
     const draining = testApp({ IDLE_TIMEOUT_MS: '200' });
     const local = await listen(draining.app);

@@ -8,20 +8,35 @@
 // sender's xcDOT while building). A Moonbeam node serves its Ethereum JSON-RPC on the same socket as
 // its Substrate RPC (Frontier), so the same `balanceOf(address)` call goes as `eth_call` to the
 // node the request uses (its apiOverrides, the pool, the deadline; an unreachable node is the
-// pool's 503 naming it).
+// pool's 503 naming it). The node may be a stranger's: its answer is taken raw and must be one
+// 32-byte hex word (checked by its length before anything reads it), else a 502 naming Moonbeam
+// and eth_call; polkadot.js's own `eth.call` decoded any answer (a JSON object was a 500, "0xzz" a
+// balance, 15 MB of hex held the event loop).
 //
 // Still needed? Read sdk-core's `Moonbeam.getBalanceForeign` / `getMoonbeamErc20Balance`: when it
 // reads through the chain API it was given (or takes an endpoint), the patch can go. Remove it and
 // run the guard tests.
 //
 // Guarded by: test/http/moonbeam-origin.test.ts "Moonbeam -> %s DOT builds offline: the xcDOT
-// balance is read with eth_call from the Moonbeam node the request uses".
+// balance is read with eth_call from the Moonbeam node the request uses";
+// test/hostile/moonbeam-eth-call.test.ts "%s: 502 naming Moonbeam and eth_call, in both families".
 import type { TAssetInfo } from '@paraspell/sdk-pjs';
+import { ChainResponseError } from '../../errors';
 import { sdk } from '../load';
 
-/** What the patch needs of sdk-pjs's chain API: its ApiPromise (the pooled connection). */
+/** What the patch needs of sdk-pjs's chain API: its ApiPromise (the pooled connection) and the provider polkadot.js keeps in its options. */
 interface SdkChainApi {
-  api: { rpc: { eth?: { call(request: { to: string; data: string }): Promise<{ toHex(): string }> } } };
+  api: { rpc: { eth?: unknown }; _options?: { provider?: { send(method: string, params: unknown[]): Promise<unknown> } } };
+}
+
+/** An answer to `balanceOf`: one 32-byte word. */
+const WORD = /^0x[0-9a-fA-F]{64}$/;
+
+/** The balance in an `eth_call` answer; anything but one word is the node's fault, told without echoing it. */
+function balanceIn(answer: unknown): bigint {
+  if (typeof answer === 'string' && answer.length === 66 && WORD.test(answer)) return BigInt(answer);
+  const what = typeof answer === 'string' ? `${answer.length} characters that are not one 32-byte hex word` : `a JSON ${answer === null ? 'null' : Array.isArray(answer) ? 'array' : typeof answer}`;
+  throw new ChainResponseError('Moonbeam', `answered eth_call (an XC-20's balanceOf) with ${what}`);
 }
 
 interface ChainWithForeignBalances {
@@ -43,10 +58,9 @@ export function readMoonbeamErc20BalancesOverTheChain(): void {
   proto.getBalanceForeign = async function (api, address, asset) {
     const assetId = 'assetId' in asset && typeof asset.assetId === 'string' ? asset.assetId : undefined;
     if (assetId === undefined) throw new sdk.InvalidCurrencyError(`${asset.symbol} on Moonbeam has no asset id: its XC-20 balance cannot be read`);
-    const eth = api.api.rpc.eth;
-    if (!eth) throw new sdk.UnableToComputeError('The Moonbeam node does not serve the Ethereum JSON-RPC (eth_call), which reads XC-20 balances');
+    const provider = api.api._options?.provider;
+    if (!api.api.rpc.eth || !provider) throw new sdk.UnableToComputeError('The Moonbeam node does not serve the Ethereum JSON-RPC (eth_call), which reads XC-20 balances');
     const data = `${BALANCE_OF}${address.replace(/^0x/, '').toLowerCase().padStart(64, '0')}`;
-    const answer = (await eth.call({ to: xc20(assetId), data })).toHex();
-    return answer === '0x' ? 0n : BigInt(answer);
+    return balanceIn(await provider.send('eth_call', [{ to: xc20(assetId), data }]));
   };
 }

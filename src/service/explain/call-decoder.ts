@@ -31,6 +31,13 @@ const reason = (error: unknown): string => (error instanceof Error ? error.messa
  * the call are a failure too: call data is exactly one call.
  */
 function decodeStrict(registry: Registry, bytes: Uint8Array): Call {
+  // The whole call at once first (call data that decodes is decoded once); the argument-by-argument pass only names where it fails.
+  try {
+    const call = registry.createType<Call>('Call', bytes);
+    if (call.encodedLength === bytes.length) return call;
+  } catch {
+    // named below
+  }
   if (bytes.length < 2) throw undecodable(0, 'call data starts with a pallet index and a call index');
   let meta: ReturnType<Registry['findMetaCall']>;
   try {

@@ -1,18 +1,20 @@
 // Explains call data before it is signed: what the call is, what value it moves where, the XCM
 // program it sends or implies, and the facts a signer must see. Metadata comes over the pool;
 // everything else from the registry.
-import type { TChain, TLocation } from '@paraspell/sdk-pjs';
+import type { TChain } from '@paraspell/sdk-pjs';
 import type { Config } from '../../config';
+import { badRequest } from '../../errors';
 import type { ConnectionPool } from '../../chains/pool';
 import type { ApiPromise } from '../../sdk';
 import { sdk, utilCrypto } from '../../sdk';
 import type { ExplainRequest } from '../../schemas/explain';
-import { routeOf } from '../route-check';
+import { listedAsset, routeOf } from '../route-check';
 import { runOnChains, type ChainCall } from '../sdk-calls';
 import { decodeCallData, hexBytes, viewCall } from './call-decoder';
 import { readCall } from './call-reader';
 import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction } from './evm-reader';
 import type { CallReading, Explanation, TransferView, Warning, XcmStep } from './views';
+import { checkXcmBounds } from './xcm-bounds';
 
 const warn = (code: string, severity: Warning['severity'], message: string): Warning => ({ code, severity, message });
 
@@ -45,12 +47,8 @@ const sameAccount = (a: string, b: string): boolean => {
 /** The asset's existential deposit on `chain`, found by the registry location the asset was matched with. */
 function existentialDeposit(chain: string, asset: TransferView['assets'][number]): bigint | null {
   if (asset.symbol === null || chain === 'unknown') return null;
-  try {
-    const ed = sdk.getExistentialDeposit(chain as TChain, { location: asset.location as TLocation });
-    return ed === null ? null : BigInt(ed);
-  } catch {
-    return null;
-  }
+  const ed = listedAsset(chain as TChain, asset.location)?.existentialDeposit;
+  return ed ? BigInt(ed) : null;
 }
 
 /** Facts read from the transfers and the program alone. */
@@ -86,7 +84,37 @@ function warningsFor(chain: TChain, reading: CallReading, sender: string | undef
       warnings.push(warn('UnlimitedWeight', 'info', `Execution on ${step.chain} has no weight limit`));
     }
   }
-  return warnings;
+  return distinctWarnings(warnings);
+}
+
+/** Warnings listed per answer (a real call has a handful; call data naming many assets has one per asset and transfer). */
+export const MAX_WARNINGS = 50;
+
+/** Each warning once, at most MAX_WARNINGS; a last one counts those left out. */
+function distinctWarnings(warnings: Warning[]): Warning[] {
+  const seen = new Set<string>();
+  const kept: Warning[] = [];
+  let left = 0;
+  for (const w of warnings) {
+    const key = `${w.code}\0${w.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (kept.length < MAX_WARNINGS) kept.push(w);
+    else left++;
+  }
+  if (left > 0) kept.push(warn('MoreWarnings', 'caution', `${left} more warnings are not listed (MAX_WARNINGS: ${MAX_WARNINGS} are)`));
+  return kept;
+}
+
+/** The largest explanation answered: call data inside XCM's bounds still lists up to 100 instructions and 20 assets a list per message, a batch several messages. */
+export const MAX_EXPLAIN_BYTES = 256 * 1024;
+
+/** Refuses (400) an explanation larger than MAX_EXPLAIN_BYTES: only call data written to cost gets there. */
+function bounded(explanation: Explanation): Explanation {
+  const bytes = Buffer.byteLength(JSON.stringify(explanation));
+  if (bytes <= MAX_EXPLAIN_BYTES) return explanation;
+  const why = `its explanation takes ${bytes} bytes, more than the ${MAX_EXPLAIN_BYTES} answered (MAX_EXPLAIN_BYTES)`;
+  throw badRequest('ExplanationTooLargeError', `hex is too large to explain: ${why}`, [{ path: 'body.hex', message: why }]);
 }
 
 export class ExplainService {
@@ -109,14 +137,16 @@ export class ExplainService {
     return runOnChains(this.pool, this.config, req.options, `Explaining call data on ${req.chain}`, async (call) => {
       const api = (await call.apiOverrides[req.chain]) as ApiPromise;
       const decoded = decodeCallData(api.registry, hexBytes(req.hex));
+      checkXcmBounds(decoded.call);
       const reading: CallReading = { transfers: [], xcm: [], unknown: [] };
       readCall(req.chain, decoded.call, reading);
-      await decodeTransacts(reading.xcm, call);
+      const route = routeOf(req.chain, decoded.call);
+      const undecoded = await decodeTransacts(req.chain, reading.xcm, call, new Set(route.map((hop) => hop.chain)));
       const warnings = warningsFor(req.chain, reading, req.sender);
       if (decoded.wasExtrinsic) warnings.unshift(warn('ExtrinsicNotCallData', 'caution', 'hex is a whole unsigned extrinsic, not call data; its call is explained'));
+      warnings.push(...undecoded);
       await this.checkReaping(api, req, reading.transfers, warnings);
-      const route = routeOf(req.chain, decoded.call);
-      return { chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings };
+      return bounded({ chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings });
     });
   }
 
@@ -138,10 +168,35 @@ export class ExplainService {
   }
 }
 
-/** Decodes each Transact's call with the metadata of the chain that runs it, when it can be had. */
-async function decodeTransacts(steps: XcmStep[], call: ChainCall): Promise<void> {
+/**
+ * Chains besides the origin one explanation connects to, to decode the calls its Transacts
+ * dispatch: each is a connection and a metadata download (over the shared pool, unless the client
+ * named the endpoint). With the origin, as many as a client may hold of its own
+ * (MAX_OVERRIDE_CONNECTIONS_PER_CLIENT, 3).
+ */
+export const MAX_TRANSACT_CHAINS = 2;
+
+/**
+ * Decodes each Transact's call with the metadata of the chain that runs it, when it can be had:
+ * only on chains the route reaches (a walk dials nothing else), at most MAX_TRANSACT_CHAINS of
+ * them. A call on any other chain stays bytes (`callHex`), and a warning says why.
+ */
+async function decodeTransacts(origin: TChain, steps: XcmStep[], call: ChainCall, reached: Set<string>): Promise<Warning[]> {
+  const dialled = new Set<string>([origin]);
+  const left = new Map<string, string>();
   for (const step of steps) {
     if (!step.transact || step.chain === 'unknown') continue;
+    const why = !reached.has(step.chain)
+      ? `the message's route does not reach ${step.chain}`
+      : !dialled.has(step.chain) && dialled.size > MAX_TRANSACT_CHAINS
+        ? `an explanation decodes Transact calls on at most ${MAX_TRANSACT_CHAINS} chains besides its own (MAX_TRANSACT_CHAINS)`
+        : null;
+    if (why) {
+      step.transact.call = { undecoded: `not decoded: ${why}` };
+      left.set(step.chain, why);
+      continue;
+    }
+    dialled.add(step.chain);
     try {
       const api = (await call.apiOverrides[step.chain]) as ApiPromise;
       step.transact.call = viewCall(decodeCallData(api.registry, hexBytes(step.transact.callHex)).call);
@@ -149,4 +204,5 @@ async function decodeTransacts(steps: XcmStep[], call: ChainCall): Promise<void>
       step.transact.call = { undecoded: error instanceof Error ? error.message : String(error) };
     }
   }
+  return [...left].map(([chain, why]) => warn('TransactNotDecoded', 'caution', `The call a Transact dispatches on ${chain} is shown as bytes (callHex), not decoded: ${why}`));
 }

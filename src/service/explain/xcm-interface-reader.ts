@@ -11,6 +11,7 @@ import { xc20Address } from '../evm';
 import { programTransfers } from './call-reader';
 import { amountText, beneficiaryAddress, isObject, unversion, variant } from './xcm-reader';
 import { readProgram } from './xcm-sentences';
+import { checkMessageBounds } from './xcm-bounds';
 import type { AssetAmount, TransferKind, TransferView, Warning, XcmStep } from './views';
 
 /** The precompile's TransferTypeHelper (anything else reverts). */
@@ -134,6 +135,8 @@ function decodeCustomXcm(registry: Registry, hex: `0x${string}`): unknown {
   const bytes = hexBytes(hex);
   const xcm = registry.createType('XcmVersionedXcm', bytes);
   if (xcm.encodedLength !== bytes.length) throw new Error(`${bytes.length - xcm.encodedLength} byte(s) left over after the VersionedXcm`);
+  // Past XCM's bounds the program is neither read nor walked: the warning says why.
+  checkMessageBounds(xcm, 'customXcmOnDest');
   return plain(xcm);
 }
 

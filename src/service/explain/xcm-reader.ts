@@ -1,8 +1,9 @@
 // Reads XCM values (locations, assets, programs) as decoded JSON and says what they mean in
 // registry terms: which chain a location names, which asset, which account in its own format.
-import type { TAssetInfo, TChain, TLocation, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
+import type { TAssetInfo, TChain, TLocation, TRelaychain } from '@paraspell/sdk-pjs';
 import { formatUnits, getAddress } from 'viem';
 import { sdk, utilCrypto } from '../../sdk';
+import { chainWithParaId, ecosystemOf as registryEcosystemOf, listedAsset } from '../route-check';
 import type { AssetAmount } from './views';
 
 type Json = Record<string, unknown>;
@@ -75,10 +76,8 @@ export function registryLocation(parents: number, junctions: Junction[]): TLocat
 
 const ECOSYSTEM_NETWORKS: Record<string, TRelaychain> = { Polkadot: 'Polkadot', Kusama: 'Kusama', Westend: 'Westend' };
 
-export function ecosystemOf(chain: TChain): TRelaychain | 'Ethereum' {
-  if (chain === 'Ethereum') return 'Ethereum';
-  return sdk.getRelayChainOf(chain as TSubstrateChain);
-}
+/** The chain's consensus system (the route check's memo: call data can name a chain per asset). */
+export const ecosystemOf = (chain: TChain): TRelaychain | 'Ethereum' => registryEcosystemOf(chain) as TRelaychain | 'Ethereum';
 
 /** The junctions that lead from the relay chain down to `chain` (empty for the relay itself). */
 function pathOf(chain: TChain): Junction[] {
@@ -90,7 +89,7 @@ function chainBelowRelay(ecosystem: TRelaychain, path: Junction[]): { chain: TCh
   if (path.length === 0) return { chain: ecosystem, rest: [] };
   const [first, ...rest] = path;
   if (first?.type !== 'Parachain') return { chain: ecosystem, rest: path };
-  return { chain: sdk.getTChain(Number(first.value), ecosystem), rest };
+  return { chain: chainWithParaId(Number(first.value), ecosystem), rest };
 }
 
 /** Resolves `location` as read on `reader` to a registry chain and what lies below it. */
@@ -172,13 +171,7 @@ export function assetAmount(info: TAssetInfo | null, amount: string, location: u
 /** The registry's asset at a location read on `reader` (the chain that holds or sends it). */
 export function assetAt(reader: TChain, location: unknown): TAssetInfo | null {
   const place = resolve(reader, location);
-  if (!place.global) return null;
-  const global = place.global;
-  try {
-    return sdk.findAssetInfo(reader, { location: global }, null);
-  } catch {
-    return null;
-  }
+  return place.global ? listedAsset(reader, place.global) : null;
 }
 
 /** The asset id of an XCM asset: V4+ holds the location itself, V3 wraps it as `{concrete}`. */

@@ -4,10 +4,14 @@ import { amountText, isObject, placeText, readAsset, resolve, unversion, variant
 import type { AssetAmount, XcmStep } from './views';
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** Assets a sentence names one by one; a longer list is summed up after them (the call's args hold them all). */
+const NAMED_ASSETS = 8;
 const assetsText = (reader: TChain | null, assets: unknown): string => {
-  if (!reader) return `${list(assets).length} asset(s)`;
-  const read: AssetAmount[] = list(assets).map((a) => readAsset(reader, a));
-  return read.map(amountText).join(', ') || 'no assets';
+  const all = list(assets);
+  if (!reader) return `${all.length} asset(s)`;
+  const read: AssetAmount[] = all.slice(0, NAMED_ASSETS).map((a) => readAsset(reader, a));
+  const more = all.length > NAMED_ASSETS ? ` and ${all.length - NAMED_ASSETS} more asset(s)` : '';
+  return `${read.map(amountText).join(', ')}${more}` || 'no assets';
 };
 
 /** A wildcard or definite asset filter in words. */

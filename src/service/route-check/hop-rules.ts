@@ -7,6 +7,33 @@ import { assetName, assetOn, ecosystemOf, hubOf, isEvm, isRelay, isSystemChain, 
 import type { Arrival, Hop, RouteHop } from './walk-types';
 import { assetPath, isObject, locText, readAssets, samePath, type Held } from './xcm-values';
 
+/**
+ * Bounds on one walk, whoever wrote the call data (/explain walks anyone's): call data a chain
+ * decodes holds at most 100 instructions and 20 assets a list per message, but a batch of such
+ * messages, each sending a thousand distinct assets on from hop to hop, still made a walk copy and
+ * check every asset at every hop. Past these the walk stops and its last hop says so.
+ */
+/** Chains one walk opens (a real transfer reaches 2 to 4). */
+export const MAX_ROUTE_HOPS = 32;
+/** Problems, and warnings, listed per hop; one more line counts the rest. */
+export const MAX_HOP_NOTES = 20;
+/** Instructions run, assets carried and assets checked in one walk (a message at XCM's bounds takes about 25,000). */
+export const MAX_WALK_STEPS = 50_000;
+/**
+ * Distinct assets one walk checks against the registry (a real transfer moves 1 to 3): a registry
+ * look-up costs up to half a millisecond, and distinct made-up assets miss every memo. Assets past
+ * them are carried on, unchecked, and the hop says so.
+ */
+export const MAX_WALK_ASSETS = 16;
+
+/** Thrown when a walk reaches one of its bounds: the walk ends where it got to. */
+export class WalkStopped extends Error {}
+
+interface Notes {
+  seen: Set<string>;
+  unlisted: { problems: number; warnings: number };
+}
+
 /** How a fee below the chain's price is named. */
 export const TOO_EXPENSIVE = 'TooExpensive';
 /** How a teleport below the relay's existential deposit is named. */
@@ -28,20 +55,71 @@ export function requestFault(message: string): 'AmountTooLowError' | 'Unsupporte
 export class HopRules {
   readonly hops: RouteHop[] = [];
   readonly arrivals: Arrival[] = [];
+  readonly #notes = new Map<RouteHop, Notes>();
+  #steps = 0;
+  /** The assets checked so far, by key; each path's key worked out once. */
+  readonly #assets = new Set<string>();
+  readonly #keys = new WeakMap<Junction[], string>();
 
   protected open(chain: TChain, holding: Held[], arrived = false): Hop {
+    if (this.hops.length >= MAX_ROUTE_HOPS) throw new WalkStopped(`the message reaches more than ${MAX_ROUTE_HOPS} chains (MAX_ROUTE_HOPS): the walk stopped there`);
+    this.step(holding.length);
     const view: RouteHop = { chain, instructions: [], ok: true, problems: [], warnings: [] };
     this.hops.push(view);
+    this.#notes.set(view, { seen: new Set(), unlisted: { problems: 0, warnings: 0 } });
     return { chain, view, holding, paid: arrived ? 'first' : 'local', origin: arrived ? 'chain' : 'signer' };
+  }
+
+  /** Counts `n` steps of work against MAX_WALK_STEPS. */
+  protected step(n = 1): void {
+    this.#steps += n;
+    if (this.#steps > MAX_WALK_STEPS) throw new WalkStopped(`the walk stopped after ${MAX_WALK_STEPS} steps (MAX_WALK_STEPS: instructions run, assets carried and checked): what follows is not checked`);
+  }
+
+  /** Whether the walk checks the asset at `path`: one of the first MAX_WALK_ASSETS distinct ones. */
+  protected checks(hop: Hop, path: Junction[]): boolean {
+    let key = this.#keys.get(path);
+    if (key === undefined) {
+      key = JSON.stringify(path);
+      this.#keys.set(path, key);
+    }
+    if (this.#assets.has(key)) return true;
+    if (this.#assets.size < MAX_WALK_ASSETS) {
+      this.#assets.add(key);
+      return true;
+    }
+    this.warning(hop, 'assets', `more than ${MAX_WALK_ASSETS} distinct assets move: the others are carried on but not checked (MAX_WALK_ASSETS)`);
+    return false;
   }
 
   protected problem(hop: Hop, at: string, message: string): void {
     hop.view.ok = false;
-    hop.view.problems.push({ at, message });
+    this.#note(hop.view, 'problems', at, message);
   }
 
   protected warning(hop: Hop, at: string, message: string): void {
-    if (!hop.view.warnings.some((w) => w.at === at && w.message === message)) hop.view.warnings.push({ at, message });
+    this.#note(hop.view, 'warnings', at, message);
+  }
+
+  /** Lists a note once per hop, at most MAX_HOP_NOTES of each kind; the others are counted. */
+  #note(view: RouteHop, kind: 'problems' | 'warnings', at: string, message: string): void {
+    const notes = this.#notes.get(view)!;
+    const key = `${kind}\0${at}\0${message}`;
+    if (notes.seen.has(key)) return;
+    notes.seen.add(key);
+    if (view[kind].length < MAX_HOP_NOTES) view[kind].push({ at, message });
+    else notes.unlisted[kind]++;
+  }
+
+  /** Ends the walk: `stopped` (a bound reached) goes on the last hop, and each hop counts the notes it did not list. */
+  finish(stopped?: WalkStopped): void {
+    const last = this.hops.at(-1);
+    if (stopped && last) last.warnings.push({ at: 'route', message: stopped.message });
+    for (const [view, { unlisted }] of this.#notes) {
+      for (const kind of ['problems', 'warnings'] as const) {
+        if (unlisted[kind] > 0) view[kind].push({ at: 'route', message: `${unlisted[kind]} more ${kind} on this hop are not listed (MAX_HOP_NOTES: ${MAX_HOP_NOTES} are)` });
+      }
+    }
   }
 
   protected teleportable(chain: TChain, path: Junction[]): boolean {
@@ -50,7 +128,8 @@ export class HopRules {
   }
 
   protected known(hop: Hop, path: Junction[], at: string): void {
-    if (hop.chain === 'Ethereum') return;
+    this.step();
+    if (hop.chain === 'Ethereum' || !this.checks(hop, path)) return;
     if (!assetOn(hop.chain, path)) {
       this.warning(hop, at, `the registry does not list ${locText(registryView(path, ecosystemOf(hop.chain)))} on ${hop.chain} (an unlisted or custom asset): whether ${hop.chain} holds it cannot be told`);
     }
@@ -58,6 +137,7 @@ export class HopRules {
 
   /** Takes from the holding what a filter selects (Definite by asset and amount, Wild as everything, `AllCounted(n)` as n assets, or all of an asset). */
   protected take(hop: Hop, filter: unknown): Held[] {
+    this.step(hop.holding.length);
     const found = variantOf(filter);
     if (found?.[0] === 'Definite') {
       const wanted = readAssets(hop.chain, found[1]);
@@ -143,6 +223,7 @@ export class HopRules {
   /** The hop's chain must be the reserve of what it transfers as reserve. */
   protected mustBeReserve(hop: Hop, moved: Held[], at: string): void {
     for (const held of moved) {
+      if (!this.checks(hop, held.path)) continue;
       const reserves = this.reserves(hop, held.path, at);
       if (reserves && !reserves.includes(hop.chain)) this.problem(hop, at, this.reserveText(hop, held.path, reserves));
     }
@@ -151,6 +232,7 @@ export class HopRules {
   /** Assets withdrawn from a reserve must go to their reserve. */
   protected mustBeReserveOf(hop: Hop, target: TChain, moved: Held[], at: string): void {
     for (const held of moved) {
+      if (!this.checks(hop, held.path)) continue;
       const reserves = this.reserves(hop, held.path, at);
       if (reserves && !reserves.includes(target)) this.problem(hop, at, `${target} is not the reserve of ${assetName(hop.chain, held.path)} (the registry names ${reserves.join(' or ')}): withdrawing it there fails`);
     }
@@ -177,6 +259,7 @@ export class HopRules {
       return;
     }
     for (const held of moved) {
+      if (!this.checks(hop, held.path)) continue;
       if (!this.teleportable(hop.chain, held.path)) this.problem(hop, at, `${assetName(hop.chain, held.path)} cannot be teleported: its reserve is not a chain that ${hop.chain} and ${target} trust`);
     }
   }

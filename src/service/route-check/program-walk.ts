@@ -14,6 +14,7 @@ export class ProgramWalker extends ExecutorRules {
     if (!Array.isArray(program)) return;
     let appendix: unknown = null;
     for (const instruction of program) {
+      this.step();
       const found = variantOf(instruction);
       if (!found) continue;
       const [name, value] = found;

@@ -4,7 +4,7 @@
 // parsed once per chain: the route check runs on every answer that carries call data.
 import type { TAssetInfo, TChain, TRelaychain, TSubstrateChain } from '@paraspell/sdk-pjs';
 import { customAssetLists, outsideCustomAssets, sdk } from '../../sdk';
-import { locationKey, parseLocation, relative, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
+import { keyOfLocation, locationKey, parseLocation, relative, toSdkJson, universalOf, variantOf, type Junction, type Loc } from '../../xcm/location';
 
 /** The XCM network name of each relay chain's consensus. */
 const NETWORKS: Record<string, TRelaychain> = { Polkadot: 'Polkadot', Kusama: 'Kusama', Westend: 'Westend', Paseo: 'Paseo' };
@@ -14,14 +14,15 @@ export const isRelay = (chain: TChain): boolean => (sdk.RELAYCHAINS as readonly 
 /** A relay chain or one of its system chains (which trust each other's teleports and unpaid execution). */
 export const isSystemChain = (chain: TChain): boolean => isRelay(chain) || /^(AssetHub|BridgeHub|People|Coretime|Collectives|Encointer)/.test(chain);
 
-// The SDK's getTChain (about 12 ms), getRelayChainOf (1.5 ms) and getAssetReserveChain (2 ms) scan
-// the registry on every call: their answers are kept. Keys can come from call data anyone sends to
-// /explain, so each memo is bounded (emptied when full; the answers are cheap to find again).
+// The SDK's getTChain, getRelayChainOf (about 0.1 ms each) and getAssetReserveChain (0.1-0.5 ms)
+// scan the registry on every call: their answers are kept. Keys can come from call data anyone
+// sends to /explain, so each memo is bounded: when full, the oldest answer goes (emptying it
+// wholesale let one request's thousand made-up assets push out every real one at once).
 const MEMO_LIMIT = 4_096;
 function memo<K, V>(map: Map<K, V>, key: K, compute: () => V): V {
   if (map.has(key)) return map.get(key)!;
   const value = compute();
-  if (map.size >= MEMO_LIMIT) map.clear();
+  if (map.size >= MEMO_LIMIT) map.delete(map.keys().next().value as K);
   map.set(key, value);
   return value;
 }
@@ -35,7 +36,7 @@ export function ecosystemOf(chain: TChain): string {
 }
 
 /** The registry chain with `paraId` in `relay`'s consensus, or null. */
-const chainWithParaId = (paraId: number, relay: TRelaychain): TChain | null => memo(byParaId, `${relay}:${paraId}`, () => sdk.getTChain(paraId, relay));
+export const chainWithParaId = (paraId: number, relay: TRelaychain): TChain | null => memo(byParaId, `${relay}:${paraId}`, () => sdk.getTChain(paraId, relay));
 
 const universals = new Map<TChain, Junction[]>();
 
@@ -145,6 +146,17 @@ function assetsOf(chain: TChain): Map<string, KnownAsset> {
 export function assetOn(chain: TChain, path: Junction[]): { symbol: string; accepted: boolean | null } | null {
   const found = assetsOf(chain).get(locationKey(registryView(path, ecosystemOf(chain))));
   return found ? { symbol: found.info.symbol, accepted: found.accepted } : null;
+}
+
+/**
+ * The asset `chain` lists at `location`, spelled as the registry spells asset locations (as a
+ * parachain of its consensus sees them); null when unlisted. A look-up in the parsed lists: the
+ * SDK's findAssetInfo scans them (about 1 ms each), which call data naming a thousand assets
+ * turned into seconds.
+ */
+export function listedAsset(chain: TChain, location: unknown): TAssetInfo | null {
+  const key = keyOfLocation(location);
+  return key === null ? null : (assetsOf(chain).get(key)?.info ?? null);
 }
 
 /** A short name for an asset path: its symbol on `chain` when listed, else the path. */

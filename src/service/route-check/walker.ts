@@ -12,7 +12,7 @@ import { sdk } from '../../sdk';
 import { absolute, parseLocation, toSdkJson, variantOf, type Loc } from '../../xcm/location';
 import { assetName, isRelay, placeOf, reservesOf, teleportTrusted, universalOfChain } from './registry-facts';
 import { feesApartProgram, palletProgram, wayText, type Then, type TransferType } from './pallet-programs';
-import { CANNOT_CHECK_OUT, FILTERED } from './hop-rules';
+import { CANNOT_CHECK_OUT, FILTERED, WalkStopped } from './hop-rules';
 import { RELAYS_KEEPING_THEIR_RESERVE } from './runtime-facts';
 import { ProgramWalker } from './program-walk';
 import type { Hop, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
@@ -235,7 +235,13 @@ function walk(origin: TChain, at: string, step: (walker: Walker) => void): Route
   const walker = new Walker();
   try {
     step(walker);
+    walker.finish();
   } catch (error) {
+    if (error instanceof WalkStopped) {
+      walker.finish(error);
+      return { hops: walker.hops, arrivals: walker.arrivals };
+    }
+    walker.finish();
     const reason = error instanceof Error ? error.message : String(error);
     walker.hops.push({ chain: origin, instructions: [], ok: false, problems: [{ at, message: `the route could not be followed: ${reason}` }], warnings: [] });
   }

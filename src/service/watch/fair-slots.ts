@@ -4,6 +4,9 @@
 // first served let receivers that never answer hold every slot, and another client's first webhook
 // waited behind all of their tries. Follows take them for each run (follower.ts): a herd of watches
 // woken at once reads a bounded number at a time, each owner in turn.
+// A receiver host whose try got no answer in time is in the slow lane until a try of its answers 2xx:
+// its tries hold at most `slow` slots together, so hung receivers, however many owners hold them, leave
+// the other slots to everyone else (six owners' hung receivers had held all 64: issue 42).
 
 /** Whom a slot is for: its watch's owner and (for a delivery) its receiver's host. */
 export interface SlotKey {
@@ -18,7 +21,15 @@ export interface SlotLimits {
   perOwner: number;
   /** WATCH_MAX_DELIVERIES_PER_HOST: tries to one receiver host in flight at once. */
   perHost: number;
+  /** Slots the slow lane's hosts may hold together (0: no slow lane, as for follows). */
+  slow?: number;
 }
+
+/** Hosts remembered as slow at most: past it the one marked longest ago is forgotten (back to the fast lane). */
+const MAX_SLOW_HOSTS = 10_000;
+
+/** The slow lane's share of WATCH_MAX_DELIVERIES: an eighth, at least one (none when there is one slot). */
+export const slowLaneOf = (total: number): number => (total > 1 ? Math.max(1, Math.floor(total / 8)) : 0);
 
 /** Waits for a slot: `grant` is called with the function that gives it back. */
 export interface Waiter {
@@ -41,9 +52,34 @@ export class FairSlots {
   /** When each owner with tries running or waiting was last given a slot (a rising count). */
   readonly #served = new Map<string, number>();
   #tick = 0;
+  /** Hosts in the slow lane (a Set keeps the order they were marked in), and the slots their tries hold. */
+  readonly #slowHosts = new Set<string>();
+  #slowRunning = 0;
 
   constructor(limits: SlotLimits) {
-    this.#limits = { total: limits.total, perOwner: Math.min(limits.perOwner, limits.total), perHost: Math.min(limits.perHost, limits.total) };
+    this.#limits = {
+      total: limits.total,
+      perOwner: Math.min(limits.perOwner, limits.total),
+      perHost: Math.min(limits.perHost, limits.total),
+      slow: Math.min(limits.slow ?? 0, limits.total),
+    };
+  }
+
+  /** How a try to `host` ended: no answer in time (`slow`) moves the host to the slow lane, a 2xx takes it back. */
+  tried(host: string, result: { ok: boolean; slow?: true }): void {
+    if (!this.#limits.slow) return;
+    if (result.ok) {
+      // Its tries waiting on the slow lane may take a free slot now.
+      if (this.#slowHosts.delete(host)) this.#grant();
+    } else if (result.slow && !this.#slowHosts.has(host)) {
+      this.#slowHosts.add(host);
+      if (this.#slowHosts.size > MAX_SLOW_HOSTS) this.#slowHosts.delete(this.#slowHosts.values().next().value!);
+    }
+  }
+
+  /** Whether a try to `host` may take a slot by its lane: a slow host only while the slow lane has one free. */
+  #laneOpen(host: string): boolean {
+    return !this.#slowHosts.has(host) || this.#slowRunning < (this.#limits.slow ?? 0);
   }
 
   /** The caps (perOwner and perHost no more than total). */
@@ -78,7 +114,7 @@ export class FairSlots {
    */
   tryAcquire(key: SlotKey): (() => void) | undefined {
     const { total, perOwner, perHost } = this.#limits;
-    if (this.#running >= total || (this.#byOwner.get(key.owner) ?? 0) >= perOwner || (this.#byHost.get(key.host) ?? 0) >= perHost) return undefined;
+    if (this.#running >= total || (this.#byOwner.get(key.owner) ?? 0) >= perOwner || (this.#byHost.get(key.host) ?? 0) >= perHost || !this.#laneOpen(key.host)) return undefined;
     this.#served.set(key.owner, this.#tick++);
     return this.#take(key);
   }
@@ -132,6 +168,9 @@ export class FairSlots {
 
   #take(key: SlotKey): () => void {
     this.#running += 1;
+    // The lane the slot was taken in is the one it goes back to, whatever the try tells meanwhile.
+    const slow = this.#slowHosts.has(key.host);
+    if (slow) this.#slowRunning += 1;
     bump(this.#byOwner, key.owner, 1);
     bump(this.#byHost, key.host, 1);
     let done = false;
@@ -139,6 +178,7 @@ export class FairSlots {
       if (done) return;
       done = true;
       this.#running -= 1;
+      if (slow) this.#slowRunning -= 1;
       bump(this.#byOwner, key.owner, -1);
       bump(this.#byHost, key.host, -1);
       if (!this.#byOwner.has(key.owner) && !this.#waiting.has(key.owner)) this.#served.delete(key.owner);
@@ -147,7 +187,7 @@ export class FairSlots {
   }
 
   /**
-   * The next waiter: of the owners under their cap with a host under its cap, the one served least
+   * The next waiter: of the owners under their cap with a host under its cap (and its lane's), the one served least
    * recently (a new owner first); of its hosts, the first in turn. It leaves its queue, and its host
    * goes to the back of the owner's turn.
    */
@@ -159,7 +199,7 @@ export class FairSlots {
       const served = this.#served.get(owner) ?? -1;
       if (best && best.served <= served) continue;
       for (const [host, queue] of hosts) {
-        if ((this.#byHost.get(host) ?? 0) >= perHost || queue.length === 0) continue;
+        if ((this.#byHost.get(host) ?? 0) >= perHost || queue.length === 0 || !this.#laneOpen(host)) continue;
         best = { owner, host, queue, served };
         break;
       }

@@ -4,7 +4,7 @@
 // `maxDeliveries` tries in flight shared fairly (fair-slots.ts), ended watches readable for
 // `retainMs` once their events settle, within bounds per owner.
 import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
-import { FairSlots, hostOf } from './fair-slots';
+import { FairSlots, hostOf, slowLaneOf } from './fair-slots';
 import { endedProgress, type Delivery, type Watch, type WatchEvent, type WatchProgress } from './model';
 import { afterTry, failedTry, waiting } from './tries';
 
@@ -58,7 +58,7 @@ export class MemoryBackend implements WatchBackend {
 
   constructor(options: BackendOptions) {
     this.#options = options;
-    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
+    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost, slow: slowLaneOf(options.maxDeliveries) });
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
@@ -212,6 +212,7 @@ export class MemoryBackend implements WatchBackend {
       .deliver(entry.watch, event, delivery.attempts + 1)
       .catch(failedTry)
       .then((result) => {
+        this.#slots.tried(hostOf(entry.watch.webhook.url), result);
         if (entry.gone || this.#closed) return;
         const next = afterTry(delivery, result, this.#options.retry, entry.firstAt ?? startedAt, startedAt);
         entry.deliveries[entry.head] = next;

@@ -19,7 +19,7 @@ import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions }
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, Following, Position, WatchBackend, WatchCounts, WatchView } from './backend';
-import { DeliveryActivity, FairSlots, hostOf, type SlotKey } from './fair-slots';
+import { DeliveryActivity, FairSlots, hostOf, slowLaneOf, type SlotKey } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 import { Leases, newToken } from './redis-leases';
 import { WatchStore, type DeliveryTurn } from './redis-store';
@@ -109,7 +109,7 @@ export class RedisBackend implements WatchBackend {
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
     this.#fetchedMax = Math.min(options.maxWatches, options.maxDeliveries * FETCHED_PER_SLOT);
-    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost });
+    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost, slow: slowLaneOf(options.maxDeliveries) });
     const retryStrategy = (attempt: number) => this.#reconnect(attempt);
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
     // BullMQ's worker duplicates this one for its blocking connection: the strategy goes along.
@@ -431,6 +431,7 @@ export class RedisBackend implements WatchBackend {
     const { id, seq } = job.data;
     const startedAt = Date.now();
     const result = await work(turn.watch, turn.event, turn.delivery.attempts + 1).catch(failedTry);
+    this.#slots.tried(hostOf(turn.watch.webhook.url), result);
     const next = afterTry(turn.delivery, result, this.#options.retry, job.timestamp, startedAt);
     const after = await this.#store.record(id, seq, next, next.state !== 'retrying');
     if (after === -1) return;

@@ -377,6 +377,46 @@ export function backendContract(name: string, make: MakeBackend): void {
       }
     });
 
+    it('puts receivers that leave tries unanswered in a slow lane: hung hosts of 6 owners x 8 hold its slots, a new owner\'s first try goes', async () => {
+      // Each hung host's first try has no answer in time (what the sender tells of a timeout); its
+      // retries then hang until the end of the test. The owners' caps together (6 x 4) pass the 16 slots.
+      let release = (): void => undefined;
+      const hold = new Promise<void>((resolve) => (release = resolve));
+      const unanswered = new Set<string>();
+      let hung = 0;
+      let mostHung = 0;
+      const deliver: DeliverWork = async (watch) => {
+        if (watch.owner === 'ip:late') return { ok: true, code: 200 };
+        const host = new URL(watch.webhook.url).hostname;
+        if (!unanswered.has(host)) {
+          unanswered.add(host);
+          return { ok: false, error: `no answer from ${host} within 10000 ms`, slow: true };
+        }
+        mostHung = Math.max(mostHung, ++hung);
+        await hold;
+        hung -= 1;
+        return { ok: true, code: 200 };
+      };
+      const b = await backend({ maxDeliveries: 16, maxDeliveriesPerClient: 4, maxDeliveriesPerHost: 4, maxWatches: 100, maxWatchesPerClient: 40 });
+      try {
+        for (let owner = 0; owner < 6; owner++) {
+          for (let host = 0; host < 8; host++) {
+            const w = { ...watchOf(`ip:${owner}`), webhook: { ...watchOf().webhook, url: `http://hung-${owner}-${host}.example/hook` } };
+            await b.add(w, progressOf(1), [eventOf(w, 0)]);
+          }
+        }
+        b.start(idle, deliver);
+        // The slow lane is an eighth of the slots: 2.
+        await eventually('every hung host tried once and the slow lane full', () => unanswered.size === 48 && hung === 2);
+        const late = watchOf('ip:late');
+        await b.add(late, progressOf(1), [eventOf(late, 0)]);
+        await eventually('the late owner delivered', async () => (await b.get(late.id))?.deliveries[0]?.state === 'delivered');
+        expect(mostHung).toBe(2);
+      } finally {
+        release();
+      }
+    });
+
     it('keeps at most maxDeliveries tries in flight, and close() stops followers', async () => {
       let release = (): void => undefined;
       const hold = new Promise<void>((resolve) => (release = resolve));

@@ -1,5 +1,6 @@
 // The delivery slots (src/service/watch/fair-slots.ts) both watch backends share their tries out by:
-// caps per owner and per receiver host, and a freed slot to the owner served least recently.
+// caps per owner and per receiver host, a slow lane for hosts that leave tries unanswered, and a
+// freed slot to the owner served least recently.
 import { describe, expect, it } from 'vitest';
 import { FairSlots, hostOf, type SlotKey } from '../../../src/service/watch/fair-slots';
 
@@ -71,6 +72,27 @@ describe('fair delivery slots', () => {
     expect(granted).toEqual(['a/h', 'c/h3']);
     free('c/h3');
     expect([slots.running, slots.waiting]).toEqual([0, 0]);
+  });
+
+  it('holds a host whose try had no answer in time to the slow lane\'s slots, until a try of its answers 2xx', async () => {
+    const slots = new FairSlots({ total: 4, perOwner: 4, perHost: 4, slow: 1 });
+    const { ask, free, granted } = asker(slots);
+    slots.tried('hung', { ok: false, slow: true });
+    // A fast non-2xx is an answer: that host stays in the fast lane.
+    slots.tried('refusing', { ok: false });
+    for (let i = 0; i < 3; i++) void ask({ owner: 'a', host: 'hung' });
+    void ask({ owner: 'b', host: 'refusing' });
+    void ask({ owner: 'b', host: 'refusing' });
+    await flush();
+    expect(granted).toEqual(['a/hung', 'b/refusing', 'b/refusing']);
+    expect(slots.running).toBe(3);
+    // Back in the fast lane, its waiting tries take the free slot, and the next one freed.
+    slots.tried('hung', { ok: true });
+    await flush();
+    expect(granted).toEqual(['a/hung', 'b/refusing', 'b/refusing', 'a/hung']);
+    free('b/refusing');
+    await flush();
+    expect(granted).toEqual(['a/hung', 'b/refusing', 'b/refusing', 'a/hung', 'a/hung']);
   });
 
   it('keys a receiver by its host name', () => {

@@ -1,0 +1,140 @@
+// /explain within the bounds a real chain keeps (issue 42, part 1): XCM a chain would not decode is
+// a 400 naming where; call data inside the bounds but built to cost (many distinct unlisted
+// assets, reserve sends nested as deep as a chain decodes) is answered with its hops, warnings
+// and size capped.
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { chainsForFile } from '../support/chains-for-file';
+import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../support/hostile-programs';
+
+const { app, services } = testApp();
+const { chains, overrides } = chainsForFile(['AssetHubPolkadot', 'Polkadot', 'Hydration', 'Moonbeam', 'BridgeHubPolkadot', 'AssetHubKusama'], services);
+const registry = () => chains.AssetHubPolkadot.registry;
+
+interface Hop {
+  chain: string;
+  ok: boolean;
+  problems: { at: string; message: string }[];
+  warnings: { at: string; message: string }[];
+}
+
+const explain = (hex: string, family: string = 'v5', chain = 'AssetHubPolkadot') =>
+  request(app).post(`/${family}/explain`).send({ chain, hex, options: { development: true, apiOverrides: overrides } });
+
+async function refused(hex: string, place: RegExp): Promise<void> {
+  for (const family of FAMILIES) {
+    const res = await explain(hex, family);
+    expectErrorBody(res.body, 400, 'XcmBoundsError');
+    expect(res.body.message).toMatch(place);
+    expect(res.body.details).toEqual([{ path: 'body.hex', message: expect.stringMatching(place) }]);
+  }
+}
+
+describe('XCM a chain would not decode: a 400 naming where, in both families', () => {
+  it('programs nested 9 deep (MAX_XCM_DECODE_DEPTH is 8); 8 deep is read', async () => {
+    await refused(executeCall(registry(), nestedReserveSends(8)), /polkadotXcm\.execute message(\.0\.DepositReserveAsset\.xcm){8}: programs nested 9 deep/);
+    expect((await explain(executeCall(registry(), nestedReserveSends(7)))).status).toBe(200);
+  });
+
+  it('21 assets in one list (MAX_ITEMS_IN_ASSETS is 20); 20 are read', async () => {
+    await refused(executeCall(registry(), [{ WithdrawAsset: unlistedAssets(21) }]), /polkadotXcm\.execute message\.0\.WithdrawAsset: 21 assets in one list/);
+    expect((await explain(executeCall(registry(), [{ WithdrawAsset: unlistedAssets(20) }]))).status).toBe(200);
+  });
+
+  it('101 instructions in one message, nested ones counted (MAX_INSTRUCTIONS_TO_DECODE is 100)', async () => {
+    await refused(executeCall(registry(), [...Array.from({ length: 95 }, () => ({ ClearOrigin: null })), ...nestedReserveSends(6)]), /polkadotXcm\.execute message(\.\d+\.DepositReserveAsset\.xcm)+: more than 100 instructions/);
+  });
+
+  it('more than 64 assets brought into one program\'s holding (MaxAssetsIntoHolding): four lists of 20', async () => {
+    await refused(executeCall(registry(), hostileProgram(4, 20, 1)), /polkadotXcm\.execute message\.3\.WithdrawAsset: more than 64 assets brought into the holding/);
+  });
+
+  it('a message of more than 12,402 bytes (MAX_XCM_ENCODED_SIZE), inside a batch', async () => {
+    const transact = { Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1, proofSize: 1 }, call: { encoded: `0x${'00'.repeat(12_500)}` } } };
+    const execute = executeCall(registry(), [transact]);
+    const batch = callData(registry(), 'Utility', 'batch_all', { calls: [executeCall(registry(), [{ ClearOrigin: null }]), execute] });
+    await refused(batch, /utility\.batchAll call 2: polkadotXcm\.execute message: \d+ bytes, more than the 12402/);
+  });
+});
+
+describe('call data inside the bounds, built to cost', () => {
+  it('60 distinct unlisted assets sent through 7 nested reserve hops: 16 checked, the others carried on, every hop walked', async () => {
+    for (const family of FAMILIES) {
+      const res = await explain(executeCall(registry(), hostileProgram(3, 20, 7)), family);
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+      const route = res.body.route as Hop[];
+      expect(route.map((h) => h.chain)).toEqual(['AssetHubPolkadot', ...Array.from({ length: 7 }, (_, i) => (i % 2 === 0 ? 'Hydration' : 'AssetHubPolkadot'))]);
+      for (const hop of route) {
+        expect(hop.warnings.length).toBeLessThanOrEqual(22);
+        expect(hop.problems.length).toBeLessThanOrEqual(21);
+        expect(new Set(hop.warnings.map((w) => `${w.at} ${w.message}`)).size).toBe(hop.warnings.length);
+      }
+      expect(route[0]!.warnings.filter((w) => /registry does not list/.test(w.message))).toHaveLength(16);
+      expect(route[0]!.warnings.at(-1)?.message).toMatch(/^more than 16 distinct assets move: the others are carried on but not checked \(MAX_WALK_ASSETS\)/);
+    }
+  });
+
+  it('a message sent on to 40 chains: the walk stops at 32 hops (MAX_ROUTE_HOPS) and its last hop says so', async () => {
+    const sends = Array.from({ length: 40 }, () => nestedReserveSends(1)[0]!);
+    const res = await explain(executeCall(registry(), [{ WithdrawAsset: unlistedAssets(1) }, ...sends]));
+    expect(res.status).toBe(200);
+    const route = res.body.route as Hop[];
+    expect(route).toHaveLength(32);
+    expect(route.at(-1)!.warnings).toContainEqual({ at: 'route', message: expect.stringMatching(/reaches more than 32 chains \(MAX_ROUTE_HOPS\)/) });
+  });
+
+  it('a batch of 40 programs of 100 instructions: a 400 past 256 instructions in the call data (MAX_CALL_INSTRUCTIONS)', async () => {
+    const program = executeCall(registry(), Array.from({ length: 100 }, () => ({ ClearOrigin: null })));
+    await refused(callData(registry(), 'Utility', 'batch_all', { calls: Array.from({ length: 40 }, () => program) }), /utility\.batchAll call 3: polkadotXcm\.execute message: more than 256 instructions in the call data's messages together/);
+  });
+
+  it('a batch of 30 programs of 60 assets: a 400 past 128 assets in the call data (MAX_CALL_ASSETS)', async () => {
+    const program = executeCall(registry(), hostileProgram(3, 20, 7));
+    await refused(callData(registry(), 'Utility', 'batch_all', { calls: Array.from({ length: 30 }, () => program) }), /utility\.batchAll call 3: polkadotXcm\.execute message\.0\.WithdrawAsset: more than 128 assets listed/);
+  });
+});
+
+describe('a walk dials only the chains its route reaches, at most 2 besides the origin (issue 42, part 2)', () => {
+  it('Transacts sent to five chains: decoded on the first two the route reaches; the next two, and a chain of another consensus, shown as bytes with a warning, never dialled', async () => {
+    const remark = (chain: keyof typeof chains) => callData(chains[chain].registry, 'System', 'remark', { remark: '0x1234' });
+    const transactAt = (interior: unknown, chain: keyof typeof chains) =>
+      callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
+        dest: { V4: { parents: 0, interior } },
+        message: {
+          V4: [
+            { UnpaidExecution: { weightLimit: 'Unlimited', checkOrigin: null } },
+            { Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1_000_000, proofSize: 10_000 }, call: { encoded: remark(chain) } } },
+          ],
+        },
+      });
+    const para = (id: number) => ({ X1: [{ Parachain: id }] });
+    const calls = [
+      transactAt(para(1000), 'AssetHubPolkadot'),
+      transactAt(para(2034), 'Hydration'),
+      transactAt(para(2004), 'Moonbeam'),
+      transactAt(para(1002), 'BridgeHubPolkadot'),
+      // Read on the relay, a location of Kusama's asset hub; the relay has no bridge: no hop goes there.
+      callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
+        dest: { V4: { parents: 1, interior: { X2: [{ GlobalConsensus: 'Kusama' }, { Parachain: 1000 }] } } },
+        message: { V4: [{ Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1, proofSize: 1 }, call: { encoded: remark('AssetHubKusama') } } }] },
+      }),
+    ];
+    const hex = callData(chains.Polkadot.registry, 'Utility', 'batch_all', { calls });
+    for (const family of FAMILIES) {
+      const res = await explain(hex, family, 'Polkadot');
+      expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+      const transacts = (res.body.xcm as { chain: string; instruction: string; transact?: { call?: { pallet?: string; undecoded?: string } } }[]).filter((s) => s.instruction === 'Transact');
+      expect(transacts.map((t) => [t.chain, t.transact?.call?.pallet ?? t.transact?.call?.undecoded])).toEqual([
+        ['AssetHubPolkadot', 'system'],
+        ['Hydration', 'system'],
+        ['Moonbeam', expect.stringMatching(/at most 2 chains besides its own \(MAX_TRANSACT_CHAINS\)/)],
+        ['BridgeHubPolkadot', expect.stringMatching(/at most 2 chains besides its own \(MAX_TRANSACT_CHAINS\)/)],
+        ['AssetHubKusama', expect.stringMatching(/route does not reach AssetHubKusama/)],
+      ]);
+      const warnings = (res.body.warnings as { code: string; message: string }[]).filter((w) => w.code === 'TransactNotDecoded');
+      expect(warnings.map((w) => w.message)).toEqual(['Moonbeam', 'BridgeHubPolkadot', 'AssetHubKusama'].map((chain) => expect.stringMatching(new RegExp(`on ${chain} is shown as bytes`))));
+    }
+    expect([chains.Moonbeam.connectionsOpened, chains.BridgeHubPolkadot.connectionsOpened, chains.AssetHubKusama.connectionsOpened]).toEqual([0, 0, 0]);
+  });
+});
