@@ -39,12 +39,6 @@ const ROUTES: Route[] = [
 
 const FAMILIES = ['v5', 'v2'] as const;
 
-// A known bug, fixed on branch `older` (src/service/status), not here: on a chain younger than the
-// status lookback the timestamp search reaches block 0, where Timestamp.Now is absent, and
-// /x-transfer/status answers 502. Until that fix is merged, this answer skips a route's status and
-// watch checks (the it.todo below names it); once merged, every route must end `delivered` and this goes.
-const TIMESTAMP_AT_GENESIS = /Timestamp\.Now at 0x[0-9a-f]+ is missing/;
-
 /** Where `from` is, seen from `to` (a versioned location, as DryRunApi's dry_run_xcm takes its origin). */
 function originSeenFrom(from: RealChain, to: RealChain): unknown {
   const fromId = PARA_ID[from];
@@ -97,7 +91,7 @@ describe.skipIf(!realSpecsDir())('PAS teleports on real runtimes', () => {
     const { from, to, method } = route;
     const pallet = method && (from === 'Paseo' ? 'XcmPallet' : 'PolkadotXcm');
     for (const family of FAMILIES) {
-      it(`${from} -> ${to}${method ? ` (${method})` : ''} (/${family}): arrives as /receivable-amount and /dry-run say, costs amount + /xcm-fee's origin fee, ends delivered`, async ({ annotate }) => {
+      it(`${from} -> ${to}${method ? ` (${method})` : ''} (/${family}): arrives as /receivable-amount and /dry-run say, costs amount + /xcm-fee's origin fee, ends delivered`, async () => {
         const [sender, beneficiary] = [dev('Alice'), dev('Bob')];
         const chosen = pallet ? { pallet, method } : {};
         const v5 = { from, to, currency: { symbol: 'PAS', amount: String(AMOUNT) }, address: beneficiary.address, senderAddress: sender.address, ...chosen };
@@ -127,10 +121,6 @@ describe.skipIf(!realSpecsDir())('PAS teleports on real runtimes', () => {
         expect(paidBefore - (await free(origin, sender.address)), 'paid, against amount + /xcm-fee origin fee').toBe(AMOUNT + BigInt((fee.body as { origin: { fee: string } }).origin.fee));
 
         const status = await request(made.app).post(`/${family}/x-transfer/status`).send({ from, to, txHash: included.hash });
-        if (status.status === 502 && TIMESTAMP_AT_GENESIS.test(String(status.body.message))) {
-          await annotate(`status and watch not checked: ${String(status.body.message)}`, 'known bug');
-          return;
-        }
         expect(status.status, JSON.stringify(status.body)).toBe(200);
         expect(status.body, JSON.stringify(status.body)).toMatchObject({ status: 'delivered', final: true });
         const watch = await request(made.app).post(`/${family}/x-transfer/watch`).send({ from, to, txHash: included.hash, webhook: { url: receiver.url, secret: receiver.secret } });
@@ -140,5 +130,4 @@ describe.skipIf(!realSpecsDir())('PAS teleports on real runtimes', () => {
       });
     }
   }
-  it.todo('/x-transfer/status and a watch end `delivered` on every route: a young chain answers 502 "Timestamp.Now at ... is missing" (fixed on branch `older`)');
 });
