@@ -32,9 +32,17 @@ async function refused(hex: string, place: RegExp): Promise<void> {
 }
 
 describe('XCM a chain would not decode: a 400 naming where, in both families', () => {
-  it('programs nested 9 deep (MAX_XCM_DECODE_DEPTH is 8); 8 deep is read', async () => {
-    await refused(executeCall(registry(), nestedReserveSends(8)), /polkadotXcm\.execute message(\.0\.DepositReserveAsset\.xcm){8}: programs nested 9 deep/);
-    expect((await explain(executeCall(registry(), nestedReserveSends(7)))).status).toBe(200);
+  it('programs nested 33 deep (MAX_EXPLAIN_NESTING is 32); 32 deep is read', async () => {
+    await refused(executeCall(registry(), nestedReserveSends(32)), /polkadotXcm\.execute message(\.0\.DepositReserveAsset\.xcm){32}: programs nested 33 deep/);
+    expect((await explain(executeCall(registry(), nestedReserveSends(31)))).status).toBe(200);
+  });
+
+  it('a call whose program nests past 8 is read (a chain decodes it): the hop that would send a message past MAX_XCM_DECODE_DEPTH says so', async () => {
+    const res = await explain(executeCall(registry(), nestedReserveSends(9)));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const route = res.body.route as Hop[];
+    expect(route[0]!.ok, JSON.stringify(route[0])).toBe(false);
+    expect(route[0]!.problems).toContainEqual({ at: 'DepositReserveAsset.dest', message: expect.stringMatching(/nests programs 9 deep: more than MAX_XCM_DECODE_DEPTH \(8\).*ExceedsMaxMessageSize/) });
   });
 
   it('21 assets in one list (MAX_ITEMS_IN_ASSETS is 20); 20 are read', async () => {

@@ -697,7 +697,7 @@ export interface components {
              */
             route?: components["schemas"]["RouteHop"][];
             warnings: {
-                /** @description ExtrinsicNotCallData, UnknownCall, UnknownDestination, BeneficiaryNotAnAccount, SovereignAccountBeneficiary, BeneficiaryDiffersFromSender, UnknownAsset, BelowExistentialDeposit, AccountMayBeReaped, UnlimitedWeight, TransactAsSuperUser, ChainIdMismatch, UnknownContract, UndecodableContractCall; for an ERC-20 approve TokenApproval (info: the Snowbridge gateway as spender, what /evm-approve builds), UnknownSpender, UnlimitedApproval; for the XCM-interface precompile also UnknownTransferType, FeeIndexOutOfRange, FeeAssetNotDot, UndecodableCustomXcm, LeftoversTrapped, TopicMismatch. */
+                /** @description ExtrinsicNotCallData, UnknownCall, UnknownDestination, BeneficiaryNotAnAccount, SovereignAccountBeneficiary, BeneficiaryDiffersFromSender, UnknownAsset, BelowExistentialDeposit, AccountMayBeReaped, UnlimitedWeight, TransactAsSuperUser, TransactNotDecoded (a Transact's call left as bytes: its chain is off the route, or past the 2 chains besides the origin an explanation connects to), ChainIdMismatch, UnknownContract, UndecodableContractCall; for an ERC-20 approve TokenApproval (info: the Snowbridge gateway as spender, what /evm-approve builds), UnknownSpender, UnlimitedApproval; for the XCM-interface precompile also UnknownTransferType, FeeIndexOutOfRange, FeeAssetNotDot, UndecodableCustomXcm, LeftoversTrapped, TopicMismatch. Each is listed once, at most 50; `MoreWarnings` then counts those left out. */
                 code: string;
                 /** @enum {string} */
                 severity: "info" | "caution" | "danger";
@@ -7018,7 +7018,7 @@ export interface components {
                             "application/json": components["schemas"]["Explanation"];
                         };
                     };
-                    /** @description `UndecodableCallError` (the message and `details` name the byte offset where decoding failed), `MissingParameterError`, `UnknownChainError`, `InvalidAddressError` (sender), `ValidationError` (hex that is not 0x + hex digit pairs, over 65,536 characters), `MissingChainApiError`, `MalformedJsonError`. */
+                    /** @description `UndecodableCallError` (the message and `details` name the byte offset where decoding failed), `MissingParameterError`, `UnknownChainError`, `InvalidAddressError` (sender), `ValidationError` (hex that is not 0x + hex digit pairs, over 65,536 characters), `XcmBoundsError` (an XCM message no chain would decode: programs nested past 32, more than 100 instructions in a message, more than 20 assets in a list, more than 12,402 bytes or more than 64 assets into one holding; more than 256 instructions or 128 listed assets in the call data together; the message and `details` name where), `ExplanationTooLargeError` (an explanation past 262,144 bytes), `MissingChainApiError`, `MalformedJsonError`. */
                     400: components["responses"]["BadRequest"];
                     401: components["responses"]["Unauthorized"];
                     413: components["responses"]["PayloadTooLarge"];
@@ -7077,7 +7077,7 @@ export interface components {
                             "application/json": components["schemas"]["Explanation"];
                         };
                     };
-                    /** @description `UndecodableCallError` (the message and `details` name the byte offset where decoding failed), `MissingParameterError`, `UnknownChainError`, `InvalidAddressError` (sender), `ValidationError` (hex that is not 0x + hex digit pairs, over 65,536 characters), `MissingChainApiError`, `MalformedJsonError`. */
+                    /** @description `UndecodableCallError` (the message and `details` name the byte offset where decoding failed), `MissingParameterError`, `UnknownChainError`, `InvalidAddressError` (sender), `ValidationError` (hex that is not 0x + hex digit pairs, over 65,536 characters), `XcmBoundsError` (an XCM message no chain would decode: programs nested past 32, more than 100 instructions in a message, more than 20 assets in a list, more than 12,402 bytes or more than 64 assets into one holding; more than 256 instructions or 128 listed assets in the call data together; the message and `details` name where), `ExplanationTooLargeError` (an explanation past 262,144 bytes), `MissingChainApiError`, `MalformedJsonError`. */
                     400: components["responses"]["BadRequest"];
                     401: components["responses"]["Unauthorized"];
                     413: components["responses"]["PayloadTooLarge"];

@@ -6,8 +6,14 @@
 import type { Call } from '@polkadot/types/interfaces';
 import type { Codec } from '@polkadot/types/types';
 import { badRequest } from '../../errors';
-import { MAX_XCM_DECODE_DEPTH } from '../route-check';
 import { innerCalls } from './call-decoder';
+/**
+ * Programs nested in one another, the outermost counting 1: an explanation's own bound. A chain
+ * decodes a call's own message deeper than MAX_XCM_DECODE_DEPTH (8; the real runtimes run a 9-deep
+ * `execute` and fail where it would send a message past 8, ExceedsMaxMessageSize), so past 8 the walk
+ * says so at the hop that sends it; past this, nothing a real call holds, the call data is refused.
+ */
+export const MAX_EXPLAIN_NESTING = 32;
 /** Instructions in one message, nested programs' included (the decoder counts them together). */
 export const MAX_INSTRUCTIONS_TO_DECODE = 100;
 /** Assets in one list (`WithdrawAsset`, a `Definite` filter, ...). */
@@ -67,7 +73,7 @@ class MessageBounds {
 
   /** `depth`: the outermost program is 1, as the route check's depthOf counts. */
   program(program: unknown[], place: string, depth: number): void {
-    if (depth > MAX_XCM_DECODE_DEPTH) this.refuse(place, `programs nested ${depth} deep, past the ${MAX_XCM_DECODE_DEPTH} a chain decodes (MAX_XCM_DECODE_DEPTH)`);
+    if (depth > MAX_EXPLAIN_NESTING) this.refuse(place, `programs nested ${depth} deep, past the ${MAX_EXPLAIN_NESTING} an explanation reads (MAX_EXPLAIN_NESTING; a chain sends none past 8, MAX_XCM_DECODE_DEPTH)`);
     this.instructions += program.length;
     this.totals.instructions += program.length;
     if (this.instructions > MAX_INSTRUCTIONS_TO_DECODE) {
@@ -105,7 +111,7 @@ class MessageBounds {
 
 /**
  * Refuses (400, naming the call, its argument and the place in the program) call data whose XCM
- * messages a chain would not decode: nested past MAX_XCM_DECODE_DEPTH, more than
+ * messages a chain would not decode: nested past MAX_EXPLAIN_NESTING, more than
  * MAX_INSTRUCTIONS_TO_DECODE instructions or MAX_ITEMS_IN_ASSETS assets in a list, more than
  * MAX_XCM_ENCODED_SIZE bytes, or more than MAX_ASSETS_INTO_HOLDING assets brought into one
  * program's holding; and, all its messages together, more than MAX_CALL_INSTRUCTIONS instructions

@@ -8,6 +8,5 @@
 // against the SDK's offline registry (registry-facts.ts): destinations, assets and how they move,
 // fees, beneficiaries. /explain answers the same walk as `route`.
 export { RouteCheck, routeOf, type RouteCheckObserver, type RouteExpectation, type RouteOutcome, type RouteRefusal } from './route-check';
-export { MAX_XCM_DECODE_DEPTH } from './barrier';
 export { chainWithParaId, ecosystemOf, listedAsset } from './registry-facts';
 export type { RouteHop, RouteProblem, SentAsset, XTokensTransfer } from './walk-types';
