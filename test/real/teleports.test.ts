@@ -8,9 +8,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiPromise } from '../../src/sdk';
-import { testApp } from '../helpers/app';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
-import { startRealNetwork, realSpecsDir, type RealChain, type RealNetwork } from '../support/real-network';
+import { realSpecsDir, type RealChain } from '../support/real-network';
+import { freeBalance as free, useRealService } from '../support/real-service';
 import { dev } from '../support/sandbox-client';
 
 const PAS = 10n ** 10n;
@@ -69,23 +69,15 @@ async function runtimeDryRun(origin: ApiPromise, destination: ApiPromise, route:
 }
 
 describe.skipIf(!realSpecsDir())('PAS teleports on real runtimes', () => {
-  let network: RealNetwork;
-  let made: ReturnType<typeof testApp>;
+  const real = useRealService({ relay: 'Paseo', paras: ['AssetHubPaseo', 'PeoplePaseo'] });
   let receiver: Receiver;
 
   beforeAll(async () => {
-    network = await startRealNetwork({ relay: 'Paseo', paras: ['AssetHubPaseo', 'PeoplePaseo'] });
-    made = testApp({ CHAIN_ENDPOINTS: JSON.stringify(network.endpoints), REQUEST_TIMEOUT_MS: '60000', CONNECT_TIMEOUT_MS: '30000' });
     receiver = await startReceiver();
   });
   afterAll(async () => {
     await receiver?.close();
-    await made?.services.close();
-    await network?.close();
   });
-
-  const free = async (api: ApiPromise, who: string): Promise<bigint> =>
-    ((await api.query.system.account(who)) as unknown as { data: { free: { toBigInt(): bigint } } }).data.free.toBigInt();
 
   for (const route of ROUTES) {
     const { from, to, method } = route;
@@ -97,14 +89,14 @@ describe.skipIf(!realSpecsDir())('PAS teleports on real runtimes', () => {
         const v5 = { from, to, currency: { symbol: 'PAS', amount: String(AMOUNT) }, address: beneficiary.address, senderAddress: sender.address, ...chosen };
         // /v2 reads amounts in whole PAS (abstractDecimals is on there by default); answers are in planck in both.
         const body = family === 'v5' ? v5 : { from, to, currency: { symbol: 'PAS', amount: String(AMOUNT / PAS) }, recipient: beneficiary.address, sender: sender.address, ...chosen };
-        const post = (path: string) => request(made.app).post(`/${family}${path}`).send(body);
+        const post = (path: string) => request(real.app).post(`/${family}${path}`).send(body);
         const [built, fee, receivable, dryRun] = await Promise.all([post('/x-transfer'), post('/xcm-fee'), post('/receivable-amount'), post('/dry-run')]);
         expect(built.status, JSON.stringify(built.body)).toBe(200);
         expect(fee.status, JSON.stringify(fee.body)).toBe(200);
         expect(receivable.status, JSON.stringify(receivable.body)).toBe(200);
         expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200);
 
-        const [origin, destination] = [await network.api(from), await network.api(to)];
+        const [origin, destination] = [await real.network.api(from), await real.network.api(to)];
         const call = built.body as string;
         const dry = dryRun.body as { success: boolean; origin: { success: boolean }; destination?: { success: boolean } };
         const runtime = await runtimeDryRun(origin, destination, route, call, sender.address);
@@ -112,18 +104,18 @@ describe.skipIf(!realSpecsDir())('PAS teleports on real runtimes', () => {
         expect(dry.success, JSON.stringify(dry)).toBe(true);
 
         const [paidBefore, gotBefore] = [await free(origin, sender.address), await free(destination, beneficiary.address)];
-        const included = await network.submit(from, call, sender);
+        const included = await real.network.submit(from, call, sender);
         expect(included.error, included.events.join(', ')).toBeUndefined();
         expect(included.messageId, `${from} sent a message: ${included.events.join(', ')}`).toBeDefined();
-        expect(await network.processMessage(to, included.messageId!), `${to} processed the message`).toBe(true);
+        expect(await real.network.processMessage(to, included.messageId!), `${to} processed the message`).toBe(true);
 
         expect((await free(destination, beneficiary.address)) - gotBefore, 'received, against /receivable-amount').toBe(BigInt(receivable.body as string));
         expect(paidBefore - (await free(origin, sender.address)), 'paid, against amount + /xcm-fee origin fee').toBe(AMOUNT + BigInt((fee.body as { origin: { fee: string } }).origin.fee));
 
-        const status = await request(made.app).post(`/${family}/x-transfer/status`).send({ from, to, txHash: included.hash });
+        const status = await request(real.app).post(`/${family}/x-transfer/status`).send({ from, to, txHash: included.hash });
         expect(status.status, JSON.stringify(status.body)).toBe(200);
         expect(status.body, JSON.stringify(status.body)).toMatchObject({ status: 'delivered', final: true });
-        const watch = await request(made.app).post(`/${family}/x-transfer/watch`).send({ from, to, txHash: included.hash, webhook: { url: receiver.url, secret: receiver.secret } });
+        const watch = await request(real.app).post(`/${family}/x-transfer/watch`).send({ from, to, txHash: included.hash, webhook: { url: receiver.url, secret: receiver.secret } });
         expect(watch.status, JSON.stringify(watch.body)).toBe(201);
         const events = await receiver.eventsOf((watch.body as { id: string }).id, 1);
         expect(events.at(-1)?.event).toMatchObject({ type: 'transfer.delivered', data: { status: 'delivered', final: true } });

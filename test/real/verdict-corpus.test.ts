@@ -3,31 +3,25 @@
 // does what the corpus records; /explain's `route`, with the service pointed straight at the same
 // chains, says the same: every hop ok exactly when the runtime delivers, otherwise a problem at the
 // hop and instruction where it stops.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import type { ApiPromise } from '../../src/sdk';
-import { testApp } from '../helpers/app';
-import { startRealNetwork, realSpecsDir, type RealChain, type RealNetwork } from '../support/real-network';
+import { realSpecsDir, type RealChain } from '../support/real-network';
+import { useRealService } from '../support/real-service';
 import { CORPUS, PASEO, type Role } from '../support/verdict-corpus';
 import { expectVerdict } from '../support/verdict-judge';
 
 describe.skipIf(!realSpecsDir())('the verdict corpus on real runtimes: the runtime and /explain agree', () => {
-  let network: RealNetwork;
-  let made: ReturnType<typeof testApp>;
+  const real = useRealService({ relay: 'Paseo', paras: ['AssetHubPaseo', 'PeoplePaseo'] });
   const apis: Partial<Record<Role, ApiPromise>> = {};
 
+  // After useRealService's beforeAll, which starts the network.
   beforeAll(async () => {
-    network = await startRealNetwork({ relay: 'Paseo', paras: ['AssetHubPaseo', 'PeoplePaseo'] });
-    for (const role of Object.keys(PASEO) as Role[]) apis[role] = await network.api(PASEO[role] as RealChain);
-    made = testApp({ CHAIN_ENDPOINTS: JSON.stringify(network.endpoints), REQUEST_TIMEOUT_MS: '60000', CONNECT_TIMEOUT_MS: '30000' });
-  });
-  afterAll(async () => {
-    await made?.services.close();
-    await network?.close();
+    for (const role of Object.keys(PASEO) as Role[]) apis[role] = await real.network.api(PASEO[role] as RealChain);
   });
 
   for (const program of CORPUS) {
     it(`${program.class}: ${program.name}`, async () => {
-      await expectVerdict(apis, PASEO, made.app, program);
+      await expectVerdict(apis, PASEO, real.app, program);
     });
   }
 });
