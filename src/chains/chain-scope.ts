@@ -6,6 +6,12 @@ import type { ConnectionPool, Lease } from './pool';
  */
 export interface ChainScope {
   readonly apiOverrides: Record<string, unknown>;
+  /**
+   * A chain the request's work reaches beyond those it asked for (an explanation's Transact
+   * chains): the connection the scope holds already, else borrowed with `pool.acquireOwn` (counted
+   * against the client's budget unless the shared one is open).
+   */
+  own(chain: string): Promise<unknown>;
   /** The connections borrowed so far (to name the chain a failure came from). */
   readonly leases: readonly Lease[];
   release(): void;
@@ -29,9 +35,10 @@ export function createChainScope(
   const leases: Lease[] = [];
   let released = false;
 
-  const borrow = async (chain: string): Promise<unknown> => {
+  const borrow = async (chain: string, own = false): Promise<unknown> => {
     if (released) throw new Error(`chain ${chain} requested after its scope was released`);
-    const lease = await pool.acquire(chain, resolveEndpoints(chain), signal);
+    const endpoints = resolveEndpoints(chain);
+    const lease = await (own ? pool.acquireOwn(chain, endpoints, signal) : pool.acquire(chain, endpoints, signal));
     // A borrow that lands after release() must not keep the connection leased.
     if (released) lease.release();
     else leases.push(lease);
@@ -58,6 +65,14 @@ export function createChainScope(
 
   return {
     apiOverrides,
+    own(chain) {
+      let api = apis.get(chain);
+      if (!api) {
+        api = borrow(chain, true);
+        apis.set(chain, api);
+      }
+      return api;
+    },
     leases,
     release() {
       released = true;

@@ -3,7 +3,7 @@ import { outsideEngineScopes, type ApiPromise } from '../sdk';
 import { ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
-import { asSharedWork } from './clients';
+import { asSharedWork, currentClient } from './clients';
 import { connectFirst, type Connection, type DialOptions } from './connect';
 import { SharedRuntimes } from './shared-runtimes';
 import { distinctEndpoints } from './endpoint';
@@ -149,14 +149,31 @@ export class ConnectionPool {
   }
 
   async acquire(chain: string, urls: readonly string[], signal?: AbortSignal): Promise<Lease> {
+    return this.#borrow(chain, urls, signal, false);
+  }
+
+  /**
+   * Borrows a connection for chain work a client's request causes beyond the chains it asked for
+   * (the chains an explanation's Transacts run on): the shared connection when it is open or
+   * connecting already (it costs nothing more), else one of the client's own, counted against its
+   * budget as an endpoint it named would be, which makes room only by closing the client's own idle
+   * connections, never a shared one or another client's. Refused (OwnBudgetSpentError) when a
+   * budget is spent by others or by the client's connections in use.
+   */
+  async acquireOwn(chain: string, urls: readonly string[], signal?: AbortSignal): Promise<Lease> {
+    return this.#borrow(chain, urls, signal, true);
+  }
+
+  async #borrow(chain: string, urls: readonly string[], signal: AbortSignal | undefined, own: boolean): Promise<Lease> {
     const endpoints = distinctEndpoints(urls);
     if (this.#closed) throw new ProviderUnavailableError(chain, endpoints.map((e) => quote(e)), 'the connection pool is closed');
     if (endpoints.length === 0) throw new ProviderUnavailableError(chain, endpoints, 'no endpoints configured');
     signal?.throwIfAborted();
 
-    const client = this.#options.namedBy?.(chain, endpoints);
-    const key = client === undefined ? endpoints.join(' ') : `${client} ${endpoints.join(' ')}`;
-    const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints, client);
+    const shared = endpoints.join(' ');
+    const client = this.#options.namedBy?.(chain, endpoints) ?? (own && !this.#entries.has(shared) ? currentClient() : undefined);
+    const key = client === undefined ? shared : `${client} ${shared}`;
+    const entry = this.#entries.get(key) ?? this.#open(key, chain, endpoints, client, own);
     // Count the borrower before waiting: a connecting or borrowed entry is never idle.
     entry.leases++;
     entry.lastUsed = Date.now();
@@ -192,10 +209,10 @@ export class ConnectionPool {
     return client === undefined || endpoints.every((url) => this.#dial.operatorEndpoints?.has(url));
   }
 
-  #open(key: string, chain: string, endpoints: readonly string[], client: string | undefined): Entry {
+  #open(key: string, chain: string, endpoints: readonly string[], client: string | undefined, ownRoomOnly: boolean): Entry {
     const hosts = [...new Set(endpoints.map((endpoint) => new URL(endpoint).host))];
     if (client === undefined) this.#makeRoom(chain);
-    else this.#makeClientRoom(chain, client, hosts);
+    else this.#makeClientRoom(chain, client, hosts, ownRoomOnly);
     const abort = new AbortController();
     const { connectTimeoutMs, logger } = this.#options;
     // A shared connection belongs to no request: dial it outside the request's engine scope, and
@@ -277,10 +294,10 @@ export class ConnectionPool {
   /**
    * Makes room for a connection `client` named to `hosts`: while a budget it would count against
    * is spent, evicts the least-recently-used idle connection that counts against every spent one
-   * (the client's own for its own budget, anyone's for the total and a host's); refuses at once
-   * when there is none, every such connection being in use or connecting.
+   * (the client's own for its own budget, anyone's for the total and a host's, only the client's
+   * own with `ownRoomOnly`); refuses at once when there is none.
    */
-  #makeClientRoom(chain: string, client: string, hosts: readonly string[]): void {
+  #makeClientRoom(chain: string, client: string, hosts: readonly string[], ownRoomOnly: boolean): void {
     const { total, perClient, perHost } = this.#budget;
     const named = (entry: Entry): boolean => entry.client !== undefined;
     for (;;) {
@@ -293,7 +310,8 @@ export class ConnectionPool {
         if (this.#count(onHost) >= perHost) spent.push({ what: `${perHost} connections to ${quote(host, 100)} (MAX_OVERRIDE_CONNECTIONS_PER_HOST)`, counts: onHost });
       }
       if (spent.length === 0) return;
-      const oldest = this.#oldestIdle((entry) => spent.every((budget) => budget.counts(entry)));
+      const oldest = this.#oldestIdle((entry) => (!ownRoomOnly || own(entry)) && spent.every((budget) => budget.counts(entry)));
+      if (!oldest && ownRoomOnly) throw new OwnBudgetSpentError(chain, spent[0].what);
       if (!oldest) {
         this.#options.logger?.warn({ chain, budget: spent[0].what }, 'client connection budget spent: its connections are in use or connecting');
         throw new ProviderUnavailableError(chain, [], `${spent[0].what} are in use or connecting; try again shortly`, 1);
@@ -335,6 +353,16 @@ export class ConnectionPool {
   /** A snapshot of every entry, for metrics and /status. */
   stats(): PoolEntryStats[] {
     return [...this.#entries.values()].map((e) => ({ chain: e.chain, state: e.api ? 'open' : 'connecting', leases: e.leases }));
+  }
+}
+
+/** `acquireOwn` refused: dialling would pass `budget`, or close a connection that is not the client's. */
+export class OwnBudgetSpentError extends ProviderUnavailableError {
+  constructor(
+    chain: string,
+    readonly budget: string,
+  ) {
+    super(chain, [], `${budget} are spent, and work a request causes closes only its client's own idle connections`, 1);
   }
 }
 

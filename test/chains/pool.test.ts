@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asClient, namedBy } from '../../src/chains/clients';
-import { ConnectionPool, type ClientBudget, type Lease } from '../../src/chains/pool';
+import { ConnectionPool, OwnBudgetSpentError, type ClientBudget, type Lease } from '../../src/chains/pool';
 import { createChainScope, type ChainScope } from '../../src/chains/chain-scope';
 import { withDeadline } from '../../src/chains/deadline';
 import { polkadotApi, sdk } from '../../src/sdk';
@@ -328,6 +328,32 @@ describe('ConnectionPool: connections clients name', () => {
     (await as('alice', () => pool.acquire('Polkadot', [`${polkadot.url}/alice/2`]))).release();
     expect(polkadot.connectionsOpened).toBe(9);
     carols.release();
+  });
+
+  it('acquireOwn borrows an open shared connection; else dials one of the client\'s own, closing only the client\'s own idle ones, never a shared one or another client\'s (OwnBudgetSpentError)', async () => {
+    const [polkadot, kusama, assetHubKusama] = await Promise.all([chain('Polkadot'), chain('Kusama'), chain('AssetHubKusama')]);
+    const registry = [polkadot.url, kusama.url, assetHubKusama.url];
+    const pool = clientPool(registry, { total: 3, perClient: 1, perHost: 3 });
+    (await pool.acquire('Polkadot', [polkadot.url])).release();
+    (await as('bob', () => pool.acquire('AssetHubKusama', [`${assetHubKusama.url}/bob`]))).release();
+    // The shared Polkadot is open: borrowed as it is. Kusama is not: a connection of Alice's own, which
+    // the shared side (maxChains 1, Polkadot idle) does not make room for.
+    (await as('alice', () => pool.acquireOwn('Polkadot', [polkadot.url]))).release();
+    const alicesKusama = await as('alice', () => pool.acquireOwn('Kusama', [kusama.url]));
+    expect([polkadot.connectionsOpened, kusama.connectionsOpened, polkadot.openConnections]).toEqual([1, 1, 1]);
+    // Her one connection in use: she is refused rather than Bob's idle one closed.
+    const refused = await as('alice', () => pool.acquireOwn('AssetHubKusama', [assetHubKusama.url])).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OwnBudgetSpentError);
+    expect((refused as Error).message).toContain('(MAX_OVERRIDE_CONNECTIONS_PER_CLIENT)');
+    // Idle, her own makes room for her next: still one of hers, Bob's untouched.
+    alicesKusama.release();
+    (await as('alice', () => pool.acquireOwn('AssetHubKusama', [assetHubKusama.url]))).release();
+    await until(() => kusama.openConnections === 0, 'Alice\'s idle Kusama to be closed');
+    expect([polkadot.openConnections, assetHubKusama.openConnections, assetHubKusama.connectionsOpened]).toEqual([1, 2, 2]);
+    // The total spent by others' idle connections: refused too, nothing of theirs closed.
+    (await as('carol', () => pool.acquire('Kusama', [`${kusama.url}/carol`]))).release();
+    expect(await as('dave', () => pool.acquireOwn('Kusama', [kusama.url])).catch((error: unknown) => error)).toBeInstanceOf(OwnBudgetSpentError);
+    expect([kusama.openConnections, kusama.connectionsOpened]).toEqual([1, 2]);
   });
 
   it('every path on one host is that host: /1 ... /32 take MAX_OVERRIDE_CONNECTIONS_PER_HOST connections, another host still connects', async () => {

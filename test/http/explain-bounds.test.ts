@@ -5,6 +5,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { until } from '../helpers/transfer-status';
 import { chainsForFile } from '../support/chains-for-file';
 import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../support/hostile-programs';
 
@@ -103,25 +104,30 @@ describe('call data inside the bounds, built to cost', () => {
   });
 });
 
+const remark = (chain: keyof typeof chains) => callData(chains[chain].registry, 'System', 'remark', { remark: '0x1234' });
+
+/** xcmPallet.send from the relay to parachain `id`, Transacting `remark(chain)` there. */
+const transactAt = (id: number, chain: keyof typeof chains) =>
+  callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
+    dest: { V4: { parents: 0, interior: { X1: [{ Parachain: id }] } } },
+    message: {
+      V4: [
+        { UnpaidExecution: { weightLimit: 'Unlimited', checkOrigin: null } },
+        { Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1_000_000, proofSize: 10_000 }, call: { encoded: remark(chain) } } },
+      ],
+    },
+  });
+
+type TransactStep = { chain: string; instruction: string; transact?: { call?: { pallet?: string; undecoded?: string } } };
+const transactsOf = (body: { xcm: TransactStep[] }) => body.xcm.filter((s) => s.instruction === 'Transact').map((t) => [t.chain, t.transact?.call?.pallet ?? t.transact?.call?.undecoded]);
+
 describe('a walk dials only the chains its route reaches, at most 2 besides the origin (issue 42, part 2)', () => {
   it('Transacts sent to five chains: decoded on the first two the route reaches; the next two, and a chain of another consensus, shown as bytes with a warning, never dialled', async () => {
-    const remark = (chain: keyof typeof chains) => callData(chains[chain].registry, 'System', 'remark', { remark: '0x1234' });
-    const transactAt = (interior: unknown, chain: keyof typeof chains) =>
-      callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
-        dest: { V4: { parents: 0, interior } },
-        message: {
-          V4: [
-            { UnpaidExecution: { weightLimit: 'Unlimited', checkOrigin: null } },
-            { Transact: { originKind: 'SovereignAccount', requireWeightAtMost: { refTime: 1_000_000, proofSize: 10_000 }, call: { encoded: remark(chain) } } },
-          ],
-        },
-      });
-    const para = (id: number) => ({ X1: [{ Parachain: id }] });
     const calls = [
-      transactAt(para(1000), 'AssetHubPolkadot'),
-      transactAt(para(2034), 'Hydration'),
-      transactAt(para(2004), 'Moonbeam'),
-      transactAt(para(1002), 'BridgeHubPolkadot'),
+      transactAt(1000, 'AssetHubPolkadot'),
+      transactAt(2034, 'Hydration'),
+      transactAt(2004, 'Moonbeam'),
+      transactAt(1002, 'BridgeHubPolkadot'),
       // Read on the relay, a location of Kusama's asset hub; the relay has no bridge: no hop goes there.
       callData(chains.Polkadot.registry, 'XcmPallet', 'send', {
         dest: { V4: { parents: 1, interior: { X2: [{ GlobalConsensus: 'Kusama' }, { Parachain: 1000 }] } } },
@@ -132,8 +138,7 @@ describe('a walk dials only the chains its route reaches, at most 2 besides the 
     for (const family of FAMILIES) {
       const res = await explain(hex, family, 'Polkadot');
       expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
-      const transacts = (res.body.xcm as { chain: string; instruction: string; transact?: { call?: { pallet?: string; undecoded?: string } } }[]).filter((s) => s.instruction === 'Transact');
-      expect(transacts.map((t) => [t.chain, t.transact?.call?.pallet ?? t.transact?.call?.undecoded])).toEqual([
+      expect(transactsOf(res.body)).toEqual([
         ['AssetHubPolkadot', 'system'],
         ['Hydration', 'system'],
         ['Moonbeam', expect.stringMatching(/at most 2 chains besides its own \(MAX_TRANSACT_CHAINS\)/)],
@@ -144,5 +149,59 @@ describe('a walk dials only the chains its route reaches, at most 2 besides the 
       expect(warnings.map((w) => w.message)).toEqual(['Moonbeam', 'BridgeHubPolkadot', 'AssetHubKusama'].map((chain) => expect.stringMatching(new RegExp(`on ${chain} is shown as bytes`))));
     }
     expect([chains.Moonbeam.connectionsOpened, chains.BridgeHubPolkadot.connectionsOpened, chains.AssetHubKusama.connectionsOpened]).toEqual([0, 0, 0]);
+  });
+
+  it('a client\'s walks dial through its own budget: no shared connection or another client\'s is closed for them; past the budget the call stays bytes, saying why', async () => {
+    // The file's chains are the operator's (the shared registry): three at most (MAX_CHAINS), one of a client's own.
+    const endpoints = Object.fromEntries(Object.entries(chains).map(([name, chain]) => [name, chain.url]));
+    const shared = testApp({ TRUST_PROXY: 'loopback', MAX_CHAINS: '3', MAX_OVERRIDE_CONNECTIONS_PER_CLIENT: '1', CHAIN_ENDPOINTS: JSON.stringify(endpoints) });
+    const as = (client: string, family: string, chain: string, hex: string) =>
+      request(shared.app).post(`/${family}/explain`).set('X-Forwarded-For', client).send({ chain, hex });
+    const open = () => Object.fromEntries(Object.entries(chains).map(([name, chain]) => [name, chain.openConnections]));
+    try {
+      const before = open();
+      // Another client leaves the shared side full: Polkadot, BridgeHubPolkadot and AssetHubKusama, idle.
+      for (const chain of ['Polkadot', 'BridgeHubPolkadot', 'AssetHubKusama'] as const) {
+        expect((await as('203.0.113.2', 'v5', chain, remark(chain))).status).toBe(200);
+      }
+      const held = open();
+      const hex = callData(chains.Polkadot.registry, 'Utility', 'batch_all', { calls: [transactAt(1000, 'AssetHubPolkadot'), transactAt(2034, 'Hydration')] });
+      const hydrationDials = chains.Hydration.connectionsOpened;
+      for (const family of FAMILIES) {
+        const res = await as('203.0.113.1', family, 'Polkadot', hex);
+        expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200);
+        // The asset hub's call on a connection of the client's own; Hydration's would be a second.
+        expect(transactsOf(res.body)).toEqual([
+          ['AssetHubPolkadot', 'system'],
+          ['Hydration', expect.stringMatching(/not decoded: Hydration is not connected, and this client's connections are spent \(1 connections to endpoints this client named \(MAX_OVERRIDE_CONNECTIONS_PER_CLIENT\)\)/)],
+        ]);
+        expect((res.body.warnings as { code: string; message: string }[]).filter((w) => w.code === 'TransactNotDecoded').map((w) => w.message)).toEqual([
+          expect.stringMatching(/^The call a Transact dispatches on Hydration is shown as bytes \(callHex\), not decoded: Hydration is not connected/),
+        ]);
+      }
+      // Counted at the nodes: the walks opened one connection of their own, and the other client's
+      // are still there (its explanations dial nothing again).
+      expect(chains.Hydration.connectionsOpened).toBe(hydrationDials);
+      const dials = () => [chains.Polkadot.connectionsOpened, chains.BridgeHubPolkadot.connectionsOpened, chains.AssetHubKusama.connectionsOpened];
+      const dialled = dials();
+      for (const chain of ['Polkadot', 'BridgeHubPolkadot', 'AssetHubKusama'] as const) {
+        expect((await as('203.0.113.2', 'v2', chain, remark(chain))).status).toBe(200);
+      }
+      expect(dials()).toEqual(dialled);
+      expect(open()).toEqual({ ...held, AssetHubPolkadot: held.AssetHubPolkadot! + 1 });
+      expect(held).toEqual({ ...before, Polkadot: before.Polkadot! + 1, BridgeHubPolkadot: before.BridgeHubPolkadot! + 1, AssetHubKusama: before.AssetHubKusama! + 1 });
+
+      // The other way round, the client closes its own idle connection to dial Hydration: still one of its own.
+      const reversed = callData(chains.Polkadot.registry, 'Utility', 'batch_all', { calls: [transactAt(2034, 'Hydration'), transactAt(1000, 'AssetHubPolkadot')] });
+      const res = await as('203.0.113.1', 'v5', 'Polkadot', reversed);
+      expect(transactsOf(res.body)).toEqual([
+        ['Hydration', 'system'],
+        ['AssetHubPolkadot', expect.stringMatching(/not decoded: AssetHubPolkadot is not connected, and this client's connections are spent/)],
+      ]);
+      await until(() => chains.AssetHubPolkadot.openConnections === held.AssetHubPolkadot, 'the client\'s own idle connection to close');
+      expect(open()).toEqual({ ...held, Hydration: held.Hydration! + 1 });
+    } finally {
+      await shared.services.close();
+    }
   });
 });

@@ -9,11 +9,12 @@ import type { ApiPromise } from '../../sdk';
 import { sdk, utilCrypto } from '../../sdk';
 import type { ExplainRequest } from '../../schemas/explain';
 import { listedAsset, routeOf } from '../route-check';
-import { runOnChains, type ChainCall } from '../sdk-calls';
+import { runOnChains } from '../sdk-calls';
 import { decodeCallData, hexBytes, viewCall } from './call-decoder';
 import { readCall } from './call-reader';
 import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction } from './evm-reader';
-import type { CallReading, Explanation, TransferView, Warning, XcmStep } from './views';
+import type { CallReading, Explanation, TransferView, Warning } from './views';
+import { decodeTransacts } from './transact-calls';
 import { checkXcmBounds } from './xcm-bounds';
 
 const warn = (code: string, severity: Warning['severity'], message: string): Warning => ({ code, severity, message });
@@ -166,43 +167,4 @@ export class ExplainService {
       }
     }
   }
-}
-
-/**
- * Chains besides the origin one explanation connects to, to decode the calls its Transacts
- * dispatch: each is a connection and a metadata download (over the shared pool, unless the client
- * named the endpoint). With the origin, as many as a client may hold of its own
- * (MAX_OVERRIDE_CONNECTIONS_PER_CLIENT, 3).
- */
-export const MAX_TRANSACT_CHAINS = 2;
-
-/**
- * Decodes each Transact's call with the metadata of the chain that runs it, when it can be had:
- * only on chains the route reaches (a walk dials nothing else), at most MAX_TRANSACT_CHAINS of
- * them. A call on any other chain stays bytes (`callHex`), and a warning says why.
- */
-async function decodeTransacts(origin: TChain, steps: XcmStep[], call: ChainCall, reached: Set<string>): Promise<Warning[]> {
-  const dialled = new Set<string>([origin]);
-  const left = new Map<string, string>();
-  for (const step of steps) {
-    if (!step.transact || step.chain === 'unknown') continue;
-    const why = !reached.has(step.chain)
-      ? `the message's route does not reach ${step.chain}`
-      : !dialled.has(step.chain) && dialled.size > MAX_TRANSACT_CHAINS
-        ? `an explanation decodes Transact calls on at most ${MAX_TRANSACT_CHAINS} chains besides its own (MAX_TRANSACT_CHAINS)`
-        : null;
-    if (why) {
-      step.transact.call = { undecoded: `not decoded: ${why}` };
-      left.set(step.chain, why);
-      continue;
-    }
-    dialled.add(step.chain);
-    try {
-      const api = (await call.apiOverrides[step.chain]) as ApiPromise;
-      step.transact.call = viewCall(decodeCallData(api.registry, hexBytes(step.transact.callHex)).call);
-    } catch (error) {
-      step.transact.call = { undecoded: error instanceof Error ? error.message : String(error) };
-    }
-  }
-  return [...left].map(([chain, why]) => warn('TransactNotDecoded', 'caution', `The call a Transact dispatches on ${chain} is shown as bytes (callHex), not decoded: ${why}`));
 }

@@ -9,6 +9,8 @@ import { fromChainFailure, fromSdkError, type ChainUsed } from './sdk-errors';
 export interface ChainCall {
   /** What the SDK gets as `apiOverrides`: every chain it touches is borrowed from our pool. */
   apiOverrides: Record<string, unknown>;
+  /** A chain the work reaches beyond those the request asked for, through the client's own budget (`ChainScope.own`). */
+  own(chain: string): Promise<unknown>;
   signal: AbortSignal;
 }
 
@@ -33,7 +35,7 @@ export async function runOnChains<T>(
         const scope = createChainScope(pool, resolve, signal);
         release = scope.release;
         used = scope.leases;
-        return work({ apiOverrides: scope.apiOverrides, signal });
+        return work({ apiOverrides: scope.apiOverrides, own: scope.own, signal });
       },
       config.REQUEST_TIMEOUT_MS,
       what,
