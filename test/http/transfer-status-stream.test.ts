@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { openApiViolation } from '../helpers/openapi-responses';
-import { DOT, listen, openStream, signedTransfer, until, type OpenStream, type StreamEvent } from '../helpers/transfer-status';
+import { DOT, listen, openStream, rawStream, signedTransfer, until, type OpenStream, type StreamEvent } from '../helpers/transfer-status';
 import { answerTo, startHostileNode, type HostileNode } from '../support/hostile-node';
 import { EVENTS_KEY } from '../support/test-blocks';
 import { startTestChain, type TestChain } from '../support/test-chain';
@@ -180,6 +180,34 @@ describe('POST /x-transfer/status as a stream', () => {
         await until(() => lasting.services.status.openStreams === 0 && lasting.services.status.watching().length === 0, 'the streams to end');
         await until(() => JSON.stringify(atNodes()) === JSON.stringify(before), `the nodes back to ${JSON.stringify(before)} (now ${JSON.stringify(atNodes())})`, 5_000);
       }
+    } finally {
+      await local.close();
+      await lasting.services.close();
+    }
+  });
+
+  it('the head subscription stays while one stream of an in-flight transfer listens and goes when the last client destroys its socket, with idle connections kept (no timer does it), in both families', async () => {
+    const lasting = testApp({});
+    const local = await listen(lasting.app);
+    try {
+      const { body } = await includedTeleport(19n * DOT);
+      expect((await request(lasting.app).post('/v2/x-transfer/status').send(body)).body).toMatchObject({ status: 'in-flight' });
+      const atNodes = () => ({ polkadot: [polkadot.openConnections, polkadot.openSubscriptions], assetHub: [assetHub.openConnections, assetHub.openSubscriptions] });
+      const before = atNodes();
+      const streams = FAMILIES.flatMap((family) => [rawStream(`${local.url}/${family}/x-transfer/status`, body), rawStream(`${local.url}/${family}/x-transfer/status/stream`, body)]);
+      await Promise.all(streams.map((s) => s.legs(2)));
+      expect(lasting.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 4 }]);
+      const last = streams.pop()!;
+      for (const s of streams) s.destroy();
+      await until(() => lasting.services.status.openStreams === 1, 'three streams to end');
+      // One still listens: the watch, its subscription and the connections stay, and it still reads.
+      expect(lasting.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 1 }]);
+      expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
+      assetHub.produceBlock();
+      last.destroy();
+      await until(() => lasting.services.status.openStreams === 0 && lasting.services.status.watching().length === 0, 'the last stream and its watch to end');
+      await until(() => JSON.stringify(atNodes()) === JSON.stringify(before), `the nodes back to ${JSON.stringify(before)} (now ${JSON.stringify(atNodes())})`);
+      expect(lasting.services.pool.stats().map((e) => e.leases)).toEqual([0, 0]);
     } finally {
       await local.close();
       await lasting.services.close();
