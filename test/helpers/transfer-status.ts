@@ -1,6 +1,6 @@
 // What the transfer-status tests share: a transfer built by our own POST /x-transfer and signed as
 // a wallet signs it, and a client that reads `text/event-stream` answers as they arrive.
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { expect } from 'vitest';
@@ -119,44 +119,4 @@ export async function until(cond: () => boolean, what: string, ms = 10_000): Pro
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/** A stream over a socket of its own, whose client goes away by destroying that socket mid-stream. */
-export interface RawStream {
-  /** Resolves once `count` `leg` events have arrived (rejects if the stream ends first). */
-  legs(count: number): Promise<void>;
-  /** Destroys the socket, as a client that is killed or loses its network. */
-  destroy(): void;
-}
-
-export function rawStream(url: string, body: unknown): RawStream {
-  const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'text/event-stream' } });
-  let text = '';
-  const waiting = new Set<() => void>();
-  const wake = () => waiting.forEach((check) => check());
-  req.on('response', (res) => {
-    res.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      wake();
-    });
-    res.on('close', wake);
-  });
-  req.on('close', wake);
-  // Destroyed on purpose: the error that follows is expected.
-  req.on('error', () => undefined);
-  req.end(JSON.stringify(body));
-  return {
-    legs: (count) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if ((text.match(/^event: leg$/gm) ?? []).length >= count) resolve();
-          else if (req.destroyed || req.socket?.destroyed) reject(new Error(`the stream ended before ${count} legs: ${text.slice(0, 300)}`));
-          else return;
-          waiting.delete(check);
-        };
-        waiting.add(check);
-        check();
-      }),
-    destroy: () => req.destroy(),
-  };
 }
