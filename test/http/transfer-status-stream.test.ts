@@ -160,17 +160,34 @@ describe('POST /x-transfer/status as a stream', () => {
     await until(() => assetHub.openConnections === 0 && polkadot.openConnections === 0 && assetHub.openSubscriptions === 0, 'the idle connections to close');
   });
 
-  it('six clients that each go away give back, at the node, every connection and subscription their streams added, in both families', async () => {
-    // Idle connections stay (the default IDLE_TIMEOUT_MS): what the streams leave behind is counted, not closed for them.
-    const lasting = testApp({});
-    const local = await listen(lasting.app);
+  /** The nodes' open connections and subscriptions (Polkadot, then the asset hub). */
+  const atNodes = () => JSON.stringify({ polkadot: [polkadot.openConnections, polkadot.openSubscriptions], assetHub: [assetHub.openConnections, assetHub.openSubscriptions] });
+
+  /**
+   * A service whose idle connections stay (the default IDLE_TIMEOUT_MS: what streams leave behind is
+   * counted, not closed for them), an in-flight transfer it has read once, and the nodes' counts then.
+   */
+  async function idleConnectionsKept(amount: bigint, work: (run: { service: ReturnType<typeof testApp>; url: string; body: unknown; before: string }) => Promise<void>): Promise<void> {
+    const service = testApp({});
+    const local = await listen(service.app);
     try {
-      const { body } = await includedTeleport(18n * DOT);
-      expect((await request(lasting.app).post('/v5/x-transfer/status').send(body)).body).toMatchObject({ status: 'in-flight' });
-      const atNodes = () => ({ polkadot: [polkadot.openConnections, polkadot.openSubscriptions], assetHub: [assetHub.openConnections, assetHub.openSubscriptions] });
-      const before = atNodes();
+      const { body } = await includedTeleport(amount);
+      expect((await request(service.app).post('/v5/x-transfer/status').send(body)).body).toMatchObject({ status: 'in-flight' });
+      await work({ service, url: local.url, body, before: atNodes() });
+    } finally {
+      await local.close();
+      await service.services.close();
+    }
+  }
+
+  const streamsGone = (service: ReturnType<typeof testApp>) =>
+    until(() => service.services.status.openStreams === 0 && service.services.status.watching().length === 0, 'the streams and their watch to end');
+  const nodesBack = (before: string) => until(() => atNodes() === before, `the nodes back to ${before} (now ${atNodes()})`, 5_000);
+
+  it('six clients that each go away give back, at the node, every connection and subscription their streams added, in both families', async () => {
+    await idleConnectionsKept(18n * DOT, async ({ service, url, body, before }) => {
       for (let round = 0; round < 2; round++) {
-        const streams = await Promise.all(Array.from({ length: 6 }, (_, i) => openStream(`${local.url}/${FAMILIES[i % 2]}/x-transfer/status`, body)));
+        const streams = await Promise.all(Array.from({ length: 6 }, (_, i) => openStream(`${url}/${FAMILIES[i % 2]}/x-transfer/status`, body)));
         for (const s of streams) expect((await s.until('leg')).length + (await s.until('leg')).length).toBe(2);
         expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
         // Blocks keep coming while the clients leave one after another: the watch is reading when the last goes.
@@ -178,41 +195,29 @@ describe('POST /x-transfer/status as a stream', () => {
           assetHub.produceBlock();
           s.close();
         }
-        await until(() => lasting.services.status.openStreams === 0 && lasting.services.status.watching().length === 0, 'the streams to end');
-        await until(() => JSON.stringify(atNodes()) === JSON.stringify(before), `the nodes back to ${JSON.stringify(before)} (now ${JSON.stringify(atNodes())})`, 5_000);
+        await streamsGone(service);
+        await nodesBack(before);
       }
-    } finally {
-      await local.close();
-      await lasting.services.close();
-    }
+    });
   });
 
   it('the head subscription stays while one stream of an in-flight transfer listens and goes when the last client destroys its socket, with idle connections kept (no timer does it), in both families', async () => {
-    const lasting = testApp({});
-    const local = await listen(lasting.app);
-    try {
-      const { body } = await includedTeleport(19n * DOT);
-      expect((await request(lasting.app).post('/v2/x-transfer/status').send(body)).body).toMatchObject({ status: 'in-flight' });
-      const atNodes = () => ({ polkadot: [polkadot.openConnections, polkadot.openSubscriptions], assetHub: [assetHub.openConnections, assetHub.openSubscriptions] });
-      const before = atNodes();
-      const streams = FAMILIES.flatMap((family) => [rawStream(`${local.url}/${family}/x-transfer/status`, body), rawStream(`${local.url}/${family}/x-transfer/status/stream`, body)]);
+    await idleConnectionsKept(19n * DOT, async ({ service, url, body, before }) => {
+      const streams = FAMILIES.flatMap((family) => [rawStream(`${url}/${family}/x-transfer/status`, body), rawStream(`${url}/${family}/x-transfer/status/stream`, body)]);
       await Promise.all(streams.map((s) => s.legs(2)));
-      expect(lasting.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 4 }]);
+      expect(service.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 4 }]);
       const last = streams.pop()!;
       for (const s of streams) s.destroy();
-      await until(() => lasting.services.status.openStreams === 1, 'three streams to end');
+      await until(() => service.services.status.openStreams === 1, 'three streams to end');
       // One still listens: the watch, its subscription and the connections stay, and it still reads.
-      expect(lasting.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 1 }]);
+      expect(service.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 1 }]);
       expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
       assetHub.produceBlock();
       last.destroy();
-      await until(() => lasting.services.status.openStreams === 0 && lasting.services.status.watching().length === 0, 'the last stream and its watch to end');
-      await until(() => JSON.stringify(atNodes()) === JSON.stringify(before), `the nodes back to ${JSON.stringify(before)} (now ${JSON.stringify(atNodes())})`);
-      expect(lasting.services.pool.stats().map((e) => e.leases)).toEqual([0, 0]);
-    } finally {
-      await local.close();
-      await lasting.services.close();
-    }
+      await streamsGone(service);
+      await nodesBack(before);
+      expect(service.services.pool.stats().map((e) => e.leases)).toEqual([0, 0]);
+    });
   });
 
   it('when the service drains, open streams end with what they know, and new ones are refused (503)', async () => {
