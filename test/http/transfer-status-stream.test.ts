@@ -168,7 +168,8 @@ describe('POST /x-transfer/status as a stream', () => {
    * counted, not closed for them), an in-flight transfer it has read once, and the nodes' counts then.
    */
   async function idleConnectionsKept(amount: bigint, work: (run: { service: ReturnType<typeof testApp>; url: string; body: unknown; before: string }) => Promise<void>): Promise<void> {
-    const service = testApp({});
+    // Clients told apart by X-Forwarded-For; every request here without it is 127.0.0.1's.
+    const service = testApp({ TRUST_PROXY: 'loopback' });
     const local = await listen(service.app);
     try {
       const { body } = await includedTeleport(amount);
@@ -217,6 +218,20 @@ describe('POST /x-transfer/status as a stream', () => {
       await streamsGone(service);
       await nodesBack(before);
       expect(service.services.pool.stats().map((e) => e.leases)).toEqual([0, 0]);
+    });
+  });
+
+  it('streams of another client, over endpoints it names, leave at the node only that client\'s own idle connections (one connection and polkadot.js\'s runtime-version subscription each), not the head subscription: what the issue counted', async () => {
+    await idleConnectionsKept(20n * DOT, async ({ service, url, body, before }) => {
+      const streams = Array.from({ length: 6 }, (_, i) => rawStream(`${url}/${FAMILIES[i % 2]}/x-transfer/status`, body, { 'X-Forwarded-For': '203.0.113.10' }));
+      await Promise.all(streams.map((s) => s.legs(2)));
+      for (const s of streams) s.destroy();
+      await streamsGone(service);
+      await until(() => assetHub.openSubscriptionsOf('chain_finalizedHead') === 0, 'the head subscription to go');
+      // Idle in the pool (IDLE_TIMEOUT_MS, the client's budget), as any request's connections to endpoints it named.
+      const [polkadotBefore, assetHubBefore] = Object.values(JSON.parse(before) as Record<string, [number, number]>);
+      expect(JSON.parse(atNodes())).toEqual({ polkadot: polkadotBefore!.map((n) => n + 1), assetHub: assetHubBefore!.map((n) => n + 1) });
+      expect(service.services.pool.stats()).toEqual(Array.from({ length: 4 }, () => expect.objectContaining({ state: 'open', leases: 0 })));
     });
   });
 

@@ -10,8 +10,8 @@ export interface RawStream {
   destroy(): void;
 }
 
-export function rawStream(url: string, body: unknown): RawStream {
-  const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'text/event-stream' } });
+export function rawStream(url: string, body: unknown, headers: Record<string, string> = {}): RawStream {
+  const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers } });
   let text = '';
   const waiting = new Set<() => void>();
   const wake = () => waiting.forEach((check) => check());
