@@ -32,29 +32,33 @@ const notDecoded = (chain: string, why: string): Warning => ({
 export async function decodeTransacts(origin: TChain, steps: XcmStep[], call: ChainCall, reached: Set<string>): Promise<Warning[]> {
   const dialled = new Set<string>([origin]);
   const left = new Map<string, string>();
-  for (const step of steps) {
-    if (!step.transact || step.chain === 'unknown') continue;
-    let why = left.get(step.chain) ?? null;
-    why ??= !reached.has(step.chain)
-      ? `the message's route does not reach ${step.chain}`
-      : !dialled.has(step.chain) && dialled.size > MAX_TRANSACT_CHAINS
+  /** Why a Transact on `chain` is not decoded, before anything is dialled; undefined when it may be. */
+  const skipped = (chain: string): string | undefined =>
+    left.get(chain) ??
+    (!reached.has(chain)
+      ? `the message's route does not reach ${chain}`
+      : !dialled.has(chain) && dialled.size > MAX_TRANSACT_CHAINS
         ? `an explanation decodes Transact calls on at most ${MAX_TRANSACT_CHAINS} chains besides its own (MAX_TRANSACT_CHAINS)`
-        : null;
-    if (!why) {
+        : undefined);
+  for (const step of steps) {
+    const transact = step.transact;
+    if (!transact || step.chain === 'unknown') continue;
+    let why = skipped(step.chain);
+    if (why === undefined) {
       dialled.add(step.chain);
       try {
         const api = (await call.own(step.chain)) as ApiPromise;
-        step.transact.call = viewCall(decodeCallData(api.registry, hexBytes(step.transact.callHex)).call);
+        transact.call = viewCall(decodeCallData(api.registry, hexBytes(transact.callHex)).call);
         continue;
       } catch (error) {
         if (!(error instanceof OwnBudgetSpentError)) {
-          step.transact.call = { undecoded: error instanceof Error ? error.message : String(error) };
+          transact.call = { undecoded: error instanceof Error ? error.message : String(error) };
           continue;
         }
         why = `${step.chain} is not connected, and this client's connections are spent (${error.budget}): an explanation dials no further`;
       }
     }
-    step.transact.call = { undecoded: `not decoded: ${why}` };
+    transact.call = { undecoded: `not decoded: ${why}` };
     left.set(step.chain, why);
   }
   return [...left].map(([chain, why]) => notDecoded(chain, why));
