@@ -45,25 +45,32 @@ function comparable(headers: Record<string, string>): Record<string, string> {
 
 const ASSET_INFO = '/v2/assets/Hydration/asset-info';
 
+/** The lane in front of a small Express app (its routes set by `routes`) that records each request it reaches. */
+function recordingLane(routes: (app: express.Express, parts: { cache: ResponseCache; bodies: JsonBodies; chainRoutes: ChainRoutes }) => void) {
+  const config = testConfig();
+  const logger = pino({ level: 'silent' });
+  const ops = createOps(config, logger);
+  const parts = { cache: new ResponseCache(), bodies: new JsonBodies(config.BODY_LIMIT), chainRoutes: new ChainRoutes() };
+  const reached: string[] = [];
+  const app = express();
+  app.use((req, _res, next) => {
+    reached.push(`${req.method} ${req.url}`);
+    next();
+  });
+  routes(app, parts);
+  const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
+  const listener = cachedLane(app, { ...parts, limits, logger, metrics: ops.metrics, corsOrigin: '*' });
+  return { listener, reached, close: () => ops.close() };
+}
+
 describe('the cached lane in front of an Express app', () => {
   it('a request that reached a cached answer is answered again without the app; every other request goes to the app', async () => {
-    const config = testConfig();
-    const logger = pino({ level: 'silent' });
-    const ops = createOps(config, logger);
-    const cache = new ResponseCache();
-    const bodies = new JsonBodies(config.BODY_LIMIT);
-    const reached: string[] = [];
-    const app = express();
-    app.use((req, _res, next) => {
-      reached.push(`${req.method} ${req.url}`);
-      next();
+    const { listener, reached, close } = recordingLane((app, { cache, bodies }) => {
+      app.use(bodies.middleware);
+      app.get('/item/:name', (req, res) => cache.send(req, res, `item:${req.params.name}`, () => ({ name: req.params.name })));
+      app.post('/item', (req, res) => cache.send(req, res, `item:${JSON.stringify(req.body)}`, () => req.body));
+      app.get('/live', (_req, res) => res.json({ live: true }));
     });
-    app.use(bodies.middleware);
-    app.get('/item/:name', (req, res) => cache.send(req, res, `item:${req.params.name}`, () => ({ name: req.params.name })));
-    app.post('/item', (req, res) => cache.send(req, res, `item:${JSON.stringify(req.body)}`, () => req.body));
-    app.get('/live', (_req, res) => res.json({ live: true }));
-    const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
-    const listener = cachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: '*', chainRoutes: new ChainRoutes() });
     const send = (test: request.Test) => outsideTheDocument(test).expect(200);
 
     for (let i = 0; i < 3; i++) {
@@ -73,7 +80,7 @@ describe('the cached lane in front of an Express app', () => {
     }
     await send(request(listener).post('/item').send({ name: 'c' }));
     expect(reached).toEqual(['GET /item/a', 'POST /item', 'GET /live', 'GET /live', 'GET /live', 'POST /item']);
-    await ops.close();
+    await close();
   });
 });
 
@@ -208,23 +215,13 @@ describe('repeated lookups answered before routing', () => {
 
 describe('an unknown chain in a chain route\'s path, answered before routing', () => {
   it('is answered without the app, from a body made once per name; other chains and routes go to the app', async () => {
-    const config = testConfig();
-    const logger = pino({ level: 'silent' });
-    const ops = createOps(config, logger);
-    const chainRoutes = new ChainRoutes();
-    const reached: string[] = [];
-    const app = express();
-    app.use((req, _res, next) => {
-      reached.push(`${req.method} ${req.url}`);
-      next();
+    const { listener, reached, close } = recordingLane((app, { chainRoutes }) => {
+      const router = express.Router();
+      chainRoutes.route(router, 'v5', 'get', '/item/:chain', (_req, res, chain) => res.json({ chain }));
+      router.get('/other/:chain', (req, res) => res.json({ other: req.params.chain }));
+      app.use('/v5', router);
+      app.use((_req, res) => res.status(400).json({ routed: true }));
     });
-    const router = express.Router();
-    chainRoutes.route(router, 'v5', 'get', '/item/:chain', (_req, res, chain) => res.json({ chain }));
-    router.get('/other/:chain', (req, res) => res.json({ other: req.params.chain }));
-    app.use('/v5', router);
-    app.use((_req, res) => res.status(400).json({ routed: true }));
-    const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
-    const listener = cachedLane(app, { cache: new ResponseCache(), bodies: new JsonBodies(config.BODY_LIMIT), limits, logger, metrics: ops.metrics, corsOrigin: '*', chainRoutes });
 
     for (const path of ['/v5/item/Atlantis', '/V5/ITEM/Atlantis/', '/v5/item/Atlantis?x=1', '/v5/item/Atl%61ntis']) {
       const res = await outsideTheDocument(request(listener).get(path)).expect(400);
@@ -237,7 +234,7 @@ describe('an unknown chain in a chain route\'s path, answered before routing', (
     await outsideTheDocument(request(listener).get('/v5/item/%ZZ')).expect(400);
     await outsideTheDocument(request(listener).get('/v5/item/Atlantis').set('Content-Length', '0')).expect(400);
     expect(reached).toEqual(['GET /v5/item/Polkadot', 'GET /v5/other/Atlantis', 'GET /v5/item/%ZZ', 'GET /v5/item/Atlantis']);
-    await ops.close();
+    await close();
   });
 
   it.each([
