@@ -95,9 +95,12 @@ async function bareBuilds(chains: Record<string, string>, transfers: Transfer[])
   return results;
 }
 
-/** The service's CPU per answer (µs, all its threads) over CPU_REQUESTS requests, 4 connections. */
-async function cpuPerAnswer(service: Service, path: string, body?: unknown): Promise<number> {
-  const request = { url: service.url + path, method: body === undefined ? ('GET' as const) : ('POST' as const), body, connections: 4, seconds: 0 };
+/** A chain name no request asked before: 16 random characters, as an abusive client would send. */
+const randomChainPath = () => `/v5/assets/NoSuchChain${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`;
+
+/** The service's CPU per answer (µs, all its threads) over CPU_REQUESTS requests, 4 connections; `nextPath` gives each its own path. */
+async function cpuPerAnswer(service: Service, path: string, body?: unknown, nextPath?: () => string): Promise<number> {
+  const request = { url: service.url + path, method: body === undefined ? ('GET' as const) : ('POST' as const), body, connections: 4, seconds: 0, nextPath };
   await load({ ...request, amount: Math.ceil(CPU_REQUESTS / 5) });
   const before = service.threadsCpuMs();
   const r = await load({ ...request, amount: CPU_REQUESTS });
@@ -120,12 +123,13 @@ async function cpuPart(builds: Build[]): Promise<void> {
   const cases = [
     { name: 'POST /v5/xcm-fee, the teleport', path: '/v5/xcm-fee', body: fee as unknown, goal: 7, bare: undefined as number | string | undefined },
     { name: 'GET /v5/assets/NoSuchChain (400)', path: '/v5/assets/NoSuchChain', body: undefined as unknown, goal: 0.1, bare: undefined as number | string | undefined },
+    { name: 'GET /v5/assets/<a new random name each> (400)', path: '/v5/assets/NoSuchChain', body: undefined as unknown, goal: 0.5, bare: undefined, nextPath: randomChainPath },
     ...transfers.map((t) => ({ name: `POST /v5/x-transfer ${t.name}`, path: '/v5/x-transfer', body: { ...strip(t), options } as unknown, goal: t.goal ?? 1.5, bare: bare.get(t.name) })),
   ];
   const figures = cases.map(() => [] as number[]);
   for (const build of builds) {
     const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root);
-    for (const [i, c] of cases.entries()) figures[i].push(await cpuPerAnswer(service, c.path, c.body));
+    for (const [i, c] of cases.entries()) figures[i].push(await cpuPerAnswer(service, c.path, c.body, 'nextPath' in c ? c.nextPath : undefined));
     await service.stop();
   }
   const labels = builds.map((b) => b.label);

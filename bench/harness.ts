@@ -139,9 +139,11 @@ export interface Load {
   amount?: number;
   /** The process serving `url`, to measure its CPU time. */
   server?: Service;
+  /** Each request's path, in place of `url`'s (a new one per request). */
+  nextPath?: () => string;
 }
 
-export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, amount, server }: Load): Promise<LoadResult> {
+export async function load({ url, method = 'GET', body, headers = {}, connections, seconds, amount, server, nextPath }: Load): Promise<LoadResult> {
   const cpuBefore = server?.cpuMs();
   const result = await autocannon({
     url,
@@ -150,6 +152,7 @@ export async function load({ url, method = 'GET', body, headers = {}, connection
     ...(amount === undefined ? { duration: seconds } : { amount }),
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
+    ...(nextPath ? { requests: [{ setupRequest: (request: object) => ({ ...request, path: nextPath() }) }] } : {}),
   });
   return {
     reqPerSec: Math.round(result.requests.average),

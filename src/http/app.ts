@@ -10,6 +10,7 @@ import { isRouterLoaded } from '../service/router';
 import { FAMILIES, type Family } from '../schemas/family';
 import type { RouteContext } from './context';
 import { cachedLane } from './cached-lane';
+import { ChainRoutes } from './chain-routes';
 import { cors } from './cors';
 import { errorHandler, notFoundHandler, type RouteEntry } from './errors';
 import { JsonBodies } from './json-body';
@@ -113,8 +114,9 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   statusRoute(app, { config, services, cache, ops, sandbox });
 
   const routes = declaredRoutes(app.router);
+  const chainRoutes = new ChainRoutes();
   for (const family of FAMILIES) {
-    const router = familyRouter(family, { services, cache, config, logger });
+    const router = familyRouter(family, { services, cache, config, logger, chainRoutes });
     app.use(`/${family}`, router);
     routes.push(...declaredRoutes(router, `/${family}`));
   }
@@ -123,6 +125,6 @@ export function createApp({ config, logger, services, ops = createOps(config, lo
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const listener = cachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN });
+  const listener = cachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: config.CORS_ORIGIN, chainRoutes });
   return Object.assign(listener, { routes });
 }

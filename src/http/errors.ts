@@ -63,14 +63,15 @@ function fits(template: string, path: string): boolean {
   return wanted.length === given.length && wanted.every((segment, i) => segment === given[i] || (segment.startsWith(':') && given[i] !== ''));
 }
 
+/** The family a request line's URL names (case as written: `/V5/...` names none), which error messages are told in. */
+export const familyOf = (url: string): string | undefined => FAMILY_PREFIX.exec(url)?.[1];
+
 /**
  * Below the HTTP layer nothing knows the family a request came in on, so messages name operations
  * without one (`GET /assets/Hydration lists them`). Each that is a route of the request's family
  * gets its prefix here: a /v2 client is pointed at /v2 paths, a /v5 client at /v5 ones.
  */
-function inRequestFamily(req: Request, text: string): string {
-  const family = FAMILY_PREFIX.exec(req.originalUrl)?.[1];
-  const routes = req.app.locals.routes as RouteEntry[] | undefined;
+function inFamily(family: string | undefined, routes: RouteEntry[] | undefined, text: string): string {
   if (!family || !routes) return text;
   return text.replace(OPERATION, (named, method: string, path: string) => {
     const prefixed = `/${family}${path}`;
@@ -97,17 +98,24 @@ function isRoute(routes: RouteEntry[], method: string, path: string): boolean {
   return found;
 }
 
-/** The JSON body of an error answer (also what a stream's `error` event carries). */
-export function errorBody(req: Request, error: ApiError): ErrorBody {
+/**
+ * An error body without its request id, for a request in `family` (`familyOf` its URL) to an app
+ * with `routes`: all it depends on, so that an answer can be made once for many requests.
+ */
+export function errorFields(error: ApiError, family: string | undefined, routes: RouteEntry[] | undefined): Omit<ErrorBody, 'requestId'> {
   return {
     statusCode: error.status,
     error: STATUS_CODES[error.status] ?? 'Error',
     kind: error.kind,
-    message: inRequestFamily(req, error.message),
-    ...(error.details ? { details: error.details.map((d) => ({ ...d, message: inRequestFamily(req, d.message) })) } : {}),
+    message: inFamily(family, routes, error.message),
+    ...(error.details ? { details: error.details.map((d) => ({ ...d, message: inFamily(family, routes, d.message) })) } : {}),
     ...error.fields,
-    requestId: req.id,
   };
+}
+
+/** The JSON body of an error answer (also what a stream's `error` event carries). */
+export function errorBody(req: Request, error: ApiError): ErrorBody {
+  return { ...errorFields(error, familyOf(req.originalUrl), req.app.locals.routes as RouteEntry[] | undefined), requestId: req.id };
 }
 
 export function sendError(req: Request, res: Response, error: ApiError): void {

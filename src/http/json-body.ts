@@ -13,6 +13,9 @@ function bodyError(message: string, status: number, type: string): Error {
   return Object.assign(new SyntaxError(message), { status, type });
 }
 
+/** Whether a request says it carries a body (a GET's would be read, and answered on, before its route). */
+export const carriesBody = (req: IncomingMessage): boolean => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+
 /** What reading a body gave: the parsed value, or the error to answer with. */
 export type BodyRead = { body: unknown } | { error: Error };
 

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { JSON_TYPE, toJson } from './json';
+import { carriesBody } from './json-body';
 import { routedPath } from './routed-path';
 
 /** Answers smaller than this are sent plain: compression would save next to nothing. */
@@ -73,15 +74,19 @@ function preferredEncoding(header: string | undefined): Encoding | undefined {
   return choice === 'identity' ? undefined : choice;
 }
 
+/** The Vary the on-the-fly compression gives every answer (too small to compress or not): Accept-Encoding after what is set. */
+export function varyAcceptEncoding(res: ServerResponse): string {
+  const vary = res.getHeader('Vary');
+  return vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding';
+}
+
 /**
  * Writes a variant: ETag, no-cache and Vary, then the bytes, or 304 for the ETag the client holds.
  * `head` carries headers not set on the response yet, as [name, value, ...]: one writeHead costs
  * less than a setHeader each on this path.
  */
 function sendVariant(req: IncomingMessage, res: ServerResponse, variant: Variant, head: readonly string[]): void {
-  // Like the on-the-fly compression of other answers, also on answers too small to compress.
-  const vary = res.getHeader('Vary');
-  const headers = [...head, 'ETag', variant.etag, 'Cache-Control', 'no-cache', 'Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding'];
+  const headers = [...head, 'ETag', variant.etag, 'Cache-Control', 'no-cache', 'Vary', varyAcceptEncoding(res)];
   if (req.headers['if-none-match'] === variant.etag) {
     res.writeHead(304, headers).end();
     return;
@@ -174,7 +179,7 @@ export class ResponseCache {
   /** The entry a body-less GET or HEAD reached before, if any (read on Node's request, before Express). */
   knownGet(req: IncomingMessage): Entry | undefined {
     if (this.byLine.size === 0 || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
-    if (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined) return undefined;
+    if (carriesBody(req)) return undefined;
     return this.byLine.get(getLine(req.url ?? ''));
   }
 

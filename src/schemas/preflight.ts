@@ -6,7 +6,6 @@ import { FAMILY_FIELDS, type Family } from './family';
 import { chainOfLocation } from './location-chain';
 import { lookupCurrency } from './common';
 import { doc, documentedAs } from './docs';
-import { chainParams } from './lookups';
 import { crossFieldRules, resolvePreferences, routerCurrency, type RouterRequest, type RouterRequestInput } from './router';
 import { reportNested, SWAP_FIELD_NAMES, swapOptionsSchema } from './swap-transfer';
 import { accountAddress, apiOverridesSchema, destination, transferBody, transferFields, wsUrls, type TransferRequest } from './transfer';
@@ -241,8 +240,6 @@ export interface BalanceRequest {
 const account = doc(z.string(typeError('must be an address string')).min(1, 'must not be empty').max(LIMITS.address, `must be at most ${LIMITS.address} characters`), {
   description: 'The account whose balance is read.',
 });
-
-export const balanceParams = chainParams;
 
 /**
  * `/v5`: `address`; `/v2`: `recipient`, or `address` as the ParaSpell XCM API names it. In both,

@@ -12,6 +12,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app';
 import { cachedLane } from '../../src/http/cached-lane';
+import { ChainRoutes, UnknownChainAnswers } from '../../src/http/chain-routes';
 import { JsonBodies } from '../../src/http/json-body';
 import { rateLimits } from '../../src/http/rate-limit';
 import { ResponseCache } from '../../src/http/response-cache';
@@ -44,25 +45,32 @@ function comparable(headers: Record<string, string>): Record<string, string> {
 
 const ASSET_INFO = '/v2/assets/Hydration/asset-info';
 
+/** The lane in front of a small Express app (its routes set by `routes`) that records each request it reaches. */
+function recordingLane(routes: (app: express.Express, parts: { cache: ResponseCache; bodies: JsonBodies; chainRoutes: ChainRoutes }) => void) {
+  const config = testConfig();
+  const logger = pino({ level: 'silent' });
+  const ops = createOps(config, logger);
+  const parts = { cache: new ResponseCache(), bodies: new JsonBodies(config.BODY_LIMIT), chainRoutes: new ChainRoutes() };
+  const reached: string[] = [];
+  const app = express();
+  app.use((req, _res, next) => {
+    reached.push(`${req.method} ${req.url}`);
+    next();
+  });
+  routes(app, parts);
+  const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
+  const listener = cachedLane(app, { ...parts, limits, logger, metrics: ops.metrics, corsOrigin: '*' });
+  return { listener, reached, close: () => ops.close() };
+}
+
 describe('the cached lane in front of an Express app', () => {
   it('a request that reached a cached answer is answered again without the app; every other request goes to the app', async () => {
-    const config = testConfig();
-    const logger = pino({ level: 'silent' });
-    const ops = createOps(config, logger);
-    const cache = new ResponseCache();
-    const bodies = new JsonBodies(config.BODY_LIMIT);
-    const reached: string[] = [];
-    const app = express();
-    app.use((req, _res, next) => {
-      reached.push(`${req.method} ${req.url}`);
-      next();
+    const { listener, reached, close } = recordingLane((app, { cache, bodies }) => {
+      app.use(bodies.middleware);
+      app.get('/item/:name', (req, res) => cache.send(req, res, `item:${req.params.name}`, () => ({ name: req.params.name })));
+      app.post('/item', (req, res) => cache.send(req, res, `item:${JSON.stringify(req.body)}`, () => req.body));
+      app.get('/live', (_req, res) => res.json({ live: true }));
     });
-    app.use(bodies.middleware);
-    app.get('/item/:name', (req, res) => cache.send(req, res, `item:${req.params.name}`, () => ({ name: req.params.name })));
-    app.post('/item', (req, res) => cache.send(req, res, `item:${JSON.stringify(req.body)}`, () => req.body));
-    app.get('/live', (_req, res) => res.json({ live: true }));
-    const limits = rateLimits({ config, counters: ops.counters, metrics: ops.metrics, apiKeys: ops.apiKeys });
-    const listener = cachedLane(app, { cache, bodies, limits, logger, metrics: ops.metrics, corsOrigin: '*' });
     const send = (test: request.Test) => outsideTheDocument(test).expect(200);
 
     for (let i = 0; i < 3; i++) {
@@ -72,7 +80,7 @@ describe('the cached lane in front of an Express app', () => {
     }
     await send(request(listener).post('/item').send({ name: 'c' }));
     expect(reached).toEqual(['GET /item/a', 'POST /item', 'GET /live', 'GET /live', 'GET /live', 'POST /item']);
-    await ops.close();
+    await close();
   });
 });
 
@@ -202,5 +210,114 @@ describe('repeated lookups answered before routing', () => {
     await request(app).get('/v2/chains').set('X-API-Key', 's3cret-key').expect(429);
     // The anonymous client (the same address) has its own window: one of its two requests left.
     expect((await request(app).get('/v2/chains').expect(200)).headers['ratelimit']).toMatch(/^"all"; r=0; /);
+  });
+});
+
+describe('an unknown chain in a chain route\'s path, answered before routing', () => {
+  it('is answered without the app, from a body made once per name; other chains and routes go to the app', async () => {
+    const { listener, reached, close } = recordingLane((app, { chainRoutes }) => {
+      const router = express.Router();
+      chainRoutes.route(router, 'v5', 'get', '/item/:chain', (_req, res, chain) => res.json({ chain }));
+      router.get('/other/:chain', (req, res) => res.json({ other: req.params.chain }));
+      app.use('/v5', router);
+      app.use((_req, res) => res.status(400).json({ routed: true }));
+    });
+
+    for (const path of ['/v5/item/Atlantis', '/V5/ITEM/Atlantis/', '/v5/item/Atlantis?x=1', '/v5/item/Atl%61ntis']) {
+      const res = await outsideTheDocument(request(listener).get(path)).expect(400);
+      expectErrorBody(res.body, 400, 'UnknownChainError');
+      expect(res.body.message).toContain("unknown chain 'Atlantis'");
+    }
+    expect((await outsideTheDocument(request(listener).get('/v5/item/Polkadot')).expect(200)).body).toEqual({ chain: 'Polkadot' });
+    await outsideTheDocument(request(listener).get('/v5/other/Atlantis')).expect(200);
+    // Express answers what it cannot decode, and a GET that carries a body (it would be read first).
+    await outsideTheDocument(request(listener).get('/v5/item/%ZZ')).expect(400);
+    await outsideTheDocument(request(listener).get('/v5/item/Atlantis').set('Content-Length', '0')).expect(400);
+    expect(reached).toEqual(['GET /v5/item/Polkadot', 'GET /v5/other/Atlantis', 'GET /v5/item/%ZZ', 'GET /v5/item/Atlantis']);
+    await close();
+  });
+
+  it.each([
+    ['GET /v5/assets/Atlantis', '/v5/assets/Atlantis'],
+    ['GET /v2/chains/Atlantis/para-id', '/v2/chains/Atlantis/para-id'],
+    ['GET /v5/pallets/Atlantis/index without its query', '/v5/pallets/Atlantis/index'],
+    // The document spells paths in lower case: its check is left out.
+    ['GET /V5/Assets/Polkadott/native/ (the family in capitals: the message names no family)', '/V5/Assets/Polkadott/native/'],
+  ])('%s: the status, headers and bytes of the routed answer', async (_name, path) => {
+    const { app } = loggedApp({ CORS_ORIGIN: 'https://wallet.example', RATE_LIMIT_PER_MINUTE: '100' });
+    const send = (test: request.Test) => (path.startsWith('/V5') ? outsideTheDocument(test) : test).expect(400);
+    const lane = await send(request(app).get(path));
+    // A GET with a body is left to the routed path, which answers the same.
+    const routed = await send(request(app).get(path).set('Content-Length', '0'));
+    expectErrorBody(lane.body, 400, 'UnknownChainError');
+    const { ratelimit: laneCount, ...laneHeaders } = comparable(lane.headers);
+    const { ratelimit: routedCount, ...routedHeaders } = comparable(routed.headers);
+    expect(laneHeaders).toEqual(routedHeaders);
+    expect([laneCount, routedCount]).toEqual([expect.stringMatching(/^"all"; r=99; /), expect.stringMatching(/^"all"; r=98; /)]);
+    expect({ ...lane.body, requestId: 'id' }).toEqual({ ...routed.body, requestId: 'id' });
+    expect(lane.body.requestId).toBe(lane.headers['x-request-id']);
+    const head = await send(request(app).head(path));
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(JSON.stringify({ ...lane.body, requestId: head.headers['x-request-id'] }))));
+  });
+
+  it('a POST to a chain route: the same answer as routed once its body is read; a body that cannot be read is answered as routed', async () => {
+    const { app } = loggedApp();
+    for (const path of ['/v2/assets/Atlantis/asset-info', '/v5/balance/Atlantis', '/v5/balance/Atlantis/existential-deposit']) {
+      const lane = await request(app).post(path).send({ currency: { symbol: 'DOT' } }).expect(400);
+      // A body with a Content-Encoding is left to body-parser and the routed path.
+      const routed = await request(app).post(path).set('Content-Encoding', 'identity').send({ currency: { symbol: 'DOT' } }).expect(400);
+      expectErrorBody(lane.body, 400, 'UnknownChainError');
+      expect(comparable(lane.headers)).toEqual(comparable(routed.headers));
+      expect({ ...lane.body, requestId: 'id' }).toEqual({ ...routed.body, requestId: 'id' });
+      expectErrorBody((await request(app).post(path).set('Content-Type', 'application/json').send('{"currency":').expect(400)).body, 400, 'MalformedJsonError');
+    }
+  });
+
+  it('is logged and counted once per request under its route template, with the client\'s request id', async () => {
+    const { app, requestLines } = loggedApp();
+    await request(app).get('/v5/assets/Atlantis').set('X-Request-Id', 'wallet-7').expect(400);
+    await request(app).get('/v5/assets/Atlantis').expect(400);
+    const own = await request(app).get('/v5/assets/Atlantis/native').set('X-Request-Id', 'wallet-8').expect(400);
+    expect(own.body.requestId).toBe('wallet-8');
+    expect(requestLines().map((l) => [l.method, l.path, l.status])).toEqual([
+      ['GET', '/v5/assets/Atlantis', 400],
+      ['GET', '/v5/assets/Atlantis', 400],
+      ['GET', '/v5/assets/Atlantis/native', 400],
+    ]);
+    expect(requestLines()[0].reqId).toBe('wallet-7');
+    const metrics = (await request(app).get('/metrics').expect(200)).text;
+    expect(metrics).toContain('xcm_gateway_http_requests_total{route="/v5/assets/:chain",method="GET",status="400"} 2');
+    expect(metrics).toContain('xcm_gateway_http_requests_total{route="/v5/assets/:chain/native",method="GET",status="400"} 1');
+  });
+
+  it('a name asked in each family and in a family spelt otherwise is told in each one\'s terms', async () => {
+    const { app } = loggedApp();
+    const messages: string[] = [];
+    for (const path of ['/v5/assets/Atlantis', '/v2/assets/Atlantis', '/V5/assets/Atlantis', '/v5/assets/Atlantis']) {
+      messages.push((await outsideTheDocument(request(app).get(path)).expect(400)).body.message);
+    }
+    expect(messages.map((m) => /\(GET (\S+) lists them all\)/.exec(m)?.[1])).toEqual(['/v5/chains', '/v2/chains', '/chains', '/v5/chains']);
+  });
+
+  it('a removed endpoint with a chain in its path is still answered 410 by its route', async () => {
+    const { app } = loggedApp();
+    expectErrorBody((await request(app).get('/v5/assets/Atlantis/decimals').expect(410)).body, 410, 'EndpointRemovedError');
+  });
+});
+
+describe('unknown-chain answers held', () => {
+  it('holds at most its bound of names, the least recently asked out first, and answers every name alike held or not', () => {
+    const answers = new UnknownChainAnswers(undefined, 3);
+    const fresh = (name: string) => new UnknownChainAnswers(undefined, 3).answer('v5', name);
+    const names = Array.from({ length: 10 }, (_, i) => `Atlantis${i}`);
+    for (const name of names) expect(answers.answer('v5', name)).toEqual(fresh(name));
+    expect(answers.size).toBe(3);
+    expect(answers.answer('v5', names[0])).toEqual(fresh(names[0]));
+    expect(answers.size).toBe(3);
+    // Names longer than any chain's are answered without being held; a known chain has no answer.
+    const long = 'x'.repeat(10_000);
+    expect(answers.answer('v5', long)?.head).toContain('(10000 characters)');
+    expect(answers.answer('v5', 'Polkadot')).toBeUndefined();
+    expect(answers.size).toBe(3);
   });
 });

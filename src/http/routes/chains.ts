@@ -1,10 +1,10 @@
 import type { Router } from 'express';
 import * as lookups from '../../service/lookups';
 import { parseInput } from '../../schemas/parse';
-import { chainParams, paraIdParams, paraIdQuery } from '../../schemas/lookups';
+import { paraIdParams, paraIdQuery } from '../../schemas/lookups';
 import type { RouteContext } from '../context';
 
-export function chainRoutes(router: Router, { cache }: RouteContext): void {
+export function chainRoutes(router: Router, { cache, family, chainRoutes: declared }: RouteContext): void {
   router.get('/chains', (req, res) => cache.send(req, res, 'chains', lookups.chains));
   router.get('/chains/evm', (req, res) => cache.send(req, res, 'chains-evm', lookups.evmChains));
 
@@ -14,10 +14,7 @@ export function chainRoutes(router: Router, { cache }: RouteContext): void {
     'has-dry-run-support': lookups.hasDryRunSupport,
   };
   for (const [suffix, lookup] of Object.entries(perChain)) {
-    router.get(`/chains/:chain/${suffix}`, (req, res) => {
-      const { chain } = parseInput(chainParams, req.params, 'params');
-      cache.send(req, res, `${suffix}:${chain}`, () => lookup(chain));
-    });
+    declared.route(router, family, 'get', `/chains/:chain/${suffix}`, (req, res, chain) => cache.send(req, res, `${suffix}:${chain}`, () => lookup(chain)));
   }
 
   router.get('/chains/:paraId', (req, res) => {
