@@ -8,6 +8,8 @@ export interface ChainScope {
   readonly apiOverrides: Record<string, unknown>;
   /** The connections borrowed so far (to name the chain a failure came from). */
   readonly leases: readonly Lease[];
+  /** Every chain asked for so far, borrowed yet or not. */
+  chains(): string[];
   release(): void;
 }
 
@@ -59,6 +61,7 @@ export function createChainScope(
   return {
     apiOverrides,
     leases,
+    chains: () => [...apis.keys()],
     release() {
       released = true;
       leases.forEach((lease) => lease.release());

@@ -10,6 +10,8 @@ export interface ChainCall {
   /** What the SDK gets as `apiOverrides`: every chain it touches is borrowed from our pool. */
   apiOverrides: Record<string, unknown>;
   signal: AbortSignal;
+  /** Every chain the work asked for so far. */
+  chains(): string[];
 }
 
 /**
@@ -33,7 +35,7 @@ export async function runOnChains<T>(
         const scope = createChainScope(pool, resolve, signal);
         release = scope.release;
         used = scope.leases;
-        return work({ apiOverrides: scope.apiOverrides, signal });
+        return work({ apiOverrides: scope.apiOverrides, signal, chains: scope.chains });
       },
       config.REQUEST_TIMEOUT_MS,
       what,
