@@ -51,11 +51,11 @@ function account(address: string): { kind: string; hex: string } | null {
   if (/^0x([0-9a-f]{40}|[0-9a-f]{64})$/.test(address)) return { kind: `hex${(address.length - 2) / 2}`, hex: address.slice(2) };
   if (address.startsWith('0x')) return null; // upper-case hex (EIP-55 checksums) is left to the SDK
   try {
-    const bytes = utilCrypto.decodeAddress(address);
-    if (bytes.length !== 32) return null;
+    // What decodeAddress does, once: the base58, then the checksum, which also gives the prefix.
     const raw = utilCrypto.base58Decode(address);
-    const prefix = raw[0]! < 64 ? raw[0]! : ((raw[0]! & 0x3f) << 2) | (raw[1]! >> 6) | ((raw[1]! & 0x3f) << 8);
-    return { kind: `ss58:${prefix}`, hex: Buffer.from(bytes).toString('hex') };
+    const [valid, end, length, prefix] = utilCrypto.checkAddressChecksum(raw);
+    if (!valid || end - length !== 32) return null;
+    return { kind: `ss58:${prefix}`, hex: Buffer.from(raw.subarray(length, end)).toString('hex') };
   } catch {
     return null;
   }
