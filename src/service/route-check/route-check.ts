@@ -7,7 +7,7 @@ import type { Call } from '@polkadot/types/interfaces';
 import type { Registry } from '@polkadot/types/types';
 import type { Logger } from 'pino';
 import { badRequest, RouteCheckError, type ErrorDetail } from '../../errors';
-import { utilCrypto } from '../../sdk';
+import { ss58Account } from '../../schemas/address';
 import { toSdkJson, type Loc } from '../../xcm/location';
 import { requestFault } from './hop-rules';
 import { viewOf, walkCall, walkPalletCall, walkView, walkXTokensTransfer, type CallView, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
@@ -34,11 +34,8 @@ export interface RouteCheckObserver {
 /** The account bytes an address names (SS58, or hex of 20 or 32 bytes), lower-case hex; null when it is none. */
 function accountHex(address: string): string | null {
   if (/^0x[0-9a-fA-F]{40}$/.test(address) || /^0x[0-9a-fA-F]{64}$/.test(address)) return address.toLowerCase();
-  try {
-    return `0x${Buffer.from(utilCrypto.decodeAddress(address)).toString('hex')}`;
-  } catch {
-    return null;
-  }
+  const account = ss58Account(address);
+  return account && `0x${account.hex}`;
 }
 
 function beneficiaryHex(loc: Loc | null): string | null {

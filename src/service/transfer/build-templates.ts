@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { TCurrencyCore } from '@paraspell/sdk-pjs';
 import { LRUCache } from 'lru-cache';
 import { sdk, utilCrypto, type ApiPromise } from '../../sdk';
+import { ss58Account } from '../../schemas/address';
 import { scaleAmount } from '../../schemas/amount-scale';
 import type { TransferRequest } from '../../schemas/transfer';
 import { readCall } from '../route-check';
@@ -50,15 +51,8 @@ const UNSETTLED_TRIES = 3;
 function account(address: string): { kind: string; hex: string } | null {
   if (/^0x([0-9a-f]{40}|[0-9a-f]{64})$/.test(address)) return { kind: `hex${(address.length - 2) / 2}`, hex: address.slice(2) };
   if (address.startsWith('0x')) return null; // upper-case hex (EIP-55 checksums) is left to the SDK
-  try {
-    // What decodeAddress does, once: the base58, then the checksum, which also gives the prefix.
-    const raw = utilCrypto.base58Decode(address);
-    const [valid, end, length, prefix] = utilCrypto.checkAddressChecksum(raw);
-    if (!valid || end - length !== 32) return null;
-    return { kind: `ss58:${prefix}`, hex: Buffer.from(raw.subarray(length, end)).toString('hex') };
-  } catch {
-    return null;
-  }
+  const ss58 = ss58Account(address);
+  return ss58 && { kind: `ss58:${ss58.prefix}`, hex: ss58.hex };
 }
 
 /** An address of `kind` for `hex` bytes. */
