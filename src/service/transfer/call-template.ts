@@ -41,9 +41,11 @@ export interface Sample {
   view: CallView;
 }
 
+/** `value` little-endian in `bytes` bytes, as hex. */
 const hexBytes = (value: bigint, bytes: number): string => {
+  const big = value.toString(16).padStart(bytes * 2, '0');
   let out = '';
-  for (let i = 0; i < bytes; i++) out += Number((value >> BigInt(8 * i)) & 0xffn).toString(16).padStart(2, '0');
+  for (let i = big.length - 2; i >= 0; i -= 2) out += big.slice(i, i + 2);
   return out;
 };
 
