@@ -1,9 +1,10 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { utilCrypto } from '../../src/sdk';
 import { FAMILIES, testApp } from '../helpers/app';
 import { key, networkOf, REFUSED, ROUTES, selector, type Route } from '../support/route-matrix';
-import { startTestChain, TEST_CHAIN_NAMES, type TestChain, type TestChainName } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
+import { TEST_CHAIN_NAMES, type TestChainName } from '../support/test-chain';
 
 // A transfer of a route shape seen before is answered from the shape's template, the SDK's answer
 // with the request's amount and accounts put in (src/service/transfer/build-templates.ts). Across
@@ -12,24 +13,9 @@ import { startTestChain, TEST_CHAIN_NAMES, type TestChain, type TestChainName } 
 // amounts and accounts the template was not made from; and a shape whose builds read a chain
 // (fees priced with chain state) must never be answered from a template.
 
-const chains = {} as Record<TestChainName, TestChain>;
-const overrides: Record<string, string> = {};
 const templated = testApp();
 const fresh = testApp({ BUILD_TEMPLATES: '0' });
-
-beforeAll(async () => {
-  await Promise.all(
-    TEST_CHAIN_NAMES.map(async (name) => {
-      chains[name] = await startTestChain(name, { partialFee: 1_000_000n });
-      overrides[name] = chains[name].url;
-    }),
-  );
-});
-
-afterAll(async () => {
-  await Promise.all([templated.services.close(), fresh.services.close()]);
-  await Promise.all(TEST_CHAIN_NAMES.map((n) => chains[n]?.close()));
-});
+const { overrides } = chainsForFile(TEST_CHAIN_NAMES, { close: () => Promise.all([templated.services.close(), fresh.services.close()]).then(() => undefined) });
 
 /** A new account for `chain`: a 20-byte key on Moonbeam, an SS58 address elsewhere. */
 function newAccount(chain: TestChainName): string {
