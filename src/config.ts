@@ -138,6 +138,8 @@ const envSchema = z.object({
   // Chain sockets and the HTTP server (issue 9): see docs/security.md.
   CHAIN_MAX_FRAME_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
   MAX_METADATA_DECODING: z.coerce.number().int().positive().max(64).default(2),
+  /** Route shapes whose proven answer is kept to build the next transfer of that shape without the SDK; 0 turns it off. */
+  BUILD_TEMPLATES: z.coerce.number().int().min(0).max(100_000).default(1000),
   HEADERS_TIMEOUT_MS: ms(10_000),
   HTTP_REQUEST_TIMEOUT_MS: ms(30_000),
   KEEP_ALIVE_TIMEOUT_MS: ms(65_000),

@@ -14,6 +14,8 @@ export interface ChainScope {
   own(chain: string): Promise<unknown>;
   /** The connections borrowed so far (to name the chain a failure came from). */
   readonly leases: readonly Lease[];
+  /** Every chain asked for so far, borrowed yet or not. */
+  chains(): string[];
   release(): void;
 }
 
@@ -74,6 +76,7 @@ export function createChainScope(
       return api;
     },
     leases,
+    chains: () => [...apis.keys()],
     release() {
       released = true;
       leases.forEach((lease) => lease.release());

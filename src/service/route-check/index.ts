@@ -7,6 +7,6 @@
 // part of the message, re-anchors every location to that chain (src/xcm/location.ts) and checks it
 // against the SDK's offline registry (registry-facts.ts): destinations, assets and how they move,
 // fees, beneficiaries. /explain answers the same walk as `route`.
-export { RouteCheck, routeOf, type RouteCheckObserver, type RouteExpectation, type RouteOutcome, type RouteRefusal } from './route-check';
+export { readCall, RouteCheck, routeOf, type RouteCheckObserver, type RouteExpectation, type RouteOutcome, type RouteRefusal } from './route-check';
 export { chainWithParaId, ecosystemOf, listedAsset } from './registry-facts';
-export type { RouteHop, RouteProblem, SentAsset, XTokensTransfer } from './walk-types';
+export type { CallView, RouteHop, RouteProblem, SentAsset, XTokensTransfer } from './walk-types';

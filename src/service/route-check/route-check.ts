@@ -7,10 +7,10 @@ import type { Call } from '@polkadot/types/interfaces';
 import type { Registry } from '@polkadot/types/types';
 import type { Logger } from 'pino';
 import { badRequest, RouteCheckError, type ErrorDetail } from '../../errors';
-import { utilCrypto } from '../../sdk';
+import { ss58Account } from '../../schemas/address';
 import { toSdkJson, type Loc } from '../../xcm/location';
 import { requestFault } from './hop-rules';
-import { walkCall, walkPalletCall, walkXTokensTransfer, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
+import { viewOf, walkCall, walkPalletCall, walkView, walkXTokensTransfer, type CallView, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
 
 /** Where one transfer of the request must end: its chain (null for a custom location) and recipient. */
 export interface RouteExpectation {
@@ -34,11 +34,8 @@ export interface RouteCheckObserver {
 /** The account bytes an address names (SS58, or hex of 20 or 32 bytes), lower-case hex; null when it is none. */
 function accountHex(address: string): string | null {
   if (/^0x[0-9a-fA-F]{40}$/.test(address) || /^0x[0-9a-fA-F]{64}$/.test(address)) return address.toLowerCase();
-  try {
-    return `0x${Buffer.from(utilCrypto.decodeAddress(address)).toString('hex')}`;
-  } catch {
-    return null;
-  }
+  const account = ss58Account(address);
+  return account && `0x${account.hex}`;
 }
 
 function beneficiaryHex(loc: Loc | null): string | null {
@@ -81,6 +78,12 @@ function flag(hop: RouteHop, at: string, message: string): void {
   hop.problems.push({ at, message });
 }
 
+/** Call data decoded with `registry` as the walk reads it; null for a batch or a proxy (calls inside a call). */
+export function readCall(registry: Registry, hex: string): CallView | null {
+  const call = registry.createType<Call>('Call', hex);
+  return ['utility', 'proxy'].includes(call.section) ? null : viewOf(call);
+}
+
 /** Reads the hops of call data already decoded (the route /explain answers). */
 export function routeOf(origin: TChain, call: Call): RouteHop[] {
   return walkCall(origin, call).hops;
@@ -103,6 +106,15 @@ export class RouteCheck {
   check(registry: Registry, origin: TChain, hex: string, expected: RouteExpectation[] | null, request: unknown): string {
     const call = registry.createType<Call>('Call', hex);
     this.judge(origin, walkCall(origin, call), expected, request);
+    return hex;
+  }
+
+  /**
+   * Checks call data `hex` already read as `view` (its bytes decoded with the origin's metadata
+   * give exactly that view: the caller proves it) and returns it; throws as `check`.
+   */
+  checkView(origin: TChain, view: CallView, hex: string, expected: RouteExpectation[], request: unknown): string {
+    this.judge(origin, walkView(origin, view), expected, request);
     return hex;
   }
 

@@ -29,6 +29,13 @@ export interface Arrival {
   hop: number;
 }
 
+/** A call that is no batch or proxy, read as the walk reads it: its arguments as polkadot.js's `toJSON` spells them. */
+export interface CallView {
+  section: string;
+  method: string;
+  args: Record<string, unknown>;
+}
+
 export interface RouteWalk {
   hops: RouteHop[];
   arrivals: Arrival[];

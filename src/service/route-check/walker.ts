@@ -15,24 +15,36 @@ import { feesApartProgram, palletProgram, wayText, type Then, type TransferType 
 import { CANNOT_CHECK_OUT, FILTERED, WalkStopped } from './hop-rules';
 import { RELAYS_KEEPING_THEIR_RESERVE } from './runtime-facts';
 import { ProgramWalker } from './program-walk';
-import type { Hop, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
+import type { CallView, Hop, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
 import { accountLoc, amountOf, assetPath, isObject, LOCAL_TARGET, locText, readAssets, samePath, unversioned, type Held, type Json } from './xcm-values';
 
-export type { RouteHop, RouteProblem, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
+export type { CallView, RouteHop, RouteProblem, RouteWalk, SentAsset, XTokensTransfer } from './walk-types';
+
+/** A call's section, method and arguments as the walk reads them. */
+export function viewOf(call: Call): CallView {
+  return { section: call.section, method: call.method, args: Object.fromEntries(call.argsEntries.map(([name, value]) => [name, value.toJSON()])) };
+}
 
 /** Walks calls into hops. One instance per walk. */
 class Walker extends ProgramWalker {
   call(origin: TChain, call: Call): void {
     const id = `${call.section}.${call.method}`;
-    const args = Object.fromEntries(call.argsEntries.map(([name, value]) => [name, value.toJSON()])) as Json;
     if (call.section === 'utility' && ['batch', 'batchAll', 'forceBatch'].includes(call.method)) {
       for (const inner of call.args[0] as unknown as Call[]) this.call(origin, inner);
     } else if (id === 'proxy.proxy' || id === 'proxy.proxyAnnounced' || id === 'utility.asDerivative') {
       this.call(origin, call.args[id === 'proxy.proxy' ? 2 : id === 'utility.asDerivative' ? 1 : 3] as unknown as Call);
-    } else if (call.section === 'polkadotXcm' || call.section === 'xcmPallet') {
-      this.xcmPallet(origin, call.method, args);
-    } else if (call.section === 'xTokens') {
-      this.xTokens(origin, call.method, args);
+    } else {
+      this.view(origin, viewOf(call));
+    }
+  }
+
+  /** A call that is no batch or proxy, by its arguments. */
+  view(origin: TChain, { section, method, args }: CallView): void {
+    const id = `${section}.${method}`;
+    if (section === 'polkadotXcm' || section === 'xcmPallet') {
+      this.xcmPallet(origin, method, args);
+    } else if (section === 'xTokens') {
+      this.xTokens(origin, method, args);
     } else if (LOCAL_TARGET[id]) {
       const hop = this.open(origin, []);
       hop.view.instructions.push(id);
@@ -251,6 +263,11 @@ function walk(origin: TChain, at: string, step: (walker: Walker) => void): Route
 /** Follows `call`, executed on `origin`, through every chain its message reaches. */
 export function walkCall(origin: TChain, call: Call): RouteWalk {
   return walk(origin, `${call.section}.${call.method}`, (w) => w.call(origin, call));
+}
+
+/** Follows a call given by its arguments (`viewOf`), executed on `origin`: what a decode of its bytes would walk. */
+export function walkView(origin: TChain, view: CallView): RouteWalk {
+  return walk(origin, `${view.section}.${view.method}`, (w) => w.view(origin, view));
 }
 
 /** Follows an xTokens transfer of `transfer.assets` from `origin` to `transfer.destination`. */

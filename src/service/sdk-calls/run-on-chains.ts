@@ -12,6 +12,8 @@ export interface ChainCall {
   /** A chain the work reaches beyond those the request asked for, through the client's own budget (`ChainScope.own`). */
   own(chain: string): Promise<unknown>;
   signal: AbortSignal;
+  /** Every chain the work asked for so far. */
+  chains(): string[];
 }
 
 /**
@@ -35,7 +37,7 @@ export async function runOnChains<T>(
         const scope = createChainScope(pool, resolve, signal);
         release = scope.release;
         used = scope.leases;
-        return work({ apiOverrides: scope.apiOverrides, own: scope.own, signal });
+        return work({ apiOverrides: scope.apiOverrides, own: scope.own, signal, chains: scope.chains });
       },
       config.REQUEST_TIMEOUT_MS,
       what,

@@ -7,6 +7,7 @@ import type { TransferRequest } from '../../schemas/transfer';
 import { runOnChains, withRequestAssets, type ChainCall } from '../sdk-calls';
 import { checkBeforeDial } from '../offline-checks';
 import { applyKeepAlive } from './transfer-keep-alive';
+import { BuildTemplates } from './build-templates';
 import { buildTransact, type TransactPayload } from './transact';
 import type { MetadataService, SignableCall } from '../metadata';
 import type { RouteCheck, RouteExpectation } from '../route-check';
@@ -70,18 +71,29 @@ export function configure(builder: Builder, req: TransferRequest) {
   return b;
 }
 
+/** The SDK's call data for one transfer (a local one as keepAlive asks). */
+async function buildHex(req: TransferRequest, call: ChainCall, api: ApiPromise): Promise<string> {
+  const tx = await configure(newBuilder(req, call), req).build();
+  return isLocal(req) ? applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex() : tx.method.toHex();
+}
+
 /**
  * Builds unsigned call data over pooled connections. The answer is the hex of the call data
  * (`tx.method.toHex()`, no extrinsic length or version byte): what polkadot-api's
  * `txFromCallData` and polkadot.js's `api.tx(api.createType('Call', hex))` decode.
  */
 export class TransferService {
+  /** Proven answers per route shape (build-templates.ts). */
+  readonly templates: BuildTemplates;
+
   constructor(
     private readonly pool: ConnectionPool,
     private readonly config: Config,
     private readonly metadata: MetadataService,
     private readonly routes: RouteCheck,
-  ) {}
+  ) {
+    this.templates = new BuildTemplates(config.BUILD_TEMPLATES);
+  }
 
   build(req: TransferRequest & { transact?: TransactPayload }, options: BuildOptions = {}): Promise<string | SignableCall> {
     return withRequestAssets(req.options, () => this.#build(req, options));
@@ -99,10 +111,13 @@ export class TransferService {
         return buildTransact(this.pool, this.config, req, (registry, hex) => this.routes.check(registry, req.from as TSubstrateChain, hex, [{ chain: expectation(req).chain }], logged(req)));
       }
       return runOnChains(this.pool, this.config, req.options, `Building ${describe(req)}`, async (call) => {
-        const tx = await configure(newBuilder(req, call), req).build();
         const api = (await call.apiOverrides[req.from]) as ApiPromise;
-        const hex = isLocal(req) ? applyKeepAlive(api, tx, req.keepAlive ?? true).method.toHex() : tx.method.toHex();
-        return this.routes.check(api.registry, req.from as TSubstrateChain, hex, [expectation(req)], logged(req));
+        const origin = req.from as TSubstrateChain;
+        const plan = this.templates.plan(req, api);
+        if ('answer' in plan) return this.routes.checkView(origin, plan.answer.view, plan.answer.hex, [expectation(req)], logged(req));
+        const sdkBuild = (r: TransferRequest) => buildHex(r, call, api);
+        const hex = 'learn' in plan ? await this.templates.learn(req, plan.learn, api, call.chains, sdkBuild) : await sdkBuild(req);
+        return this.routes.check(api.registry, origin, hex, [expectation(req)], logged(req));
       });
     };
     return metadataHash ? this.metadata.signable(req.from, req.options, build) : build();

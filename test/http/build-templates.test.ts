@@ -1,0 +1,83 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { utilCrypto } from '../../src/sdk';
+import { FAMILIES, testApp } from '../helpers/app';
+import { key, networkOf, REFUSED, ROUTES, selector, type Route } from '../support/route-matrix';
+import { chainsForFile } from '../support/chains-for-file';
+import { TEST_CHAIN_NAMES, type TestChainName } from '../support/test-chain';
+
+// A transfer of a route shape seen before is answered from the shape's template, the SDK's answer
+// with the request's amount and accounts put in (src/service/transfer/build-templates.ts). Across
+// the sandbox's route matrix, in both families, each answer of a service with templates must be
+// the answer of a service without them (every transfer built by the SDK), byte for byte, for
+// amounts and accounts the template was not made from; and a shape whose builds read a chain
+// (fees priced with chain state) must never be answered from a template.
+
+const templated = testApp();
+const fresh = testApp({ BUILD_TEMPLATES: '0' });
+const { overrides } = chainsForFile(TEST_CHAIN_NAMES, { close: () => Promise.all([templated.services.close(), fresh.services.close()]).then(() => undefined) });
+
+/** A new account for `chain`: a 20-byte key on Moonbeam, an SS58 address elsewhere. */
+function newAccount(chain: TestChainName): string {
+  const bytes = utilCrypto.randomAsU8a(chain === 'Moonbeam' ? 20 : 32);
+  return chain === 'Moonbeam' ? `0x${Buffer.from(bytes).toString('hex')}` : utilCrypto.encodeAddress(bytes, 0);
+}
+
+/** Amounts of every SCALE compact width, none the one a template was made from. */
+const AMOUNTS = ['10000000000', '123456789012', '98765432109876543210987654', '77'];
+
+const building = ROUTES.filter((r) => !REFUSED[key(r)]);
+
+async function transfer(app: ReturnType<typeof testApp>['app'], family: string, route: Route, amount: string, recipient: string, sender: string) {
+  const fields = family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' };
+  const res = await request(app)
+    .post(`/${family}/x-transfer`)
+    .send({
+      from: route.from,
+      to: route.to,
+      currency: { location: selector(route.asset, networkOf(route.from)), amount },
+      [fields.recipient]: recipient,
+      [fields.sender]: sender,
+      options: { development: true, apiOverrides: overrides, abstractDecimals: false },
+    });
+  return { status: res.status, body: res.status === 200 ? (res.body as unknown) : { kind: res.body.kind, message: res.body.message } };
+}
+
+describe.each(FAMILIES)('/%s: answers from templates are the SDK answers', (family) => {
+  const filledBy = new Map<string, number>();
+
+  it.each(building.map((r) => [key(r), r] as const))('%s', async (_name, route) => {
+    const before = templated.services.transfers.templates.counts().filled;
+    for (const [i, amount] of AMOUNTS.entries()) {
+      const recipient = newAccount(route.to);
+      const sender = newAccount(route.from);
+      const filled = templated.services.transfers.templates.counts().filled;
+      const ours = await transfer(templated.app, family, route, amount, recipient, sender);
+      // A request the SDK built (the first two of a shape) is the same in both services.
+      if (i < 2 && templated.services.transfers.templates.counts().filled === filled) continue;
+      const sdk = await transfer(fresh.app, family, route, amount, recipient, sender);
+      expect(ours, `${amount} to ${recipient}`).toEqual(sdk);
+    }
+    filledBy.set(key(route), templated.services.transfers.templates.counts().filled - before);
+  });
+
+  it('answers the teleports and reserve transfers that read no chain from templates, and never those that price fees on chains', () => {
+    // The first request of a shape is built, the second learns it, the others are filled in (or, when
+    // the first family learned the shape, every one of them).
+    const filled = (route: string) => filledBy.get(route)! >= AMOUNTS.length - 2;
+    for (const route of ['Polkadot -> AssetHubPolkadot DOT', 'AssetHubPolkadot -> Hydration USDT', 'Kusama -> AssetHubKusama KSM', 'Hydration -> Moonbeam USDT', 'Moonbeam -> Hydration GLMR', 'BridgeHubPolkadot -> Polkadot DOT']) {
+      expect(filled(route), route).toBe(true);
+    }
+    // Type-and-then through Asset Hub and the bridge: the SDK dry-runs them to price the fees.
+    for (const route of ['Polkadot -> Hydration DOT', 'AssetHubPolkadot -> AssetHubKusama DOT', 'Hydration -> AssetHubPolkadot DOT', 'Moonbeam -> Polkadot DOT']) {
+      expect(filledBy.get(route), route).toBe(0);
+    }
+    expect([...filledBy.values()].filter((n) => n > 0).length).toBeGreaterThanOrEqual(27);
+  });
+});
+
+it('BUILD_TEMPLATES=0 builds every transfer with the SDK', () => {
+  const counts = fresh.services.transfers.templates.counts();
+  expect(counts.filled).toBe(0);
+  expect(counts.built).toBeGreaterThan(0);
+});
