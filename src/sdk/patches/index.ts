@@ -3,7 +3,7 @@
 // without it.
 //
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
-//                                         chain-instances-once.ts
+//                                         address-memo.ts, chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
