@@ -32,3 +32,6 @@ interface SnowbridgeEnvironment {
 // Resolved from the SDK's own location, so it is the copy the SDK itself uses.
 const sdkLoad = createRequire(load.resolve('@paraspell/sdk-pjs'));
 export const snowbridgeMainnet: SnowbridgeEnvironment = sdkLoad('@snowbridge/api/dist/environment').SNOWBRIDGE_ENV.polkadot_mainnet;
+
+/** The registry lookups module as sdk-core loads it (its exports are what sdk-core calls; patches/query-memo.ts wraps one). */
+export const sdkAssetLookups = createRequire(sdkLoad.resolve('@paraspell/sdk-core'))('@paraspell/assets') as Record<string, unknown>;

@@ -1,4 +1,5 @@
-// Patch: within one pre-flight query the SDK builds each call once and prices each transaction once.
+// Patch: within one pre-flight query the SDK builds each call once, prices each transaction once and
+// looks each asset up once.
 //
 // Corrects: sdk-core 11.14.8's fee queries (getXcmFee, getOriginXcmFee, transfer info and the
 // amounts built on them) run their whole pricing twice, once as the sender and once forced with a
@@ -6,21 +7,26 @@
 // the destination's reverse transfer is built from the same JSON (the teleport to Asset Hub: one
 // build of 1 ms of CPU for the reverse call alone), the same bytes are priced with `paymentInfo`
 // (signing info, a fake signature, the runtime call and its decoding) on the origin and on the
-// destination. Those repeats were a third of /xcm-fee's CPU. Inside a query's scope
-// (`withQueryMemo`, entered by the pre-flight service for each request), a call built from the
-// same JSON on the same connection is the call built the first time (the same object: the SDK
-// reads it, signs only copies), and the payment info of the same transaction object for the same
-// address is the answer the chain gave the first time. The scope ends with the request (its
-// deadline bounds it), so nothing outlives it and nothing is shared between requests.
+// destination, and the registry is searched again for the same assets (by location a lookup
+// compares the location with every asset of the chain: 0.3-0.7 ms each on Asset Hub, four a
+// query, two of them repeats). Those repeats were a third of /xcm-fee's CPU. Inside a query's
+// scope (`withQueryMemo`, entered by the pre-flight service for each request): a call built from
+// the same JSON on the same connection is the call built the first time (the same object: the SDK
+// reads it, signs only copies); the payment info of the same transaction object for the same
+// address is the answer the chain gave the first time; an asset looked up with the same (chain,
+// selector, destination) is the one found the first time (the request's custom assets stay in the
+// registry for the whole scope). The scope ends with the request (its deadline bounds it): nothing
+// outlives it, nothing is shared between requests.
 //
 // Still needed? Read sdk-core's getXcmFeeInternal / getOriginXcmFee: if the forced run no longer
 // repeats the first one's builds and payment-info queries (or the SDK caches them itself), the
 // patch can go. Remove it and run the guard tests.
 //
-// Guarded by: test/http/preflight-query-memo.test.ts.
+// Guarded by: test/http/preflight-query-memo.test.ts (builds and payment info), test/sdk/query-memo.test.ts
+// (asset lookups).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { apiPrototypeOf } from '../api-prototype';
-import { sdk } from '../load';
+import { sdk, sdkAssetLookups } from '../load';
 
 interface Serialized {
   module: string;
@@ -37,17 +43,20 @@ interface SdkTxApi {
   calculateTransactionFee(tx: object, address: string): Promise<bigint>;
 }
 
-/** What one query has built (by connection, then by call JSON) and priced (by transaction object, then address). */
+type FindAssetInfo = (chain: string, currency: object, destination: string | null) => unknown;
+
+/** What one query has built (by connection, then by call JSON), priced (by transaction object, then address) and found in the registry. */
 interface QueryMemo {
   readonly calls: Map<object, Map<string, unknown>>;
   readonly fees: WeakMap<object, Map<string, Promise<bigint>>>;
+  readonly assets: Map<string, unknown>;
 }
 
 const scope = new AsyncLocalStorage<QueryMemo>();
 
 /** Runs `work` (one pre-flight query) with its own memo of builds and payment info. */
 export function withQueryMemo<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run({ calls: new Map(), fees: new WeakMap() }, work);
+  return scope.run({ calls: new Map(), fees: new WeakMap(), assets: new Map() }, work);
 }
 
 const isPlainObject = (value: object): boolean => {
@@ -100,4 +109,16 @@ export function memoizeWithinAQuery(): void {
     fee.catch(() => byAddress.delete(address));
     return fee;
   };
+
+  // sdk-core calls the lookup through the module's exports (findAssetInfoOrThrow calls it inside the module, unmemoized).
+  const findAssetInfo = sdkAssetLookups['findAssetInfo'] as FindAssetInfo;
+  sdkAssetLookups['findAssetInfo'] = ((chain, currency, destination) => {
+    const memo = scope.getStore();
+    const key = memo ? jsonKey([chain, currency, destination]) : undefined;
+    if (!memo || key === undefined) return findAssetInfo(chain, currency, destination);
+    if (memo.assets.has(key)) return memo.assets.get(key);
+    const asset = findAssetInfo(chain, currency, destination);
+    memo.assets.set(key, asset);
+    return asset;
+  }) satisfies FindAssetInfo;
 }
