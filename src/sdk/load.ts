@@ -3,6 +3,7 @@
 // `require` keeps a single copy (one type registry, no "multiple versions" warnings),
 // whether this file runs compiled to CommonJS or under vitest's ESM transform.
 import { createRequire } from 'node:module';
+import { decodeAddressesOnce } from './patches/address-memo';
 import { loadWithChainInstancesOnce } from './patches/chain-instances-once';
 import { useChainSocket } from './patches/chain-websocket';
 import { containObservableErrors } from './patches/contained-observable-errors';
@@ -13,6 +14,8 @@ const load = createRequire(__filename);
 useChainSocket(load);
 // Before any chain client subscribes: their unhandled errors end their connection, not the process.
 containObservableErrors(load);
+// Every user of util-crypto's decodeAddress (the SDK, polkadot.js) decodes an address once.
+decodeAddressesOnce(load);
 
 // As sdk-core is compiled: its chain objects are made once.
 export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOnce(load, '@paraspell/sdk-pjs');
@@ -29,3 +32,6 @@ interface SnowbridgeEnvironment {
 // Resolved from the SDK's own location, so it is the copy the SDK itself uses.
 const sdkLoad = createRequire(load.resolve('@paraspell/sdk-pjs'));
 export const snowbridgeMainnet: SnowbridgeEnvironment = sdkLoad('@snowbridge/api/dist/environment').SNOWBRIDGE_ENV.polkadot_mainnet;
+
+/** The registry lookups module as sdk-core loads it (its exports are what sdk-core calls; patches/query-memo.ts wraps one). */
+export const sdkAssetLookups = createRequire(sdkLoad.resolve('@paraspell/sdk-core'))('@paraspell/assets') as Record<string, unknown>;

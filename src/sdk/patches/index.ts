@@ -3,13 +3,14 @@
 // without it.
 //
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
-//                                         chain-instances-once.ts
+//                                         address-memo.ts, chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
 //                                         relay-after-hop.ts, bridge-destination.ts,
-//                                         metadata-xcm-version.ts, runtime-dry-run-api.ts
+//                                         metadata-xcm-version.ts, runtime-dry-run-api.ts,
+//                                         query-memo.ts (last: it wraps the patched methods)
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts, omnipool-math-arity.ts
@@ -22,6 +23,7 @@ import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
+import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
 import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
@@ -44,4 +46,5 @@ export function patchSdk(): void {
   followTransfersAcrossTheBridge();
   buildWithTheMetadataXcmVersion();
   refuseDryRunsWithoutTheRuntimeApi();
+  memoizeWithinAQuery();
 }

@@ -2,7 +2,7 @@ import type { TAssetInfo, TBridgeStatus, TChain, TCurrencyCore, TPjsApiOrUrl } f
 import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
 import { badRequest } from '../../errors';
-import { offersDryRunApi, sdk, type ApiPromise } from '../../sdk';
+import { offersDryRunApi, sdk, withQueryMemo, type ApiPromise } from '../../sdk';
 import { scaleAmount } from '../../schemas/amount-scale';
 import type { BalanceRequest, PreflightRequest } from '../../schemas/preflight';
 import type { TransferOptions } from '../../schemas/transfer';
@@ -183,7 +183,8 @@ export class PreflightService {
         xcmFormatCheck: req.options.xcmFormatCheck,
       });
       // The sender is required here; setting it last gives the builder the type its queries need.
-      return work(configure(builder, { ...req, sender: undefined }).senderAddress(req.sender), call);
+      // One query builds each call and prices each transaction once (sdk/patches/query-memo.ts).
+      return withQueryMemo(() => work(configure(builder, { ...req, sender: undefined }).senderAddress(req.sender), call));
     });
   }
 

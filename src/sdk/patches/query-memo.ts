@@ -1,0 +1,124 @@
+// Patch: within one pre-flight query the SDK builds each call once, prices each transaction once and
+// looks each asset up once.
+//
+// Corrects: sdk-core 11.14.8's fee queries (getXcmFee, getOriginXcmFee, transfer info and the
+// amounts built on them) run their whole pricing twice, once as the sender and once forced with a
+// root origin (`getBypassResultWithRetries`), and the second run asks again what the first asked:
+// the destination's reverse transfer is built from the same JSON (the teleport to Asset Hub: one
+// build of 1 ms of CPU for the reverse call alone), the same bytes are priced with `paymentInfo`
+// (signing info, a fake signature, the runtime call and its decoding) on the origin and on the
+// destination, and the registry is searched again for the same assets (by location a lookup
+// compares the location with every asset of the chain: 0.3-0.7 ms each on Asset Hub, four a
+// query, two of them repeats). Those repeats were a third of /xcm-fee's CPU. Inside a query's
+// scope (`withQueryMemo`, entered by the pre-flight service for each request): a call built from
+// the same JSON on the same connection is the call built the first time (the same object: the SDK
+// reads it, signs only copies); the payment info of the same transaction object for the same
+// address is the answer the chain gave the first time; an asset looked up with the same (chain,
+// selector, destination) is the one found the first time (the request's custom assets stay in the
+// registry for the whole scope). The scope ends with the request (its deadline bounds it): nothing
+// outlives it, nothing is shared between requests.
+//
+// Still needed? Read sdk-core's getXcmFeeInternal / getOriginXcmFee: if the forced run no longer
+// repeats the first one's builds and payment-info queries (or the SDK caches them itself), the
+// patch can go. Remove it and run the guard tests.
+//
+// Guarded by: test/http/preflight-query-memo.test.ts (builds and payment info), test/sdk/query-memo.test.ts
+// (asset lookups).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { apiPrototypeOf } from '../api-prototype';
+import { sdk, sdkAssetLookups } from '../load';
+
+interface Serialized {
+  module: string;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+interface SdkTxApi {
+  /** The connection the SDK's API was initialised with (a pooled ApiPromise). */
+  readonly api?: object;
+  /** The chain it was initialised for. */
+  readonly _chain?: string;
+  deserializeExtrinsics(serialized: Serialized): unknown;
+  calculateTransactionFee(tx: object, address: string): Promise<bigint>;
+}
+
+type FindAssetInfo = (chain: string, currency: object, destination: string | null) => unknown;
+
+/** What one query has built (by connection, then by call JSON), priced (by transaction object, then address) and found in the registry. */
+interface QueryMemo {
+  readonly calls: Map<object, Map<string, unknown>>;
+  readonly fees: WeakMap<object, Map<string, Promise<bigint>>>;
+  readonly assets: Map<string, unknown>;
+}
+
+const scope = new AsyncLocalStorage<QueryMemo>();
+
+/** Runs `work` (one pre-flight query) with its own memo of builds and payment info. */
+export function withQueryMemo<T>(work: () => Promise<T>): Promise<T> {
+  return scope.run({ calls: new Map(), fees: new WeakMap(), assets: new Map() }, work);
+}
+
+const isPlainObject = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * A key that only equal JSON values share (bigints marked apart from strings and numbers), or
+ * undefined when the value holds anything else (a codec, a Uint8Array, a Map): those are never
+ * taken as equal here.
+ */
+function jsonKey(value: unknown): string | undefined {
+  let plain = true;
+  const key = JSON.stringify(value, (_name, v: unknown) => {
+    if (typeof v === 'bigint') return { $bigint: v.toString() };
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && !isPlainObject(v)) plain = false;
+    if (typeof v === 'function' || typeof v === 'symbol') plain = false;
+    return v;
+  });
+  return plain ? key : undefined;
+}
+
+export function memoizeWithinAQuery(): void {
+  const proto = apiPrototypeOf<SdkTxApi>(sdk);
+  const { deserializeExtrinsics, calculateTransactionFee } = proto;
+
+  proto.deserializeExtrinsics = function (this: SdkTxApi, serialized) {
+    const memo = scope.getStore();
+    const key = memo && this.api ? jsonKey([this._chain, serialized.module, serialized.method, serialized.params]) : undefined;
+    if (!memo || !this.api || key === undefined) return deserializeExtrinsics.call(this, serialized);
+    let built = memo.calls.get(this.api);
+    if (!built) memo.calls.set(this.api, (built = new Map()));
+    if (built.has(key)) return built.get(key);
+    const call = deserializeExtrinsics.call(this, serialized);
+    built.set(key, call);
+    return call;
+  };
+
+  proto.calculateTransactionFee = function (this: SdkTxApi, tx, address) {
+    const memo = scope.getStore();
+    if (!memo || typeof tx !== 'object' || tx === null) return calculateTransactionFee.call(this, tx, address);
+    let byAddress = memo.fees.get(tx);
+    if (!byAddress) memo.fees.set(tx, (byAddress = new Map()));
+    const asked = byAddress.get(address);
+    if (asked) return asked;
+    const fee = calculateTransactionFee.call(this, tx, address);
+    byAddress.set(address, fee);
+    // A failure is not kept: the next ask goes to the chain, as it did without the memo.
+    fee.catch(() => byAddress.delete(address));
+    return fee;
+  };
+
+  // sdk-core calls the lookup through the module's exports (findAssetInfoOrThrow calls it inside the module, unmemoized).
+  const findAssetInfo = sdkAssetLookups['findAssetInfo'] as FindAssetInfo;
+  sdkAssetLookups['findAssetInfo'] = ((chain, currency, destination) => {
+    const memo = scope.getStore();
+    const key = memo ? jsonKey([chain, currency, destination]) : undefined;
+    if (!memo || key === undefined) return findAssetInfo(chain, currency, destination);
+    if (memo.assets.has(key)) return memo.assets.get(key);
+    const asset = findAssetInfo(chain, currency, destination);
+    memo.assets.set(key, asset);
+    return asset;
+  }) satisfies FindAssetInfo;
+}
