@@ -2,23 +2,31 @@
 // process over a local AssetHubPolkadot test chain:
 //   - per body: the answer's status and size, and the service's CPU per request (its threads'
 //     schedstat, median of BENCH_EXPLAIN_ROUNDS);
-//   - another client's /health p50/p99 (bench/health-probe.ts, its own process) while
-//     BENCH_EXPLAIN_ATTACKERS clients send the costliest body without pause, against the same
-//     service idle.
+//   - another client's /health p50/p99 (bench/health-probe.ts, its own process) while one client,
+//     then four clients from four addresses (127.0.0.2-5), send the costliest body without pause
+//     (BENCH_EXPLAIN_ATTACK names another), against the same service idle.
 // Goals: every body under 50 ms of CPU and 256 kB of answer; /health p99 under 100 ms meanwhile.
+// BENCH_BASE=<git ref> measures that commit too, in the same run, attacked with the body that costs
+// this build most.
 //   npm run bench:explain
+import { rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Registry } from '@polkadot/types/types';
+import { projectRoot } from '../src/project-root';
 import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../test/support/hostile-programs';
-import { startTestChain } from '../test/support/test-chain';
-import { startService } from './harness';
-import { healthTimes, post } from './hostile';
+import { startTestChain, type TestChain } from '../test/support/test-chain';
+import { withBuilds, type Build } from './baseline';
+import { startService, type Service } from './harness';
+import { healthTimes, loopHolds, post, type LoopHolds } from './hostile';
 
 const ROUNDS = Number(process.env.BENCH_EXPLAIN_ROUNDS ?? 5);
-const ATTACKERS = Number(process.env.BENCH_EXPLAIN_ATTACKERS ?? 4);
 const HEALTH_SAMPLES = Number(process.env.BENCH_EXPLAIN_HEALTH ?? 300);
+/** Attackers at once, each from an address of its own. */
+const ATTACKS = [1, 4];
 
-async function main(): Promise<void> {
-  const assetHub = await startTestChain('AssetHubPolkadot');
-  const registry = assetHub.registry;
+function bodiesFor(registry: Registry): Record<string, string> {
   const remark = callData(registry, 'System', 'remark', { remark: '0x1234' });
   const teleport = callData(registry, 'PolkadotXcm', 'limited_teleport_assets', {
     dest: { V4: { parents: 1, interior: 'Here' } },
@@ -29,7 +37,9 @@ async function main(): Promise<void> {
   });
   const inBounds = executeCall(registry, hostileProgram(3, 20, 7));
   const clearOrigins = executeCall(registry, Array.from({ length: 100 }, () => ({ ClearOrigin: null })));
-  const bodies: Record<string, string> = {
+  const sends = (n: number) => executeCall(registry, [{ WithdrawAsset: unlistedAssets(20) }, ...Array.from({ length: n }, () => nestedReserveSends(1)[0]!)]);
+  const batch = (calls: string[]) => callData(registry, 'Utility', 'batch_all', { calls });
+  return {
     'a teleport (for scale)': teleport,
     'system.remark': remark,
     // The issue's bodies: one list of N distinct unlisted assets, then D nested reserve sends.
@@ -38,18 +48,50 @@ async function main(): Promise<void> {
     'issue: 2,000 assets x 200 hops (48 kB)': executeCall(registry, [{ WithdrawAsset: unlistedAssets(2_000) }, ...nestedReserveSends(200)]),
     // Inside every bound a chain keeps: 3 lists of 20 distinct assets, 7 nested sends.
     'in bounds: 60 assets x 7 hops': inBounds,
-    'past the call data bounds: 30 of those in a batch': callData(registry, 'Utility', 'batch_all', { calls: Array.from({ length: 30 }, () => inBounds) }),
+    'past the call data bounds: 30 of those in a batch': batch(Array.from({ length: 30 }, () => inBounds)),
     'in bounds: 40 sends of one asset': executeCall(registry, [{ WithdrawAsset: unlistedAssets(1) }, ...Array.from({ length: 40 }, () => nestedReserveSends(1)[0]!)]),
-    'past the call data bounds: 40 programs of 100 instructions in a batch': callData(registry, 'Utility', 'batch_all', { calls: Array.from({ length: 40 }, () => clearOrigins) }),
+    'past the call data bounds: 40 programs of 100 instructions in a batch': batch(Array.from({ length: 40 }, () => clearOrigins)),
     'past the holding: 50 lists of 20 assets x 7 hops': executeCall(registry, hostileProgram(50, 20, 7)),
+    // Near the values bound (MAX_EXPLAIN_VALUES): 3 programs of 20 assets and 70 sends.
+    'in bounds: 3 x (20 assets, 70 sends) in a batch': batch(Array.from({ length: 3 }, () => sends(70))),
+    // polkadot.js decodes nesting until its stack runs out (polkadotXcm.execute is 0x1f03 here).
+    'SetAppendix nested 1,000 deep (2 kB)': `0x1f030404${'1604'.repeat(1_000)}0a02286bee821a0600`,
+    'a batch of 2,000 remarks (6 kB)': callData(registry, 'Utility', 'batch', { calls: Array.from({ length: 2_000 }, () => callData(registry, 'System', 'remark', { remark: '0x' })) }),
   };
-  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn' });
+}
+
+/** POSTs `body` from the local address `from` over a keep-alive connection of its own. */
+function postFrom(service: Service, agent: Agent, from: string, path: string, body: unknown): Promise<number> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(service.url + path, { method: 'POST', agent, localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+interface Figures {
+  rows: { name: string; bodyKb: number; status: number; kind: string; answerKb: number; cpuMs: number }[];
+  costliest: string;
+  idle: { p50: number; p99: number };
+  /** With the service's longest loop holds meanwhile (bench/loop-holds.ts: its main thread's CPU, which the machine's load does not move). */
+  attacked: { attackers: number; sent: number; p50: number; p99: number; holds: LoopHolds }[];
+}
+
+/** `attack`: the body the attackers send; by default the costliest of this build's. */
+async function measure(build: Build, assetHub: TestChain, bodies: Record<string, string>, attack?: string): Promise<Figures> {
+  const holdsFile = join(tmpdir(), `explain-loop-holds-${process.pid}.json`);
+  const service = await startService(
+    { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
+    build.root,
+  );
   const body = (hex: string) => ({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: { AssetHubPolkadot: assetHub.url } } });
-  console.log(`Node.js ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   try {
-    await post(service, '/v5/explain', body(remark)); // connects
-    const rows: { name: string; bodyKb: number; status: number; kind: string; answerKb: number; cpuMs: number }[] = [];
-    let costliest = { name: '', cpuMs: -1 };
+    await post(service, '/v5/explain', body(bodies['system.remark']!)); // connects
+    const rows: Figures['rows'] = [];
     for (const [name, hex] of Object.entries(bodies)) {
       const cpu: number[] = [];
       let last = { status: 0, text: '' };
@@ -59,34 +101,63 @@ async function main(): Promise<void> {
         cpu.push(service.threadsCpuMs() - before);
       }
       cpu.sort((a, b) => a - b);
-      const cpuMs = cpu[Math.floor(cpu.length / 2)]!;
       const kind = last.status === 200 ? '' : ((JSON.parse(last.text) as { kind?: string }).kind ?? '');
-      rows.push({ name, bodyKb: JSON.stringify(body(hex)).length / 1024, status: last.status, kind, answerKb: Buffer.byteLength(last.text) / 1024, cpuMs });
-      if (cpuMs > costliest.cpuMs) costliest = { name, cpuMs };
+      rows.push({ name, bodyKb: JSON.stringify(body(hex)).length / 1024, status: last.status, kind, answerKb: Buffer.byteLength(last.text) / 1024, cpuMs: cpu[Math.floor(cpu.length / 2)]! });
     }
-    console.log('\n| body | size | answer | CPU per request |\n|---|---|---|---|');
-    for (const r of rows) console.log(`| ${r.name} | ${r.bodyKb.toFixed(1)} kB | ${r.status}${r.kind ? ` ${r.kind}` : ''}, ${r.answerKb.toFixed(1)} kB | ${r.cpuMs.toFixed(1)} ms |`);
-
+    const costliest = attack ?? rows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a)).name;
     const idle = await healthTimes(service, HEALTH_SAMPLES);
-    let attacking = true;
-    const hex = bodies[costliest.name]!;
-    const attackers = Array.from({ length: ATTACKERS }, async () => {
-      let sent = 0;
-      while (attacking) {
-        await post(service, '/v5/explain', body(hex));
-        sent++;
-      }
-      return sent;
-    });
-    const busy = await healthTimes(service, HEALTH_SAMPLES);
-    attacking = false;
-    const sent = (await Promise.all(attackers)).reduce((a, b) => a + b, 0);
-    console.log(`\n/health (${HEALTH_SAMPLES} one after another): idle p50 ${idle.p50.toFixed(1)} ms, p99 ${idle.p99.toFixed(1)} ms; while ${ATTACKERS} clients sent "${costliest.name}" (${sent} requests) p50 ${busy.p50.toFixed(1)} ms, p99 ${busy.p99.toFixed(1)} ms`);
-    const worst = rows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
-    const largest = rows.reduce((a, b) => (b.answerKb > a.answerKb ? b : a));
-    console.log(JSON.stringify({ worstCpuMs: worst.cpuMs, worstCpuBody: worst.name, largestAnswerKb: largest.answerKb, healthIdleP99: idle.p99, healthBusyP99: busy.p99, goals: { cpu: worst.cpuMs < 50, answer: largest.answerKb < 256, health: busy.p99 < 100 } }));
+    const attacked: Figures['attacked'] = [];
+    for (const attackers of ATTACKS) {
+      service.child.kill('SIGUSR2'); // a window of loop holds starts
+      let attacking = true;
+      const sending = Array.from({ length: attackers }, async (_, i) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        let sent = 0;
+        while (attacking) {
+          await postFrom(service, agent, `127.0.0.${i + 2}`, '/v5/explain', body(bodies[costliest]!));
+          sent++;
+        }
+        agent.destroy();
+        return sent;
+      });
+      const busy = await healthTimes(service, HEALTH_SAMPLES);
+      attacking = false;
+      const sent = (await Promise.all(sending)).reduce((a, b) => a + b, 0);
+      attacked.push({ attackers, sent, p50: busy.p50, p99: busy.p99, holds: await loopHolds(service, holdsFile) });
+    }
+    return { rows, costliest, idle, attacked };
   } finally {
     await service.stop();
+    rmSync(holdsFile, { force: true });
+  }
+}
+
+function print(label: string, f: Figures): void {
+  console.log(`\n## ${label} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})\n\n| body | size | answer | CPU per request |\n|---|---|---|---|`);
+  for (const r of f.rows) console.log(`| ${r.name} | ${r.bodyKb.toFixed(1)} kB | ${r.status}${r.kind ? ` ${r.kind}` : ''}, ${r.answerKb.toFixed(1)} kB | ${r.cpuMs.toFixed(1)} ms |`);
+  console.log(`\n/health (${HEALTH_SAMPLES} one after another): idle p50 ${f.idle.p50.toFixed(1)} ms, p99 ${f.idle.p99.toFixed(1)} ms`);
+  for (const a of f.attacked) console.log(`  while ${a.attackers} client(s) from ${a.attackers} address(es) sent "${f.costliest}" (${a.sent} requests): p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms; the loop held at most ${a.holds.max.toFixed(1)} ms of CPU, ${a.holds.over50} times over 50 ms`);
+  const worst = f.rows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
+  const largest = f.rows.reduce((a, b) => (b.answerKb > a.answerKb ? b : a));
+  const healthP99 = Math.max(...f.attacked.map((a) => a.p99));
+  console.log(JSON.stringify({ build: label, worstCpuMs: worst.cpuMs, worstCpuBody: worst.name, largestAnswerKb: largest.answerKb, healthIdleP99: f.idle.p99, healthBusyP99: healthP99, goals: { cpu: worst.cpuMs < 50, answer: largest.answerKb < 256, health: healthP99 < 100 } }));
+}
+
+async function main(): Promise<void> {
+  const assetHub = await startTestChain('AssetHubPolkadot');
+  console.log(`Node.js ${process.version}`);
+  try {
+    const bodies = bodiesFor(assetHub.registry);
+    await withBuilds(async (builds) => {
+      // This build first: the base is attacked with the body that costs this build most.
+      const [head, ...bases] = [...builds].reverse();
+      const figures = await measure(head!, assetHub, bodies, process.env.BENCH_EXPLAIN_ATTACK);
+      const based = [];
+      for (const base of bases) based.push({ label: base.label, figures: await measure(base, assetHub, bodies, figures.costliest) });
+      for (const { label, figures: f } of based.reverse()) print(label, f);
+      print(head!.label, figures);
+    });
+  } finally {
     await assetHub.close();
   }
 }

@@ -86,7 +86,7 @@ export async function healthTimes(service: Service, samples: number): Promise<{ 
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length };
 }
 
-interface LoopHolds {
+export interface LoopHolds {
   /** The longest hold, ms of main-thread CPU between two turns of the loop. */
   max: number;
   /** Holds over 50 ms. */
@@ -94,7 +94,7 @@ interface LoopHolds {
 }
 
 /** The service's loop holds since the last call, read from bench/loop-holds.ts in it (SIGUSR2); a new window starts. */
-async function loopHolds(service: Service, file: string): Promise<LoopHolds> {
+export async function loopHolds(service: Service, file: string): Promise<LoopHolds> {
   rmSync(file, { force: true });
   service.child.kill('SIGUSR2');
   for (let i = 0; i < 250 && !existsSync(file); i++) await settle(20);

@@ -67,6 +67,27 @@ describe('XCM a chain would not decode: a 400 naming where, in both families', (
   });
 });
 
+describe('call data past the explanation\'s own bounds, or that does not decode: a 400 from the scan before decoding, in both families', () => {
+  it('a batch of 128 remarks (129 calls, MAX_EXPLAIN_CALLS is 128); 127 are read', async () => {
+    const remarks = (n: number) => callData(registry(), 'Utility', 'batch', { calls: Array.from({ length: n }, () => callData(registry(), 'System', 'remark', { remark: '0x' })) });
+    for (const family of FAMILIES) {
+      const res = await explain(remarks(128), family);
+      expectErrorBody(res.body, 400, 'ExplanationTooLargeError');
+      expect(res.body.details).toEqual([{ path: 'body.hex', message: expect.stringMatching(/holds 129 calls .*MAX_EXPLAIN_CALLS/) }]);
+    }
+    expect((await explain(remarks(127))).status).toBe(200);
+  });
+
+  it('a program nested 1,000 deep in 2 kB (polkadot.js decoded it until its stack ran out): UndecodableCallError naming the argument', async () => {
+    const polkadotXcmExecute = callData(registry(), 'PolkadotXcm', 'execute', { message: { V4: [] }, max_weight: { refTime: 0, proofSize: 0 } }).slice(0, 6);
+    for (const family of FAMILIES) {
+      const res = await explain(`${polkadotXcmExecute}0404${'1604'.repeat(1_000)}0a0000`, family);
+      expectErrorBody(res.body, 400, 'UndecodableCallError');
+      expect(res.body.message).toMatch(/at byte 2: argument message of polkadotXcm\.execute: values nested more than 1024 deep/);
+    }
+  });
+});
+
 describe('call data inside the bounds, built to cost', () => {
   it('60 distinct unlisted assets sent through 7 nested reserve hops: 16 checked, the others carried on, every hop walked', async () => {
     for (const family of FAMILIES) {

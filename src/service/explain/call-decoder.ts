@@ -1,6 +1,8 @@
 import type { Call } from '@polkadot/types/interfaces';
 import type { Codec, Registry } from '@polkadot/types/types';
 import { badRequest } from '../../errors';
+import { compactAt, MAX_EXPLAIN_CALLS, MAX_EXPLAIN_VALUES, ScanFailure, scanCallData, type CallScan } from './call-scan';
+import { innerCalls, nestedCallArgument } from './nested-calls';
 
 /** A call's pallet, method and arguments as plain JSON; nested calls (batches, proxies) one by one. */
 export interface CallView {
@@ -23,61 +25,55 @@ const undecodable = (offset: number, reason: string) =>
     { path: 'body.hex', message: `does not decode at byte ${offset}: ${reason}` },
   ]);
 
-const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0].slice(0, 200);
-
-/**
- * Decodes call data argument by argument, so that a failure names the byte where the argument
- * that failed starts (polkadot.js alone only says that decoding failed). Bytes left over after
- * the call are a failure too: call data is exactly one call.
- */
-function decodeStrict(registry: Registry, bytes: Uint8Array): Call {
-  // The whole call at once first (call data that decodes is decoded once); the argument-by-argument pass only names where it fails.
-  try {
-    const call = registry.createType<Call>('Call', bytes);
-    if (call.encodedLength === bytes.length) return call;
-  } catch {
-    // named below
-  }
-  if (bytes.length < 2) throw undecodable(0, 'call data starts with a pallet index and a call index');
-  let meta: ReturnType<Registry['findMetaCall']>;
-  try {
-    meta = registry.findMetaCall(bytes.subarray(0, 2));
-  } catch {
-    const pallet = registry.metadata.pallets.find((p) => p.index.toNumber() === bytes[0] && p.calls.isSome);
-    throw pallet
-      ? undecodable(1, `pallet ${pallet.name.toString()} has no call with index ${bytes[1]}`)
-      : undecodable(0, `no pallet with calls has index ${bytes[0]}`);
-  }
-  let offset = 2;
-  for (const { name, type } of meta.meta.fields) {
-    let value: Codec;
-    try {
-      value = registry.createTypeUnsafe(registry.createLookupType(type), [bytes.subarray(offset)]);
-    } catch (error) {
-      throw undecodable(offset, `argument ${name.unwrapOr('?').toString()} of ${meta.section}.${meta.method}: ${reason(error)}`);
-    }
-    offset += value.encodedLength;
-    if (offset > bytes.length) throw undecodable(bytes.length, `argument ${name.unwrapOr('?').toString()} of ${meta.section}.${meta.method} runs past the end`);
-  }
-  if (offset !== bytes.length) throw undecodable(offset, `${bytes.length - offset} byte(s) left over after ${meta.section}.${meta.method}`);
-  return registry.createType<Call>('Call', bytes);
+/** Refuses (400) call data holding more values or calls than an explanation reads. */
+function tooLarge(scan: CallScan): void {
+  const why =
+    scan.calls > MAX_EXPLAIN_CALLS
+      ? `it holds ${scan.calls} calls (a batch's and a proxy's counted), more than the ${MAX_EXPLAIN_CALLS} an explanation reads (MAX_EXPLAIN_CALLS)`
+      : scan.values > MAX_EXPLAIN_VALUES
+        ? `it holds ${scan.values} values (numbers, lists, variants, calls...), more than the ${MAX_EXPLAIN_VALUES} an explanation reads (MAX_EXPLAIN_VALUES)`
+        : null;
+  if (why) throw badRequest('ExplanationTooLargeError', `hex is too large to explain: ${why}`, [{ path: 'body.hex', message: why }]);
 }
 
-/** Call data, or (a common mistake) a whole unsigned extrinsic, which is then read as its call. */
-export function decodeCallData(registry: Registry, bytes: Uint8Array): DecodedCallData {
+/** The call of a whole unsigned extrinsic (its length, version 4 or 5 unsigned and bare, then the call), or null. */
+function extrinsicCall(bytes: Uint8Array): Uint8Array | null {
+  const length = compactAt(bytes, 0);
+  if (!length || length.size + length.value !== bytes.length) return null;
+  const version = bytes[length.size];
+  return version === 4 || version === 5 ? bytes.subarray(length.size + 1) : null;
+}
+
+/**
+ * Call data, or (a common mistake) a whole unsigned extrinsic, which is then read as its call.
+ * The bytes are scanned first (call-scan.ts: nothing built, within MAX_EXPLAIN_VALUES), so that
+ * call data that does not decode, holds XCM past its bounds (with `xcmBounds`, the 400 of
+ * xcm-bounds.ts) or too many values or calls costs a scan, not a decode by polkadot.js. A failure names
+ * the byte where the argument that failed starts (polkadot.js alone only says that decoding
+ * failed); bytes left over after the call fail too: call data is exactly one call.
+ */
+export function decodeCallData(registry: Registry, bytes: Uint8Array, xcmBounds = false): DecodedCallData {
+  let callBytes = bytes;
+  let scan: CallScan;
   try {
-    return { call: decodeStrict(registry, bytes), wasExtrinsic: false };
+    scan = scanCallData(registry, bytes, xcmBounds);
   } catch (callError) {
+    if (!(callError instanceof ScanFailure)) throw callError;
+    const inner = extrinsicCall(bytes);
     try {
-      const extrinsic = registry.createType('Extrinsic', bytes);
-      if (extrinsic.encodedLength === bytes.length && !extrinsic.isSigned) {
-        return { call: decodeStrict(registry, extrinsic.method.toU8a()), wasExtrinsic: true };
-      }
+      if (!inner) throw callError;
+      scan = scanCallData(registry, inner, xcmBounds);
+      callBytes = inner;
     } catch {
-      // not an extrinsic either: the call data error is the one to report
+      // not an extrinsic either: the call data's failure is the one to report
+      throw undecodable(callError.offset, callError.message);
     }
-    throw callError;
   }
+  if (scan.refusal) throw scan.refusal;
+  tooLarge(scan);
+  const call = registry.createType<Call>('Call', callBytes);
+  if (call.encodedLength !== callBytes.length) throw undecodable(0, `polkadot.js reads ${call.encodedLength} of its ${callBytes.length} bytes`);
+  return { call, wasExtrinsic: callBytes !== bytes };
 }
 
 /**
@@ -98,31 +94,17 @@ function withDecimalIntegers(json: unknown, prim: unknown): unknown {
   return json;
 }
 
+/** Each decoded value's plain form, written once: the reading of a call and its view both take it. */
+const plainForms = new WeakMap<Codec, unknown>();
+
 /** A decoded value as JSON: enums as `{variant: value}`, big integers as decimal strings, bytes as hex. */
 export function plain(value: Codec): unknown {
-  return withDecimalIntegers(value.toJSON(), value.toPrimitive());
-}
-
-/** Calls that carry other calls: the index of the argument holding them. */
-const NESTING: Record<string, number> = {
-  'utility.batch': 0,
-  'utility.batchAll': 0,
-  'utility.forceBatch': 0,
-  'utility.asDerivative': 1,
-  'proxy.proxy': 2,
-  'proxy.proxyAnnounced': 3,
-};
-
-/** The calls nested inside `call` (the items of a batch, the call a proxy makes), if any. */
-export function innerCalls(call: Call): Call[] {
-  const index = NESTING[`${call.section}.${call.method}`];
-  if (index === undefined) return [];
-  const arg = call.args[index] as unknown;
-  return Array.isArray(arg) ? (arg as Call[]) : [arg as Call];
+  if (!plainForms.has(value)) plainForms.set(value, withDecimalIntegers(value.toJSON(), value.toPrimitive()));
+  return plainForms.get(value);
 }
 
 export function viewCall(call: Call): CallView {
-  const nestedAt = NESTING[`${call.section}.${call.method}`];
+  const nestedAt = nestedCallArgument(call.section, call.method);
   const args: Record<string, unknown> = {};
   call.argsEntries.forEach(([name, value], i) => {
     if (i !== nestedAt) args[name] = plain(value);

@@ -5,6 +5,7 @@ import type { TChain } from '@paraspell/sdk-pjs';
 import type { Config } from '../../config';
 import { badRequest } from '../../errors';
 import type { ConnectionPool } from '../../chains/pool';
+import { nextTurn } from '../../chains/turns';
 import type { ApiPromise } from '../../sdk';
 import { sdk, utilCrypto } from '../../sdk';
 import type { ExplainRequest } from '../../schemas/explain';
@@ -15,7 +16,6 @@ import { readCall } from './call-reader';
 import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction } from './evm-reader';
 import type { CallReading, Explanation, TransferView, Warning } from './views';
 import { decodeTransacts } from './transact-calls';
-import { checkXcmBounds } from './xcm-bounds';
 
 const warn = (code: string, severity: Warning['severity'], message: string): Warning => ({ code, severity, message });
 
@@ -137,17 +137,24 @@ export class ExplainService {
     }
     return runOnChains(this.pool, this.config, req.options, `Explaining call data on ${req.chain}`, async (call) => {
       const api = (await call.apiOverrides[req.chain]) as ApiPromise;
-      const decoded = decodeCallData(api.registry, hexBytes(req.hex));
-      checkXcmBounds(decoded.call);
+      // Its XCM held to the bounds of xcm-bounds.ts by the scan before it is decoded: past them, a 400 from the scan alone.
+      const decoded = decodeCallData(api.registry, hexBytes(req.hex), true);
+      // Call data at the bounds takes tens of ms to read: in slices, each in a turn of its own (one
+      // slice of any request per turn), so that other clients' requests are read in between.
+      await nextTurn();
       const reading: CallReading = { transfers: [], xcm: [], unknown: [] };
       readCall(req.chain, decoded.call, reading);
+      await nextTurn();
       const route = routeOf(req.chain, decoded.call);
+      await nextTurn();
       const undecoded = await decodeTransacts(req.chain, reading.xcm, call, new Set(route.map((hop) => hop.chain)));
       const warnings = warningsFor(req.chain, reading, req.sender);
       if (decoded.wasExtrinsic) warnings.unshift(warn('ExtrinsicNotCallData', 'caution', 'hex is a whole unsigned extrinsic, not call data; its call is explained'));
       warnings.push(...undecoded);
       await this.checkReaping(api, req, reading.transfers, warnings);
-      return bounded({ chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings });
+      const explanation = bounded({ chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings });
+      await nextTurn();
+      return explanation;
     });
   }
 

@@ -2,11 +2,10 @@
 // holding its executor keeps. A program past them would not decode, or fails at once, on the chain
 // that receives it, so /explain refuses call data holding one (a 400 naming where) before anything
 // reads or walks it: nothing a client writes makes the walk's cost grow past what a real message
-// can hold.
-import type { Call } from '@polkadot/types/interfaces';
-import type { Codec } from '@polkadot/types/types';
+// can hold. Call data is held to them by its scan, before it is decoded (call-scan.ts): each
+// argument of each call (the calls of batches and proxies one by one) that is a versioned program,
+// with totals over all of them.
 import { badRequest } from '../../errors';
-import { innerCalls } from './call-decoder';
 /**
  * Programs nested in one another, the outermost counting 1: an explanation's own bound. A chain
  * decodes a call's own message deeper than MAX_XCM_DECODE_DEPTH (8; the real runtimes run a 9-deep
@@ -58,7 +57,7 @@ function nestedPrograms(name: string, value: unknown): [string, unknown][] {
 }
 
 /** What all the messages of one call data hold so far. */
-interface CallTotals {
+export interface CallTotals {
   instructions: number;
   assets: number;
 }
@@ -110,31 +109,20 @@ class MessageBounds {
 }
 
 /**
- * Refuses (400, naming the call, its argument and the place in the program) call data whose XCM
- * messages a chain would not decode: nested past MAX_EXPLAIN_NESTING, more than
- * MAX_INSTRUCTIONS_TO_DECODE instructions or MAX_ITEMS_IN_ASSETS assets in a list, more than
- * MAX_XCM_ENCODED_SIZE bytes, or more than MAX_ASSETS_INTO_HOLDING assets brought into one
- * program's holding; and, all its messages together, more than MAX_CALL_INSTRUCTIONS instructions
- * or MAX_CALL_ASSETS listed assets. Nested calls (batches, proxies) are checked call by call.
+ * Refuses (400, naming `name` and the place) a value that is a versioned XCM program, given its
+ * toJSON() and encoded length (or the scan's sketch of them, call-scan.ts), past the bounds
+ * (nested past MAX_EXPLAIN_NESTING, more than MAX_INSTRUCTIONS_TO_DECODE
+ * instructions or MAX_ITEMS_IN_ASSETS assets in a list, more than MAX_XCM_ENCODED_SIZE bytes, more
+ * than MAX_ASSETS_INTO_HOLDING assets brought into one program's holding; with `totals`, more than
+ * MAX_CALL_INSTRUCTIONS instructions or MAX_CALL_ASSETS listed assets in all); other values pass.
  */
-export function checkXcmBounds(call: Call, where = '', totals: CallTotals = { instructions: 0, assets: 0 }): void {
-  const name = `${where}${call.section}.${call.method}`;
-  const inner = innerCalls(call);
-  if (inner.length > 0) {
-    inner.forEach((c, i) => checkXcmBounds(c, `${name} call ${i + 1}: `, totals));
-    return;
-  }
-  for (const [arg, value] of call.argsEntries) checkMessageBounds(value, `${name} ${arg}`, totals);
-}
-
-/** Refuses (400, naming `name` and the place) one decoded value that is a versioned XCM program past the bounds; other values pass. */
-export function checkMessageBounds(value: Codec, name: string, totals: CallTotals = { instructions: 0, assets: 0 }): void {
-  const program = versionedProgram(value.toJSON());
+export function checkMessageBounds(json: unknown, encodedLength: number, name: string, totals: CallTotals = { instructions: 0, assets: 0 }): void {
+  const program = versionedProgram(json);
   if (!program) return;
   const refuse = (place: string, why: string): never => {
     const at = `${name}${place}`;
     throw badRequest('XcmBoundsError', `hex holds an XCM message no chain would decode, at ${at}: ${why}`, [{ path: 'body.hex', message: `${at}: ${why}` }]);
   };
-  if (value.encodedLength > MAX_XCM_ENCODED_SIZE) refuse('', `${value.encodedLength} bytes, more than the ${MAX_XCM_ENCODED_SIZE} of one message (MAX_XCM_ENCODED_SIZE)`);
+  if (encodedLength > MAX_XCM_ENCODED_SIZE) refuse('', `${encodedLength} bytes, more than the ${MAX_XCM_ENCODED_SIZE} of one message (MAX_XCM_ENCODED_SIZE)`);
   new MessageBounds(refuse, totals).program(program, '', 1);
 }

@@ -12,6 +12,7 @@ import { programTransfers } from './call-reader';
 import { amountText, beneficiaryAddress, isObject, unversion, variant } from './xcm-reader';
 import { readProgram } from './xcm-sentences';
 import { checkMessageBounds } from './xcm-bounds';
+import { scanValue } from './call-scan';
 import type { AssetAmount, TransferKind, TransferView, Warning, XcmStep } from './views';
 
 /** The precompile's TransferTypeHelper (anything else reverts). */
@@ -130,13 +131,16 @@ function sentOrder(origin: TChain, assets: PrecompileAsset[]): AssetAmount[] | n
 
 // ---- the program on the destination -----------------------------------------------------------
 
-/** customXcmOnDest as JSON, decoded as the precompile decodes it (all bytes, one VersionedXcm). */
+/**
+ * customXcmOnDest as JSON, decoded as the precompile decodes it (all bytes, one VersionedXcm).
+ * Scanned first (call-scan.ts): past XCM's bounds, or not decoding, the program is neither
+ * decoded, read nor walked, and the warning says why.
+ */
 function decodeCustomXcm(registry: Registry, hex: `0x${string}`): unknown {
   const bytes = hexBytes(hex);
+  checkMessageBounds(scanValue(registry, 'XcmVersionedXcm', bytes), bytes.length, 'customXcmOnDest');
   const xcm = registry.createType('XcmVersionedXcm', bytes);
   if (xcm.encodedLength !== bytes.length) throw new Error(`${bytes.length - xcm.encodedLength} byte(s) left over after the VersionedXcm`);
-  // Past XCM's bounds the program is neither read nor walked: the warning says why.
-  checkMessageBounds(xcm, 'customXcmOnDest');
   return plain(xcm);
 }
 
