@@ -318,6 +318,17 @@ describe.each(FAMILIES)('/%s x-transfer: each condition of the error table is a 
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
   });
 
+  it('an amount of the top of a u128 on a route whose fees are priced by a dry run: 400 naming currency.amount, in both families', async () => {
+    // The SDK mints the sender the amount plus 1,000 DOT before its dry run: a u128 on the relay, an i128 on Hydration.
+    for (const from of ['Polkadot', 'Hydration'] as const) {
+      const to = from === 'Polkadot' ? 'Hydration' : 'Polkadot';
+      const res = await send({ ...base, from, to, currency: { symbol: 'DOT', amount: String(2n ** 128n - 1n) }, [family === 'v5' ? 'senderAddress' : 'sender']: ALICE });
+      expectErrorBody(res.body, 400, 'ValidationError');
+      expect(res.body.message, from).toMatch(/too large to price this transfer's fees/);
+      expect(res.body.details).toEqual([{ path: 'body.currency.amount', message: res.body.message }]);
+    }
+  });
+
   it('an unknown asset, an invalid address and incompatible chains are 400s from the engine', async () => {
     const asset = await send({ ...base, currency: { symbol: 'NOPE', amount: '1' } }).expect(400);
     expectErrorBody(asset.body, 400, 'InvalidCurrencyError');

@@ -10,6 +10,7 @@
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
 //                                         relay-after-hop.ts, bridge-destination.ts,
 //                                         metadata-xcm-version.ts, runtime-dry-run-api.ts,
+//                                         dry-run-mint-overflow.ts,
 //                                         query-memo.ts (last: it wraps the patched methods)
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
@@ -18,6 +19,7 @@ import { readAccountBalancesAsBigInt } from './account-balances';
 import { followTransfersAcrossTheBridge } from './bridge-destination';
 import { routeAllSdkChainsThroughOverrides } from './create-api-for-chain';
 import { readCustomAssetsInTheRegistry } from './custom-assets';
+import { refuseAmountsPastTheDryRunMint } from './dry-run-mint-overflow';
 import { buildWithTheMetadataXcmVersion } from './metadata-xcm-version';
 import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
@@ -46,5 +48,6 @@ export function patchSdk(): void {
   followTransfersAcrossTheBridge();
   buildWithTheMetadataXcmVersion();
   refuseDryRunsWithoutTheRuntimeApi();
+  refuseAmountsPastTheDryRunMint();
   memoizeWithinAQuery();
 }
