@@ -43,27 +43,42 @@ async function transfer(app: ReturnType<typeof testApp>['app'], family: string, 
   return { status: res.status, body: res.status === 200 ? (res.body as unknown) : { kind: res.body.kind, message: res.body.message } };
 }
 
-describe.each(FAMILIES)('/%s: answers from templates are the SDK answers', (family) => {
-  const filledBy = new Map<string, number>();
+/** Each family's run of a route, made once whichever test asks first (the suite shuffles tests): the transfers it filled from a template. */
+const runs = new Map<string, Promise<number>>();
 
+function checkRoute(family: string, route: Route): Promise<number> {
+  const name = `${family} ${key(route)}`;
+  let run = runs.get(name);
+  if (!run) {
+    run = (async () => {
+      const before = templated.services.transfers.templates.counts().filled;
+      for (const [i, amount] of AMOUNTS.entries()) {
+        const recipient = newAccount(route.to);
+        const sender = newAccount(route.from);
+        const filled = templated.services.transfers.templates.counts().filled;
+        const ours = await transfer(templated.app, family, route, amount, recipient, sender);
+        // A request the SDK built (the first two of a shape) is the same in both services.
+        if (i < 2 && templated.services.transfers.templates.counts().filled === filled) continue;
+        const sdk = await transfer(fresh.app, family, route, amount, recipient, sender);
+        expect(ours, `${amount} to ${recipient}`).toEqual(sdk);
+      }
+      return templated.services.transfers.templates.counts().filled - before;
+    })();
+    runs.set(name, run);
+  }
+  return run;
+}
+
+describe.each(FAMILIES)('/%s: answers from templates are the SDK answers', (family) => {
   it.each(building.map((r) => [key(r), r] as const))('%s', async (_name, route) => {
-    const before = templated.services.transfers.templates.counts().filled;
-    for (const [i, amount] of AMOUNTS.entries()) {
-      const recipient = newAccount(route.to);
-      const sender = newAccount(route.from);
-      const filled = templated.services.transfers.templates.counts().filled;
-      const ours = await transfer(templated.app, family, route, amount, recipient, sender);
-      // A request the SDK built (the first two of a shape) is the same in both services.
-      if (i < 2 && templated.services.transfers.templates.counts().filled === filled) continue;
-      const sdk = await transfer(fresh.app, family, route, amount, recipient, sender);
-      expect(ours, `${amount} to ${recipient}`).toEqual(sdk);
-    }
-    filledBy.set(key(route), templated.services.transfers.templates.counts().filled - before);
+    await checkRoute(family, route);
   });
 
-  it('answers the teleports and reserve transfers that read no chain from templates, and never those that price fees on chains', () => {
+  it('answers the teleports and reserve transfers that read no chain from templates, and never those that price fees on chains', async () => {
+    const filledBy = new Map<string, number>();
+    for (const route of building) filledBy.set(key(route), await checkRoute(family, route));
     // The first request of a shape is built, the second learns it, the others are filled in (or, when
-    // the first family learned the shape, every one of them).
+    // the other family learned the shape first, every one of them).
     const filled = (route: string) => filledBy.get(route)! >= AMOUNTS.length - 2;
     for (const route of ['Polkadot -> AssetHubPolkadot DOT', 'AssetHubPolkadot -> Hydration USDT', 'Kusama -> AssetHubKusama KSM', 'Hydration -> Moonbeam USDT', 'Moonbeam -> Hydration GLMR', 'BridgeHubPolkadot -> Polkadot DOT']) {
       expect(filled(route), route).toBe(true);
@@ -73,11 +88,16 @@ describe.each(FAMILIES)('/%s: answers from templates are the SDK answers', (fami
       expect(filledBy.get(route), route).toBe(0);
     }
     expect([...filledBy.values()].filter((n) => n > 0).length).toBeGreaterThanOrEqual(27);
-  });
+  }, 600_000);
 });
 
-it('BUILD_TEMPLATES=0 builds every transfer with the SDK', () => {
+it('BUILD_TEMPLATES=0 builds every transfer with the SDK', async () => {
+  const route = building.find((r) => key(r) === 'Polkadot -> AssetHubPolkadot DOT')!;
+  const amounts = ['10000000000', '123456789012', '20000000000'];
+  for (const amount of amounts) {
+    expect((await transfer(fresh.app, 'v5', route, amount, newAccount(route.to), newAccount(route.from))).status).toBe(200);
+  }
   const counts = fresh.services.transfers.templates.counts();
   expect(counts.filled).toBe(0);
-  expect(counts.built).toBeGreaterThan(0);
+  expect(counts.built).toBeGreaterThanOrEqual(amounts.length);
 });
