@@ -3,9 +3,9 @@
 // setImmediate each, every slice and frame waiting would run back to back in the same check phase
 // (four hostile requests: four slices, or four 15 MB parses, before /health is read again). Here
 // one waiter is let go per turn and the loop polls sockets between any two. Waiters queue per
-// client (clients.ts: whose work it is) and the clients take turns round-robin, so one client's
-// many requests cost another client's request one slice of theirs per slice of its own, not a
-// slice of each.
+// client (client-context.ts: whose work it is) and the clients take turns round-robin, so one
+// client's many requests cost another client's request one slice of theirs per slice of its own,
+// not a slice of each.
 import { currentClient } from './client-context';
 
 /** Each client's waiters in order; the Map's order is the round: the client let go moves to its end. */
