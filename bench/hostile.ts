@@ -91,6 +91,8 @@ export interface LoopHolds {
   max: number;
   /** Holds over 50 ms. */
   over50: number;
+  /** Holds over 20 ms. */
+  over20: number;
 }
 
 /** The service's loop holds since the last call, read from bench/loop-holds.ts in it (SIGUSR2); a new window starts. */

@@ -2,7 +2,7 @@
 // event loop, counted in its own CPU time (process.threadCpuUsage) between two turns of a 1 ms
 // timer, so that the figure does not move with what else a shared machine runs (a wall-clock
 // /health time does). The first SIGUSR2 starts a window; the next writes the window's figures to
-// LOOP_HOLDS_FILE as JSON ({ max, over50, turns }, ms) and starts another.
+// LOOP_HOLDS_FILE as JSON ({ max, over50, over20, turns }, ms) and starts another.
 import { writeFileSync } from 'node:fs';
 
 const file = process.env.LOOP_HOLDS_FILE;
@@ -18,7 +18,7 @@ setInterval(() => {
 process.on('SIGUSR2', () => {
   if (holds && file) {
     const sorted = holds.sort((a, b) => a - b);
-    writeFileSync(file, JSON.stringify({ max: sorted.at(-1) ?? 0, over50: sorted.filter((ms) => ms > 50).length, turns: sorted.length }));
+    writeFileSync(file, JSON.stringify({ max: sorted.at(-1) ?? 0, over50: sorted.filter((ms) => ms > 50).length, over20: sorted.filter((ms) => ms > 20).length, turns: sorted.length }));
   }
   holds = [];
 });

@@ -1,5 +1,7 @@
-// Turns for long work: one waiter let go per turn of the event loop, in order, whoever queued it.
+// Turns for long work: one waiter let go per turn of the event loop, in order for one client, the
+// clients waiting taking turns.
 import { describe, expect, it } from 'vitest';
+import { asClient } from '../../src/chains/client-context';
 import { inTurn, nextTurn } from '../../src/chains/turns';
 
 const immediate = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -23,4 +25,17 @@ describe('turns', () => {
     await immediate();
     expect(seen).toEqual(['socket frame', 'decode slice', 'another frame']);
   });
+
+  it('clients take turns: a client that queued three waits one turn, not three, for another\'s one', async () => {
+    const seen: string[] = [];
+    const waiters = [
+      ...['a1', 'a2', 'a3'].map((name) => asClient('a', () => nextTurn().then(() => seen.push(name)))),
+      asClient('b', () => nextTurn().then(() => seen.push('b1'))),
+      asClient('a', () => nextTurn().then(() => seen.push('a4'))),
+      asClient('c', () => nextTurn().then(() => seen.push('c1'))),
+    ];
+    await Promise.all(waiters);
+    expect(seen).toEqual(['a1', 'b1', 'c1', 'a2', 'a3', 'a4']);
+  });
 });
+

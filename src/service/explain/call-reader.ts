@@ -247,11 +247,14 @@ export function programTransfers(origin: TChain, chain: TChain | null, program: 
   }
 }
 
+/** utility.batch, batchAll or forceBatch: read as its calls, in order. */
+export const isBatch = (call: Call): boolean => call.section === 'utility' && ['batch', 'batchAll', 'forceBatch'].includes(call.method);
+
 /** Reads one call, and the calls it nests, as executed on `chain`. */
 export function readCall(chain: TChain, call: Call, out: CallReading): void {
   const id = `${call.section}.${call.method}`;
   const a = () => args(call);
-  if (call.section === 'utility' && ['batch', 'batchAll', 'forceBatch'].includes(call.method)) {
+  if (isBatch(call)) {
     for (const inner of call.args[0] as unknown as Call[]) readCall(chain, inner, out);
   } else if (id === 'proxy.proxy' || id === 'proxy.proxyAnnounced' || id === 'utility.asDerivative') {
     readCall(chain, call.args[id === 'proxy.proxy' ? 2 : id === 'utility.asDerivative' ? 1 : 3] as unknown as Call, out);

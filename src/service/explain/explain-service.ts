@@ -12,7 +12,8 @@ import type { ExplainRequest } from '../../schemas/explain';
 import { listedAsset, routeOf } from '../route-check';
 import { runOnChains } from '../sdk-calls';
 import { decodeCallData, hexBytes, viewCall } from './call-decoder';
-import { readCall } from './call-reader';
+import { isBatch, readCall } from './call-reader';
+import { innerCalls } from './nested-calls';
 import { needsMetadata, readEvmTransaction, parseEvmTransaction, requireEvmTransaction } from './evm-reader';
 import type { CallReading, Explanation, TransferView, Warning } from './views';
 import { decodeTransacts } from './transact-calls';
@@ -137,14 +138,20 @@ export class ExplainService {
     }
     return runOnChains(this.pool, this.config, req.options, `Explaining call data on ${req.chain}`, async (call) => {
       const api = (await call.apiOverrides[req.chain]) as ApiPromise;
+      // Call data at the bounds takes tens of ms to read: in slices, each in a turn of its own (one
+      // slice per turn, the clients waiting taking turns: turns.ts), so that other clients'
+      // requests are read in between. The decode too: requests whose bodies arrive together
+      // would otherwise decode back to back in the turn that read them.
+      await nextTurn();
       // Its XCM held to the bounds of xcm-bounds.ts by the scan before it is decoded: past them, a 400 from the scan alone.
       const decoded = decodeCallData(api.registry, hexBytes(req.hex), true);
-      // Call data at the bounds takes tens of ms to read: in slices, each in a turn of its own (one
-      // slice of any request per turn), so that other clients' requests are read in between.
       await nextTurn();
       const reading: CallReading = { transfers: [], xcm: [], unknown: [] };
-      readCall(req.chain, decoded.call, reading);
-      await nextTurn();
+      // A batch's calls one per turn (readCall reads a batch as its calls in order).
+      for (const part of isBatch(decoded.call) ? innerCalls(decoded.call) : [decoded.call]) {
+        readCall(req.chain, part, reading);
+        await nextTurn();
+      }
       const route = routeOf(req.chain, decoded.call);
       await nextTurn();
       const undecoded = await decodeTransacts(req.chain, reading.xcm, call, new Set(route.map((hop) => hop.chain)));
@@ -152,7 +159,9 @@ export class ExplainService {
       if (decoded.wasExtrinsic) warnings.unshift(warn('ExtrinsicNotCallData', 'caution', 'hex is a whole unsigned extrinsic, not call data; its call is explained'));
       warnings.push(...undecoded);
       await this.checkReaping(api, req, reading.transfers, warnings);
-      const explanation = bounded({ chain: req.chain, call: viewCall(decoded.call), transfers: reading.transfers, xcm: reading.xcm, route, warnings });
+      const view = viewCall(decoded.call);
+      await nextTurn();
+      const explanation = bounded({ chain: req.chain, call: view, transfers: reading.transfers, xcm: reading.xcm, route, warnings });
       await nextTurn();
       return explanation;
     });
