@@ -111,6 +111,9 @@ const envSchema = z.object({
   CONNECT_TIMEOUT_MS: ms(10_000),
   REQUEST_TIMEOUT_MS: ms(30_000),
   IDLE_TIMEOUT_MS: ms(300_000),
+  // A connection to endpoints a client named closes this soon after its last use (at most IDLE_TIMEOUT_MS):
+  // what a client held at its nodes goes soon after it leaves. See docs/security.md "Fair connections".
+  CLIENT_IDLE_TIMEOUT_MS: ms(500),
   MAX_CHAINS: z.coerce.number().int().positive().max(1000).default(32),
   // Connections to endpoints clients name (apiOverrides, ?endpoint=), apart from MAX_CHAINS: see README "Fair connections".
   MAX_OVERRIDE_CONNECTIONS: z.coerce.number().int().positive().max(1000).default(8),

@@ -16,6 +16,12 @@ export interface PoolOptions {
   /** How long a connection nobody borrows stays open. */
   idleTimeoutMs: number;
   /**
+   * How long a connection to endpoints a client named stays open once nobody borrows it (default
+   * idleTimeoutMs; never longer): short, so what a client's requests and streams opened at its nodes
+   * is gone soon after it leaves, yet its back-to-back requests share one connection.
+   */
+  clientIdleTimeoutMs?: number;
+  /**
    * Cap on connections open or opening; idle ones are evicted, least recently used first. When
    * every one is in use, a request for another is refused at once (503), not queued.
    */
@@ -269,9 +275,15 @@ export class ConnectionPool {
       this.#options.logger?.debug({ chain: entry.chain }, 'closing idle chain connection');
       this.#entries.delete(entry.key);
       void this.#shut(entry, 'the connection was idle');
-    }, this.#options.idleTimeoutMs);
+    }, this.#idleTimeout(entry));
     // An idle connection alone should not keep the process alive.
     entry.idleTimer.unref();
+  }
+
+  /** A shared connection waits idleTimeoutMs for its next borrower; one a client named, its own shorter time. */
+  #idleTimeout(entry: Entry): number {
+    const { idleTimeoutMs, clientIdleTimeoutMs = idleTimeoutMs } = this.#options;
+    return entry.client === undefined ? idleTimeoutMs : Math.min(idleTimeoutMs, clientIdleTimeoutMs);
   }
 
   /**

@@ -11,5 +11,5 @@ export { customAssetLists, outsideCustomAssets, placeCustomAssets, withCustomAss
 export { inEngineScope, outsideEngineScopes, type EngineClients } from './engine-scopes';
 export { offersDryRunApi } from './patches/runtime-dry-run-api';
 export { withQueryMemo } from './patches/query-memo';
-export { apiOnSharedRuntime, runtimeKey, runtimeOf, type RuntimeVersionKey } from './patches/shared-runtime';
+export { apiOnSharedRuntime, rpcProvider, runtimeKey, runtimeOf, type RuntimeVersionKey } from './patches/shared-runtime';
 export type { ApiPromise } from '@polkadot/api';

@@ -70,6 +70,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
   const pool = new ConnectionPool({
     connectTimeoutMs: config.CONNECT_TIMEOUT_MS,
     idleTimeoutMs: config.IDLE_TIMEOUT_MS,
+    clientIdleTimeoutMs: config.CLIENT_IDLE_TIMEOUT_MS,
     maxChains: config.MAX_CHAINS,
     clientBudget: {
       total: config.MAX_OVERRIDE_CONNECTIONS,

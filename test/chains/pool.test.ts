@@ -284,6 +284,21 @@ describe('ConnectionPool: connections clients name', () => {
     expect(messages.filter((m) => m.includes('MAX_OVERRIDE_CONNECTIONS_PER_CLIENT'))).toHaveLength(12);
   });
 
+  it('a connection a client named closes clientIdleTimeoutMs after its last lease, the registry\'s stays for idleTimeoutMs; back-to-back borrows share one connection', async () => {
+    const [polkadot, kusama] = await Promise.all([chain('Polkadot'), chain('Kusama')]);
+    const pool = newPool({ maxChains: 1, clientIdleTimeoutMs: 300, namedBy: (chain, endpoints) => (endpoints.join(' ') === polkadot.url ? undefined : namedBy(chain, endpoints)) });
+    (await pool.acquire('Polkadot', [polkadot.url])).release();
+    // Released and borrowed again at once, leased meanwhile for longer than the client's idle time: one connection.
+    (await as('alice', () => pool.acquire('Kusama', [kusama.url]))).release();
+    const again = await as('alice', () => pool.acquire('Kusama', [kusama.url]));
+    await never(() => kusama.openConnections === 0, 'the leased connection closed', 600);
+    again.release();
+    (await as('alice', () => pool.acquireOwn('Kusama', [kusama.url]))).release();
+    expect([kusama.connectionsOpened, kusama.openConnections]).toEqual([1, 1]);
+    await until(() => kusama.openConnections === 0 && kusama.openSubscriptions === 0, 'the client\'s idle connection to close at the node');
+    expect([polkadot.openConnections, pool.stats()]).toEqual([1, [expect.objectContaining({ chain: 'Polkadot', state: 'open', leases: 0 })]]);
+  });
+
   it('two clients naming the same endpoints get a connection each', async () => {
     const polkadot = await chain('Polkadot');
     const pool = clientPool([], { total: 8, perClient: 4, perHost: 4 });

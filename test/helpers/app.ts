@@ -8,8 +8,13 @@ export const FAMILIES = ['v5', 'v2'] as const;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // Rate limits are off unless a test turns them on (test/ops covers them): suites send bursts from one address.
-  return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', ...overrides });
+  // A client's connections idle as the registry's (IDLE_TIMEOUT_MS) unless a test sets CLIENT_IDLE_TIMEOUT_MS
+  // (SHIPPED_CLIENT_IDLE): suites warm a connection to their test nodes and count on it seconds later.
+  return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', CLIENT_IDLE_TIMEOUT_MS: '3600000', ...overrides });
 }
+
+/** CLIENT_IDLE_TIMEOUT_MS as shipped, for the tests of what a client leaves behind at its nodes. */
+export const SHIPPED_CLIENT_IDLE = { CLIENT_IDLE_TIMEOUT_MS: String(loadConfig({}).CLIENT_IDLE_TIMEOUT_MS) };
 
 /** The server's request listener (the cached lane, then the Express app) with the real services, logging off. */
 export function testApp(overrides: Record<string, string> = {}): { app: ReturnType<typeof createApp>; services: Services; config: Config } {

@@ -4,7 +4,7 @@
 // the stream bound; chains that answer what does not decode.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, SHIPPED_CLIENT_IDLE, expectErrorBody, testApp } from '../helpers/app';
 import { openApiViolation } from '../helpers/openapi-responses';
 import { DOT, listen, openStream, signedTransfer, until, type OpenStream, type StreamEvent } from '../helpers/transfer-status';
 import { answerTo, startHostileNode, type HostileNode } from '../support/hostile-node';
@@ -164,16 +164,19 @@ describe('POST /x-transfer/status as a stream', () => {
   const atNodes = () => JSON.stringify({ polkadot: [polkadot.openConnections, polkadot.openSubscriptions], assetHub: [assetHub.openConnections, assetHub.openSubscriptions] });
 
   /**
-   * A service whose idle connections stay (the default IDLE_TIMEOUT_MS: what streams leave behind is
-   * counted, not closed for them), an in-flight transfer it has read once, and the nodes' counts then.
+   * A service with the idle times as shipped (IDLE_TIMEOUT_MS, CLIENT_IDLE_TIMEOUT_MS), an in-flight
+   * transfer it has read once, and the nodes' counts once nothing is held: every connection in this
+   * file is to endpoints a client named, closed soon after its last use.
    */
-  async function idleConnectionsKept(amount: bigint, work: (run: { service: ReturnType<typeof testApp>; url: string; body: unknown; before: string }) => Promise<void>): Promise<void> {
+  async function quietNodes(amount: bigint, work: (run: { service: ReturnType<typeof testApp>; url: string; body: unknown; before: string }) => Promise<void>): Promise<void> {
     // Clients told apart by X-Forwarded-For; every request here without it is 127.0.0.1's.
-    const service = testApp({ TRUST_PROXY: 'loopback' });
+    const service = testApp({ TRUST_PROXY: 'loopback', ...SHIPPED_CLIENT_IDLE });
     const local = await listen(service.app);
     try {
       const { body } = await includedTeleport(amount);
       expect((await request(service.app).post('/v5/x-transfer/status').send(body)).body).toMatchObject({ status: 'in-flight' });
+      const pools = [a, shortLived, service].map((app) => app.services.pool);
+      await until(() => pools.every((pool) => pool.size === 0) && polkadot.openConnections === 0 && assetHub.openConnections === 0, 'the idle connections to close');
       await work({ service, url: local.url, body, before: atNodes() });
     } finally {
       await local.close();
@@ -183,27 +186,29 @@ describe('POST /x-transfer/status as a stream', () => {
 
   const streamsGone = (service: ReturnType<typeof testApp>) =>
     until(() => service.services.status.openStreams === 0 && service.services.status.watching().length === 0, 'the streams and their watch to end');
+  // Bounded well past CLIENT_IDLE_TIMEOUT_MS for a busy machine; before it, what a client held stayed IDLE_TIMEOUT_MS (300 s).
   const nodesBack = (before: string) => until(() => atNodes() === before, `the nodes back to ${before} (now ${atNodes()})`, 5_000);
 
-  it('six clients that each go away give back, at the node, every connection and subscription their streams added, in both families', async () => {
-    await idleConnectionsKept(18n * DOT, async ({ service, url, body, before }) => {
+  it('six clients that each destroy their socket mid-stream leave each node\'s connections and subscriptions where they were before, in both families: the issue\'s case', async () => {
+    await quietNodes(18n * DOT, async ({ service, url, body, before }) => {
       for (let round = 0; round < 2; round++) {
-        const streams = await Promise.all(Array.from({ length: 6 }, (_, i) => openStream(`${url}/${FAMILIES[i % 2]}/x-transfer/status`, body)));
-        for (const s of streams) expect((await s.until('leg')).length + (await s.until('leg')).length).toBe(2);
+        const streams = Array.from({ length: 6 }, (_, i) => rawStream(`${url}/${FAMILIES[i % 2]}/x-transfer/status`, body));
+        await Promise.all(streams.map((s) => s.legs(2)));
         expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
         // Blocks keep coming while the clients leave one after another: the watch is reading when the last goes.
         for (const s of streams) {
           assetHub.produceBlock();
-          s.close();
+          s.destroy();
         }
         await streamsGone(service);
+        // The head subscription goes with the last listener; the client's connections CLIENT_IDLE_TIMEOUT_MS later.
         await nodesBack(before);
       }
     });
   });
 
-  it('the head subscription stays while one stream of an in-flight transfer listens and goes when the last client destroys its socket, with idle connections kept (no timer does it), in both families', async () => {
-    await idleConnectionsKept(19n * DOT, async ({ service, url, body, before }) => {
+  it('the head subscription stays while one stream of an in-flight transfer listens and goes when the last client destroys its socket (no timer does it), in both families', async () => {
+    await quietNodes(19n * DOT, async ({ service, url, body, before }) => {
       const streams = FAMILIES.flatMap((family) => [rawStream(`${url}/${family}/x-transfer/status`, body), rawStream(`${url}/${family}/x-transfer/status/stream`, body)]);
       await Promise.all(streams.map((s) => s.legs(2)));
       expect(service.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 4 }]);
@@ -217,22 +222,59 @@ describe('POST /x-transfer/status as a stream', () => {
       last.destroy();
       await streamsGone(service);
       await nodesBack(before);
-      expect(service.services.pool.stats().map((e) => e.leases)).toEqual([0, 0]);
+      expect(service.services.pool.size).toBe(0);
     });
   });
 
-  it('streams of another client, over endpoints it names, leave at the node only that client\'s own idle connections (one connection and polkadot.js\'s runtime-version subscription each), not the head subscription: what the issue counted', async () => {
-    await idleConnectionsKept(20n * DOT, async ({ service, url, body, before }) => {
-      const streams = Array.from({ length: 6 }, (_, i) => rawStream(`${url}/${FAMILIES[i % 2]}/x-transfer/status`, body, { 'X-Forwarded-For': '203.0.113.10' }));
+  it('streams of another client, over endpoints it names, leave the nodes\' counts where they were while the first client still listens, in both families', async () => {
+    await quietNodes(20n * DOT, async ({ service, url, body, before }) => {
+      const first = rawStream(`${url}/v5/x-transfer/status`, body);
+      await first.legs(2);
+      // What the first client holds while it listens: its connections in use (a read's idle one closed).
+      const { pool } = service.services;
+      await until(() => pool.stats().every((e) => e.leases > 0) && polkadot.openConnections + assetHub.openConnections === pool.openCount, 'the first client\'s idle connections to close');
+      const listening = atNodes();
+      const others = Array.from({ length: 6 }, (_, i) => rawStream(`${url}/${FAMILIES[i % 2]}/x-transfer/status`, body, { 'X-Forwarded-For': '203.0.113.10' }));
+      await Promise.all(others.map((s) => s.legs(2)));
+      // They share the first client's head subscription, over connections of their client's own.
+      expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
+      for (const s of others) s.destroy();
+      await until(() => service.services.status.openStreams === 1, 'the other client\'s streams to end');
+      await nodesBack(listening);
+      expect(service.services.status.watching()).toMatchObject([{ chain: 'AssetHubPolkadot', listeners: 1 }]);
+      first.destroy();
+      await streamsGone(service);
+      await nodesBack(before);
+    });
+  });
+
+  it('a client\'s streams over its own connection on the operator\'s shared runtime subscribe and unsubscribe on that connection: the operator\'s connections are all that stays at the nodes', async () => {
+    const service = testApp({ CHAIN_ENDPOINTS: JSON.stringify(overrides), ...SHIPPED_CLIENT_IDLE });
+    const local = await listen(service.app);
+    try {
+      const { tx, body } = await includedTeleport(21n * DOT);
+      const shared = { from: body.from, to: body.to, txHash: body.txHash, blockHash: body.blockHash };
+      // Read over the operator's endpoints: its shared connections stay open and offer their runtime.
+      expect((await request(service.app).post('/v5/x-transfer/status').send(shared)).body).toMatchObject({ status: 'in-flight' });
+      const { pool } = service.services;
+      await until(() => polkadot.openConnections + assetHub.openConnections === pool.openCount && pool.openCount === 2, 'only the operator\'s connections to stay');
+      const before = atNodes();
+      // Another spelling of the same nodes: the client's own connections, decoding with the shared runtime.
+      const own = { ...body, options: { development: true, apiOverrides: { Polkadot: `${polkadot.url}/mine`, AssetHubPolkadot: `${assetHub.url}/mine` } } };
+      const streams = FAMILIES.map((family) => rawStream(`${local.url}/${family}/x-transfer/status`, own));
       await Promise.all(streams.map((s) => s.legs(2)));
+      expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(1);
+      // The destination's block reaches them through that subscription (before, the watch failed: no provider).
+      assetHub.produceBlock({ events: [processed(tx.topic, { Parent: null }, true)] });
+      await Promise.all(streams.map((s) => s.legs(3)));
       for (const s of streams) s.destroy();
       await streamsGone(service);
-      await until(() => assetHub.openSubscriptionsOf('chain_finalizedHead') === 0, 'the head subscription to go');
-      // Idle in the pool (IDLE_TIMEOUT_MS, the client's budget), as any request's connections to endpoints it named.
-      const [polkadotBefore, assetHubBefore] = Object.values(JSON.parse(before) as Record<string, [number, number]>);
-      expect(JSON.parse(atNodes())).toEqual({ polkadot: polkadotBefore!.map((n) => n + 1), assetHub: assetHubBefore!.map((n) => n + 1) });
-      expect(service.services.pool.stats()).toEqual(Array.from({ length: 4 }, () => expect.objectContaining({ state: 'open', leases: 0 })));
-    });
+      await nodesBack(before);
+      expect(assetHub.openSubscriptionsOf('chain_finalizedHead')).toBe(0);
+    } finally {
+      await local.close();
+      await service.services.close();
+    }
   });
 
   it('when the service drains, open streams end with what they know, and new ones are refused (503)', async () => {

@@ -84,3 +84,12 @@ export function apiOnSharedRuntime(source: ApiPromise, provider: ProviderInterfa
   };
   return api;
 }
+
+/**
+ * The provider `api`'s RPC calls go over: what a raw subscription or call must use to be on the
+ * api's own connection. An api made here keeps none in its options (`_options.provider` is unset:
+ * it was made from `source`), so this reads the RPC core's, which every api has.
+ */
+export function rpcProvider(api: ApiPromise): ProviderInterface {
+  return (api as unknown as Internals)._rpcCore.provider as ProviderInterface;
+}

@@ -4,7 +4,7 @@
 // against the request's ReadBudget (its bytes, and the items it makes us decode) before it is used.
 import { ChainResponseError } from '../../errors';
 import { quote } from '../../chains/address-guard';
-import { utilCrypto, type ApiPromise } from '../../sdk';
+import { rpcProvider, utilCrypto, type ApiPromise } from '../../sdk';
 import { jsonBytes, type ReadBudget } from '../sdk-calls';
 import { decodeEvents, type ChainEvent } from './chain-events';
 
@@ -222,11 +222,6 @@ export async function eventsAt(api: ApiPromise, chain: string, budget: ReadBudge
   return bytes ? decodeEvents(api.registry, chain, bytes, budget) : [];
 }
 
-interface Provider {
-  subscribe(type: string, method: string, params: unknown[], callback: (error: Error | null, result: unknown) => void): Promise<number | string>;
-  unsubscribe(type: string, method: string, id: number | string): Promise<boolean>;
-}
-
 /**
  * Subscribes to finalized heads on the api's own provider, each header's number handed on as the
  * node sent it (checked). Not through `api.rpc`: that keeps a subscription 1.75 s after its last
@@ -234,9 +229,9 @@ interface Provider {
  * returned function unsubscribes at once.
  */
 export async function subscribeFinalizedNumbers(api: ApiPromise, chain: string, next: (number: number) => void, failed: (error: unknown) => void): Promise<() => void> {
-  // polkadot.js keeps the provider it was given in its options (the pool's connections give one).
-  const provider = (api as unknown as { _options?: { provider?: Provider } })._options?.provider;
-  if (!provider) throw new Error(`no provider to subscribe to ${chain}'s heads with`);
+  // The provider the api's RPC core sends on: its own connection, also on a shared runtime (where
+  // polkadot.js keeps no provider in its options).
+  const provider = rpcProvider(api);
   const id = await provider.subscribe('chain_finalizedHead', 'chain_subscribeFinalizedHeads', [], (error, header) => {
     try {
       if (error) throw error;
