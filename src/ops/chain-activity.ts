@@ -1,7 +1,7 @@
 import { distinctEndpoints } from '../chains/endpoint';
 import type { PoolObserver } from '../chains/pool';
 import { DeadlineExceededError } from '../errors';
-import { sdk, type ApiPromise } from '../sdk';
+import { rpcProvider, sdk, type ApiPromise } from '../sdk';
 
 /** Why a connect failed, as a bounded label (the full message stays in the logs). */
 export type ConnectFailure = 'timeout' | 'refused' | 'dns' | 'closed' | 'cancelled' | 'other';
@@ -28,10 +28,10 @@ export interface ChainRecord {
   lastFailure?: { reason: ConnectFailure; at: Date };
 }
 
-/** The endpoint an api was opened on (polkadot.js keeps the provider in its options). */
+/** The endpoint an api was opened on (its RPC core's provider: one on a shared runtime keeps none in its options). */
 function endpointOf(api: ApiPromise): string | undefined {
-  const provider = (api as unknown as { _options?: { provider?: { endpoint?: unknown } } })._options?.provider;
-  return typeof provider?.endpoint === 'string' ? provider.endpoint : undefined;
+  const provider = rpcProvider(api) as { endpoint?: unknown };
+  return typeof provider.endpoint === 'string' ? provider.endpoint : undefined;
 }
 
 function isRegistryEndpoint(chain: string, url: string): boolean {

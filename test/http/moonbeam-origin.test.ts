@@ -44,6 +44,22 @@ describe.each(FAMILIES)('/%s Moonbeam-origin DOT', (family) => {
   });
 });
 
+it('a client\'s own Moonbeam node on the operator\'s shared runtime: the balance is read with eth_call over the client\'s connection', async () => {
+  const service = testApp({ CHAIN_ENDPOINTS: JSON.stringify(overrides) });
+  const send = (options: Record<string, unknown>) =>
+    request(service.app)
+      .post('/v5/x-transfer')
+      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'DOT', amount: '10000000000' }, address: ALICE, senderAddress: SENDER, options });
+  try {
+    // Over the operator's endpoints first: its connection's runtime is then shared with a client's own on the same runtime.
+    expect((await send({})).status).toBe(200);
+    const res = await send({ development: true, apiOverrides: { ...overrides, Moonbeam: `${chains.Moonbeam.url}/mine` } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  } finally {
+    await service.services.close();
+  }
+});
+
 describe.each(FAMILIES)('/%s pallet and method', (family) => {
   it('a method whose arguments do not fit the transfer is a 400 naming method', async () => {
     const res = await request(app)

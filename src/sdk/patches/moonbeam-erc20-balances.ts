@@ -19,14 +19,17 @@
 //
 // Guarded by: test/http/moonbeam-origin.test.ts "Moonbeam -> %s DOT builds offline: the xcDOT
 // balance is read with eth_call from the Moonbeam node the request uses";
-// test/hostile/moonbeam-eth-call.test.ts "%s: 502 naming Moonbeam and eth_call, in both families".
+// test/hostile/moonbeam-eth-call.test.ts "%s: 502 naming Moonbeam and eth_call, in both families";
+// test/http/moonbeam-origin.test.ts "a client's own Moonbeam node on the operator's shared runtime".
 import type { TAssetInfo } from '@paraspell/sdk-pjs';
+import type { ApiPromise } from '@polkadot/api';
 import { ChainResponseError } from '../../errors';
 import { sdk } from '../load';
+import { rpcProvider } from './shared-runtime';
 
-/** What the patch needs of sdk-pjs's chain API: its ApiPromise (the pooled connection) and the provider polkadot.js keeps in its options. */
+/** What the patch needs of sdk-pjs's chain API: its ApiPromise (the pooled connection). */
 interface SdkChainApi {
-  api: { rpc: { eth?: unknown }; _options?: { provider?: { send(method: string, params: unknown[]): Promise<unknown> } } };
+  api: ApiPromise;
 }
 
 /** An answer to `balanceOf`: one 32-byte word. */
@@ -58,8 +61,9 @@ export function readMoonbeamErc20BalancesOverTheChain(): void {
   proto.getBalanceForeign = async function (api, address, asset) {
     const assetId = 'assetId' in asset && typeof asset.assetId === 'string' ? asset.assetId : undefined;
     if (assetId === undefined) throw new sdk.InvalidCurrencyError(`${asset.symbol} on Moonbeam has no asset id: its XC-20 balance cannot be read`);
-    const provider = api.api._options?.provider;
-    if (!api.api.rpc.eth || !provider) throw new sdk.UnableToComputeError('The Moonbeam node does not serve the Ethereum JSON-RPC (eth_call), which reads XC-20 balances');
+    // The provider polkadot.js's RPC core sends on: a connection on a shared runtime keeps none in its options.
+    const provider = rpcProvider(api.api);
+    if (!(api.api.rpc as { eth?: unknown }).eth) throw new sdk.UnableToComputeError('The Moonbeam node does not serve the Ethereum JSON-RPC (eth_call), which reads XC-20 balances');
     const data = `${BALANCE_OF}${address.replace(/^0x/, '').toLowerCase().padStart(64, '0')}`;
     return balanceIn(await provider.send('eth_call', [{ to: xc20(assetId), data }]));
   };
