@@ -297,7 +297,8 @@ export class FairSlots {
 
   /**
    * The waiting tries a freed slot could go to now, per owner (an owner under its cap, a host under its
-   * cap whose lane is open), up to `enough` in all.
+   * cap whose lane is open): up to `enough` in all, of two owners at least when there are (a try is
+   * cut for another owner than its own).
    */
   #wanted(enough: number): Map<string, number> {
     const { perOwner, perHost } = this.#limits;
@@ -316,7 +317,7 @@ export class FairSlots {
       }
       if (n > 0) wanted.set(owner, n);
       all += n;
-      if (all >= enough) break;
+      if (all >= enough && wanted.size > 1) break;
     }
     return wanted;
   }
