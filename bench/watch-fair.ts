@@ -10,7 +10,7 @@
 // runs that build too, before this one in each case, on the same chains and receivers' machine (issue 42
 // part 4: the cut, WATCH_DELIVERY_CUT_MS, measured against the commit before it).
 //   npm run bench:watch-fair
-//   npx tsc -p tsconfig.json && BENCH_CASE=6x8 BENCH_REDIS=1 BENCH_BASE=<ref> node dist/bench/watch-fair.js
+//   BENCH_CASE=6x8 BENCH_REDIS=1 BENCH_BASE=<ref> npm run bench:watch-fair   (npm runs the project's Node 24)
 import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -121,6 +121,12 @@ async function run(name: string, env: Record<string, string>, c: HungCase, build
   };
   try {
     step(`${build.label}, ${name}: ${c.label}, from ${c.attackers} clients`);
+    // Each client address dials the test chains on its first request (its own connection): made
+    // once before the hung watches, so that the samples time the delivery, not that first dial, and
+    // start right after the hung watches, while their first tries hang (dialling after them had let
+    // those tries time out before the first sample on a loaded machine).
+    for (let k = 0; k < CLIENTS; k++) await make(`10.8.0.${1 + k}`, quick.url);
+    const hungFrom = performance.now();
     let made = 0;
     await Promise.all(
       Array.from({ length: 12 }, async (_, lane) => {
@@ -134,10 +140,7 @@ async function run(name: string, env: Record<string, string>, c: HungCase, build
     // their hosts are in the slow lane.
     const laned = performance.now() + 10_000;
     await sleep(1_000);
-    step(`${made} made; hung connections open: ${hung.open()}`);
-    // Each client address dials the test chains on its first request (its own connection): made
-    // once before the samples, so that they time the delivery, not that first dial.
-    for (let k = 0; k < CLIENTS; k++) await make(`10.8.0.${1 + k}`, quick.url);
+    step(`${made} made in ${((performance.now() - hungFrom) / 1000 - 1).toFixed(1)} s; hung connections open: ${hung.open()}`);
     const fromPost: number[] = [];
     const fromAnswer: number[] = [];
     const afterLaned: number[] = [];
