@@ -6,18 +6,24 @@
 // help, the per-client cap must), and (issue 42 part 4) 192 watches of six clients at eight hosts each:
 // the clients' caps together pass every slot, the slow lane must help. Each watch is final when made
 // (an unknown block hash), so its one webhook is owed at once. BENCH_REDIS=1 runs the Redis backend
-// too, on a redis-server it starts.
+// too, on a redis-server it starts. BENCH_CASE=one-host, hosts or 6x8 runs one case. BENCH_BASE=<git ref>
+// runs that build too, before this one in each case, on the same chains and receivers' machine (issue 42
+// part 4: the cut, WATCH_DELIVERY_CUT_MS, measured against the commit before it).
 //   npm run bench:watch-fair
+//   BENCH_CASE=6x8 BENCH_REDIS=1 BENCH_BASE=<ref> npm run bench:watch-fair   (npm runs the project's Node 24)
 import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { redisForTest } from '../test/support/redis-server';
+import { withBuilds, type Build } from './baseline';
 import { startTestChain } from '../test/support/test-chain';
 import { startService } from './harness';
 
 /** How the hung watches are spread: how many, from how many clients, and the receiver host of the i-th. */
 interface HungCase {
+  /** What BENCH_CASE names it by. */
+  name: string;
   label: string;
   hung: number;
   attackers: number;
@@ -26,10 +32,10 @@ interface HungCase {
 
 // Not 127.0.0.1, the client's receiver: hosts are told apart by name.
 const CASES: HungCase[] = [
-  { label: '180 hung at 1 host', hung: 180, attackers: 3, host: () => '127.0.0.2' },
-  { label: '180 hung hosts', hung: 180, attackers: 3, host: (i) => `127.0.1.${1 + (i % 250)}` },
+  { name: 'one-host', label: '180 hung at 1 host', hung: 180, attackers: 3, host: () => '127.0.0.2' },
+  { name: 'hosts', label: '180 hung hosts', hung: 180, attackers: 3, host: (i) => `127.0.1.${1 + (i % 250)}` },
   // The i-th watch is client i % 6's: its hosts are the eight 127.0.2.(8c+1 ... 8c+8).
-  { label: '6 clients x 8 hung hosts', hung: 192, attackers: 6, host: (i) => `127.0.2.${1 + (i % 6) * 8 + (Math.floor(i / 6) % 8)}` },
+  { name: '6x8', label: '6 clients x 8 hung hosts', hung: 192, attackers: 6, host: (i) => `127.0.2.${1 + (i % 6) * 8 + (Math.floor(i / 6) % 8)}` },
 ];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 150);
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 200);
@@ -95,13 +101,13 @@ async function quickReceiver() {
   };
 }
 
-async function run(name: string, env: Record<string, string>, c: HungCase): Promise<void> {
+async function run(name: string, env: Record<string, string>, c: HungCase, build: Build): Promise<void> {
   const [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
   const hung = await hungReceiver();
   const quick = await quickReceiver();
   // X-Forwarded-For from loopback counts: each attacker and the client are addresses of their own
   // (13 in all, each with its own connection to the test chains: issue 33's item 2).
-  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn', MAX_OVERRIDE_CONNECTIONS: '64', MAX_OVERRIDE_CONNECTIONS_PER_HOST: '64', ...env });
+  const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true', TRUST_PROXY: 'loopback', LOG_LEVEL: 'warn', MAX_OVERRIDE_CONNECTIONS: '64', MAX_OVERRIDE_CONNECTIONS_PER_HOST: '64', ...env }, build.root);
   const options = { development: true, apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } };
   const make = async (client: string, url: string): Promise<{ status: number; id?: string }> => {
     const res = await fetch(`${service.url}/v5/x-transfer/watch`, {
@@ -114,7 +120,13 @@ async function run(name: string, env: Record<string, string>, c: HungCase): Prom
     return { status: res.status, id: body.id };
   };
   try {
-    step(`${name}: ${c.label}, from ${c.attackers} clients`);
+    step(`${build.label}, ${name}: ${c.label}, from ${c.attackers} clients`);
+    // Each client address dials the test chains on its first request (its own connection): made
+    // once before the hung watches, so that the samples time the delivery, not that first dial, and
+    // start right after the hung watches, while their first tries hang (dialling after them had let
+    // those tries time out before the first sample on a loaded machine).
+    for (let k = 0; k < CLIENTS; k++) await make(`10.8.0.${1 + k}`, quick.url);
+    const hungFrom = performance.now();
     let made = 0;
     await Promise.all(
       Array.from({ length: 12 }, async (_, lane) => {
@@ -128,10 +140,7 @@ async function run(name: string, env: Record<string, string>, c: HungCase): Prom
     // their hosts are in the slow lane.
     const laned = performance.now() + 10_000;
     await sleep(1_000);
-    step(`${made} made; hung connections open: ${hung.open()}`);
-    // Each client address dials the test chains on its first request (its own connection): made
-    // once before the samples, so that they time the delivery, not that first dial.
-    for (let k = 0; k < CLIENTS; k++) await make(`10.8.0.${1 + k}`, quick.url);
+    step(`${made} made in ${((performance.now() - hungFrom) / 1000 - 1).toFixed(1)} s; hung connections open: ${hung.open()}`);
     const fromPost: number[] = [];
     const fromAnswer: number[] = [];
     const afterLaned: number[] = [];
@@ -161,7 +170,7 @@ async function run(name: string, env: Record<string, string>, c: HungCase): Prom
     afterLaned.sort((a, b) => a - b);
     const f = (x: number) => `${x.toFixed(0)} ms`;
     console.log(
-      `| ${name}, ${c.label} | ${SAMPLES - lost} of ${SAMPLES} | ${f(percentile(fromPost, 0.5))} | ${f(percentile(fromPost, 0.99))} | ${f(fromPost.at(-1) ?? NaN)} | ${f(percentile(fromAnswer, 0.99))} | ${f(percentile(afterLaned, 0.99))} | ${hung.connections()} (${hungOpen} open at the end) |`,
+      `| ${build.label} | ${name}, ${c.label} | ${SAMPLES - lost} of ${SAMPLES} | ${f(percentile(fromPost, 0.5))} | ${f(percentile(fromPost, 0.99))} | ${f(fromPost.at(-1) ?? NaN)} | ${f(percentile(fromAnswer, 0.99))} | ${f(percentile(afterLaned, 0.99))} | ${hung.connections()} (${hungOpen} open at the end) |`,
     );
   } finally {
     await service.stop();
@@ -170,19 +179,26 @@ async function run(name: string, env: Record<string, string>, c: HungCase): Prom
 }
 
 async function main(): Promise<void> {
-  console.log(`| backend, case | client webhooks arrived | from POST: p50 | p99 | max | from 201: p99 | from POST, sent 10 s after the hung watches: p99 | hung tries (connections) |`);
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const c of CASES) await run('memory', {}, c);
-  if (process.env.BENCH_REDIS !== '1') return;
-  for (const c of CASES) {
-    // A Redis of its own per case: the watches of the one before are not carried over.
-    const redis = await redisForTest();
-    try {
-      await run('redis', { REDIS_URL: redis.url }, c);
-    } finally {
-      await redis.stop();
+  const only = process.env.BENCH_CASE;
+  const cases = only ? CASES.filter((c) => c.name === only) : CASES;
+  if (cases.length === 0) throw new Error(`BENCH_CASE=${only}: no such case (${CASES.map((c) => c.name).join(', ')})`);
+  await withBuilds(async (builds) => {
+    console.log(`| build | backend, case | client webhooks arrived | from POST: p50 | p99 | max | from 201: p99 | from POST, sent 10 s after the hung watches: p99 | hung tries (connections) |`);
+    console.log('|---|---|---|---|---|---|---|---|---|');
+    for (const c of cases) for (const build of builds) await run('memory', {}, c, build);
+    if (process.env.BENCH_REDIS !== '1') return;
+    for (const c of cases) {
+      for (const build of builds) {
+        // A Redis of its own per run: the watches of the one before are not carried over.
+        const redis = await redisForTest();
+        try {
+          await run('redis', { REDIS_URL: redis.url }, c, build);
+        } finally {
+          await redis.stop();
+        }
+      }
     }
-  }
+  });
 }
 
 main().then(

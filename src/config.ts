@@ -165,6 +165,7 @@ const envSchema = z.object({
   WATCH_RETRY_MAX_MS: ms(3_600_000),
   WATCH_RETRY_FOR_MS: z.coerce.number().int().positive().max(7 * DAY_MS).default(DAY_MS),
   WATCH_DELIVERY_TIMEOUT_MS: ms(10_000),
+  WATCH_DELIVERY_CUT_MS: ms(2_000),
   WATCH_MAX_DELIVERIES: z.coerce.number().int().positive().max(10_000).default(64),
   WATCH_MAX_DELIVERIES_PER_CLIENT: z.coerce.number().int().positive().max(10_000).default(16),
   WATCH_MAX_DELIVERIES_PER_HOST: z.coerce.number().int().positive().max(10_000).default(16),

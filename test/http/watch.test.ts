@@ -4,7 +4,9 @@
 // the watch's client sees or ends it; the webhook URL guard; the bounds; one head subscription per
 // chain however many watches follow it.
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -450,6 +452,47 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
     } finally {
       await app.services.close();
       await owed.close();
+    }
+  });
+
+  it('another client\'s webhook goes out while one client\'s receivers hang in every delivery slot: their tries are cut (WATCH_DELIVERY_CUT_MS), shown as unanswered (both families)', async () => {
+    // A receiver that accepts and never answers, named localhost (a host of its own: tests stay on 127.0.0.1); the deadline is far off.
+    const hung = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.resume();
+      hungSockets.add(socket);
+    });
+    const hungSockets = new Set<import('node:net').Socket>();
+    hung.listen(0, '127.0.0.1');
+    await once(hung, 'listening');
+    const port = (hung.address() as AddressInfo).port;
+    const app = testApp({ API_KEYS_FILE: file, WATCH_MAX_DELIVERIES: '2', WATCH_DELIVERY_TIMEOUT_MS: '600000', WATCH_DELIVERY_CUT_MS: '200', WATCH_RETRY_FIRST_MS: '60000' });
+    try {
+      const final = (url: string) => ({
+        from: 'Polkadot',
+        to: 'AssetHubPolkadot',
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        blockHash: `0x${randomBytes(32).toString('hex')}`,
+        options: { development: true, apiOverrides: overrides },
+        webhook: { url, secret: receiver.secret },
+      });
+      const stuck = [];
+      for (const path of ['a', 'b']) stuck.push(await watch(app.app, final(`http://localhost:${port}/${path}`), 'v5', 'alpha-key'));
+      await until(() => hungSockets.size === 2, 'both slots held by hung tries');
+      for (const family of FAMILIES) {
+        const mine = await watch(app.app, final(receiver.url), family, 'beta-key');
+        await receiver.eventsOf(mine.id, 1);
+      }
+      // A slot was freed for beta by cutting a hung try (recorded before its slot was given back): shown as unanswered, retried later.
+      const shown = await Promise.all(stuck.map(async ({ id }) => (await request(app.app).get(`/v5/x-transfer/watch/${id}`).set('x-api-key', 'alpha-key')).body.deliveries[0]));
+      const cut = shown.filter((d: { lastError?: string }) => d.lastError?.includes('(cut: '));
+      expect(cut.length).toBeGreaterThan(0);
+      for (const d of cut) expect(d).toMatchObject({ state: 'retrying', attempts: 1, lastError: expect.stringMatching(/^no answer from localhost:\d+ within \d+ ms \(cut: /) as string });
+    } finally {
+      // The hung tries end with their sockets: closing waits for the tries running.
+      for (const socket of hungSockets) socket.destroy();
+      hung.close();
+      await app.services.close();
     }
   });
 

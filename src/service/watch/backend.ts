@@ -47,8 +47,11 @@ export interface Following {
  */
 export type FollowWork = (watch: Watch, progress: WatchProgress, done: () => void) => Following;
 
-/** One try to deliver `event`; never rejects. `attempt` is 1 for the first try. */
-export type DeliverWork = (watch: Watch, event: WatchEvent, attempt: number) => Promise<DeliveryResult>;
+/**
+ * One try to deliver `event`; never rejects. `attempt` is 1 for the first try. `cut` aborts when the
+ * backend cuts the try (WATCH_DELIVERY_CUT_MS): it then ends at once as unanswered (`slow`).
+ */
+export type DeliverWork = (watch: Watch, event: WatchEvent, attempt: number, cut?: AbortSignal) => Promise<DeliveryResult>;
 
 /**
  * Where a waiting watch stands: the next block to read on the chain its cursor is on, recorded only if
@@ -104,6 +107,8 @@ export interface BackendOptions {
   maxDeliveriesPerClient: number;
   /** WATCH_MAX_DELIVERIES_PER_HOST: of those, tries to one receiver host. */
   maxDeliveriesPerHost: number;
+  /** WATCH_DELIVERY_CUT_MS: a try not yet known slow, this old, is cut while another owner's waits for a slot (none: never cut). */
+  deliveryCutMs?: number;
   /** WATCH_RETAIN_MS: how long an ended watch stays readable once its deliveries are settled. */
   retainMs: number;
   /** WATCH_RETAIN_PER_CLIENT: of those, records kept per owner (the oldest are forgotten first). */

@@ -24,7 +24,7 @@ export type DeliveryOutcome =
   | 'rejected'
   /** A 3xx: not followed. */
   | 'redirected'
-  /** No answer within the deadline. */
+  /** No answer within the deadline, or none before the try was cut (WATCH_DELIVERY_CUT_MS). */
   | 'timeout'
   /** Not dialled: the URL or its address is refused. */
   | 'refused'
@@ -95,12 +95,13 @@ export class WebhookSender {
     return Math.max(0, this.#pending - this.#options.maxInFlight);
   }
 
-  async send(webhook: Webhook, event: WatchEvent): Promise<DeliveryResult> {
+  /** `cut`: aborts the try (the backend cut it), which then ends at once as unanswered. */
+  async send(webhook: Webhook, event: WatchEvent, cut?: AbortSignal): Promise<DeliveryResult> {
     this.#pending++;
     const release = await this.#slots.acquire();
     const started = performance.now();
     try {
-      const { attempt, answerBytes } = await this.#try(webhook, event);
+      const { attempt, answerBytes } = await this.#try(webhook, event, cut, started);
       try {
         this.#options.observer?.tried({ event, ...attempt, durationMs: performance.now() - started, answerBytes });
       } catch {
@@ -114,7 +115,7 @@ export class WebhookSender {
   }
 
   /** Resolves once the socket is gone, never rejects. */
-  #try(webhook: Webhook, event: WatchEvent): Promise<{ attempt: Attempt; answerBytes: number }> {
+  #try(webhook: Webhook, event: WatchEvent, cut: AbortSignal | undefined, started: number): Promise<{ attempt: Attempt; answerBytes: number }> {
     const done = (attempt: Attempt) => Promise.resolve({ attempt, answerBytes: 0 });
     let url: URL;
     try {
@@ -152,6 +153,7 @@ export class WebhookSender {
         if (finished) return;
         finished = true;
         clearTimeout(timer);
+        cut?.removeEventListener('abort', onCut);
         // Whatever is left of the answer is dropped with the socket.
         request?.destroy();
         resolve({ attempt, answerBytes });
@@ -159,6 +161,16 @@ export class WebhookSender {
       const timer = setTimeout(() => {
         finish(decided ?? { result: { ok: false, error: `no answer from ${url.host} within ${timeoutMs} ms`, slow: true }, outcome: 'timeout' });
       }, timeoutMs);
+      // Cut: unanswered so far, counted as a timeout (an answer's code already read stands).
+      const onCut = (): void => {
+        const ms = Math.round(performance.now() - started);
+        finish(decided ?? { result: { ok: false, error: `no answer from ${url.host} within ${ms} ms (cut: other clients' webhooks waited for a slot)`, slow: true }, outcome: 'timeout' });
+      };
+      if (cut?.aborted) {
+        onCut();
+        return;
+      }
+      cut?.addEventListener('abort', onCut, { once: true });
       try {
         // `agent: false`: a socket of its own, closed after the answer; nothing pooled per receiver.
         request = (url.protocol === 'https:' ? https : http).request({

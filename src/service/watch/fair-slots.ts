@@ -7,6 +7,12 @@
 // A receiver host whose try got no answer in time is in the slow lane until a try of its answers 2xx:
 // its tries hold at most `slow` slots together, so hung receivers, however many owners hold them, leave
 // the other slots to everyone else (six owners' hung receivers had held all 64: issue 42).
+// A host not yet known to hang is in the usual lane: a usual-lane try left unanswered for `cutMs` while
+// another owner's try waits for a slot is cut (its signal aborts) and its host moves to the slow lane,
+// so that a burst of new hung receivers holds every slot for `cutMs`, not for a whole delivery
+// timeout. A try nobody waits behind is never cut.
+
+import type { BackendOptions } from './backend';
 
 /** Whom a slot is for: its watch's owner and (for a delivery) its receiver's host. */
 export interface SlotKey {
@@ -23,6 +29,22 @@ export interface SlotLimits {
   perHost: number;
   /** Slots the slow lane's hosts may hold together (0: no slow lane, as for follows). */
   slow?: number;
+  /** WATCH_DELIVERY_CUT_MS: a usual-lane try this old is cut when another owner waits (none: never cut, as for follows). */
+  cutMs?: number;
+}
+
+/** A slot held: `release` gives it back (once); `cut` aborts when the try holding it is cut (slots with `cutMs`). */
+export interface Slot {
+  release(): void;
+  cut?: AbortSignal;
+}
+
+/** A try holding a slot: whose, since when, in which lane, and how to cut it. */
+interface Held {
+  key: SlotKey;
+  at: number;
+  slow: boolean;
+  cut: AbortController;
 }
 
 /** Hosts remembered as slow at most: past it the one marked longest ago is forgotten (back to the fast lane). */
@@ -31,9 +53,19 @@ const MAX_SLOW_HOSTS = 10_000;
 /** The slow lane's share of WATCH_MAX_DELIVERIES: an eighth, at least one (none when there is one slot). */
 export const slowLaneOf = (total: number): number => (total > 1 ? Math.max(1, Math.floor(total / 8)) : 0);
 
-/** Waits for a slot: `grant` is called with the function that gives it back. */
+/** The delivery slots of a backend with these options (both backends share them out alike). */
+export const deliverySlotsOf = (options: BackendOptions): FairSlots =>
+  new FairSlots({
+    total: options.maxDeliveries,
+    perOwner: options.maxDeliveriesPerClient,
+    perHost: options.maxDeliveriesPerHost,
+    slow: slowLaneOf(options.maxDeliveries),
+    cutMs: options.deliveryCutMs,
+  });
+
+/** Waits for a slot: `grant` is called with it. */
 export interface Waiter {
-  grant(release: () => void): void;
+  grant(slot: Slot): void;
 }
 
 const bump = (counts: Map<string, number>, key: string, by: 1 | -1): void => {
@@ -55,6 +87,11 @@ export class FairSlots {
   /** Hosts in the slow lane (a Set keeps the order they were marked in), and the slots their tries hold. */
   readonly #slowHosts = new Set<string>();
   #slowRunning = 0;
+  /** With `cutMs`: the tries holding slots, oldest first, and the timer of the next look for one to cut. */
+  readonly #held = new Set<Held>();
+  #cutTimer?: NodeJS.Timeout;
+  /** The timer is a pause after a look that could not cut (not a try coming of age). */
+  #paused = false;
 
   constructor(limits: SlotLimits) {
     this.#limits = {
@@ -62,6 +99,7 @@ export class FairSlots {
       perOwner: Math.min(limits.perOwner, limits.total),
       perHost: Math.min(limits.perHost, limits.total),
       slow: Math.min(limits.slow ?? 0, limits.total),
+      cutMs: limits.cutMs,
     };
   }
 
@@ -71,10 +109,13 @@ export class FairSlots {
     if (result.ok) {
       // Its tries waiting on the slow lane may take a free slot now.
       if (this.#slowHosts.delete(host)) this.#grant();
-    } else if (result.slow && !this.#slowHosts.has(host)) {
-      this.#slowHosts.add(host);
-      if (this.#slowHosts.size > MAX_SLOW_HOSTS) this.#slowHosts.delete(this.#slowHosts.values().next().value!);
-    }
+    } else if (result.slow) this.#markSlow(host);
+  }
+
+  #markSlow(host: string): void {
+    if (this.#slowHosts.has(host)) return;
+    this.#slowHosts.add(host);
+    if (this.#slowHosts.size > MAX_SLOW_HOSTS) this.#slowHosts.delete(this.#slowHosts.values().next().value!);
   }
 
   /** Whether a try to `host` may take a slot by its lane: a slow host only while the slow lane has one free. */
@@ -112,21 +153,21 @@ export class FairSlots {
    * A slot now if the key is under its caps and one is free, else undefined. It jumps no one: slots
    * are handed out whenever one frees, so whoever still waits is at a cap (or none is free).
    */
-  tryAcquire(key: SlotKey): (() => void) | undefined {
+  tryAcquire(key: SlotKey): Slot | undefined {
     const { total, perOwner, perHost } = this.#limits;
     if (this.#running >= total || (this.#byOwner.get(key.owner) ?? 0) >= perOwner || (this.#byHost.get(key.host) ?? 0) >= perHost || !this.#laneOpen(key.host)) return undefined;
     this.#served.set(key.owner, this.#tick++);
     return this.#take(key);
   }
 
-  /** Resolves with the function that gives the slot back (call it once); a waiter whose signal aborts is rejected with its reason. */
-  acquire(key: SlotKey, signal?: AbortSignal): Promise<() => void> {
+  /** Resolves with the slot (give it back once); a waiter whose signal aborts is rejected with its reason. */
+  acquire(key: SlotKey, signal?: AbortSignal): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        grant: (release) => {
+        grant: (slot) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(release);
+          resolve(slot);
         },
       };
       const onAbort = (): void => {
@@ -141,11 +182,18 @@ export class FairSlots {
   /** Queues `waiter` for a slot (granted at once when one is free), without a promise: the waiter is the only object held. */
   wait(key: SlotKey, waiter: Waiter): void {
     let hosts = this.#waiting.get(key.owner);
+    // An owner that starts waiting may be whom a cut was missing: it is looked for now, not after the pause.
+    if (!hosts && this.#paused) {
+      clearTimeout(this.#cutTimer);
+      this.#cutTimer = undefined;
+      this.#paused = false;
+    }
     if (!hosts) this.#waiting.set(key.owner, (hosts = new Map()));
     let queue = hosts.get(key.host);
     if (!queue) hosts.set(key.host, (queue = []));
     queue.push(waiter);
     this.#grant();
+    this.#lookForCuts();
   }
 
   /** Takes a waiter that was not granted yet out of its queue. */
@@ -166,24 +214,112 @@ export class FairSlots {
     }
   }
 
-  #take(key: SlotKey): () => void {
+  #take(key: SlotKey): Slot {
     this.#running += 1;
     // The lane the slot was taken in is the one it goes back to, whatever the try tells meanwhile.
     const slow = this.#slowHosts.has(key.host);
     if (slow) this.#slowRunning += 1;
     bump(this.#byOwner, key.owner, 1);
     bump(this.#byHost, key.host, 1);
+    const held: Held | undefined = this.#limits.cutMs ? { key, at: Date.now(), slow, cut: new AbortController() } : undefined;
+    if (held) this.#held.add(held);
     let done = false;
-    return () => {
+    const release = (): void => {
       if (done) return;
       done = true;
       this.#running -= 1;
       if (slow) this.#slowRunning -= 1;
       bump(this.#byOwner, key.owner, -1);
       bump(this.#byHost, key.host, -1);
+      if (held) this.#held.delete(held);
       if (!this.#byOwner.has(key.owner) && !this.#waiting.has(key.owner)) this.#served.delete(key.owner);
       this.#grant();
+      this.#lookForCuts();
     };
+    return held ? { release, cut: held.cut.signal } : { release };
+  }
+
+  /**
+   * With `cutMs`, while tries wait behind a full process: cuts the usual-lane tries older than
+   * `cutMs`, oldest first, as many as other owners' waiting tries could take (a try is never cut for
+   * its own owner's), and moves their hosts to the slow lane. Looks again when the oldest uncut try
+   * comes of age; a look that found nothing to cut waits a quarter of `cutMs` before the next one
+   * (each look reads the waiting owners: 10,000 tries queued at once must not read them 10,000 times).
+   */
+  #lookForCuts(): void {
+    const { cutMs, total } = this.#limits;
+    if (!cutMs || this.#cutTimer || this.#running < total || this.#waiting.size === 0) return;
+    this.#paused = false;
+    const now = Date.now();
+    const due: Held[] = [];
+    let cutting = 0;
+    let nextAt = Infinity;
+    for (const held of this.#held) {
+      if (held.cut.signal.aborted) cutting += 1;
+      else if (held.slow) continue;
+      else if (now - held.at >= cutMs) due.push(held);
+      else {
+        // Taken in order: the rest are younger.
+        nextAt = held.at + cutMs;
+        break;
+      }
+    }
+    if (due.length > 0) {
+      const wanted = this.#wanted(due.length + cutting);
+      // Cut tries not yet given back free slots already: those go first.
+      for (const [owner, n] of wanted) {
+        const used = Math.min(n, cutting);
+        cutting -= used;
+        if (n === used) wanted.delete(owner);
+        else wanted.set(owner, n - used);
+      }
+      let cut = 0;
+      for (const held of due) {
+        const owner = [...wanted.keys()].find((o) => o !== held.key.owner);
+        if (owner === undefined) continue;
+        const n = wanted.get(owner)! - 1;
+        if (n > 0) wanted.set(owner, n);
+        else wanted.delete(owner);
+        this.#markSlow(held.key.host);
+        held.cut.abort(new Error(`cut after ${now - held.at} ms: another client's webhook waited for a slot`));
+        cut += 1;
+      }
+      if (cut < due.length) nextAt = Math.min(nextAt, now + Math.max(1, Math.ceil(cutMs / 4)));
+      this.#paused = cut < due.length;
+    }
+    if (nextAt === Infinity) return;
+    this.#cutTimer = setTimeout(() => {
+      this.#cutTimer = undefined;
+      this.#paused = false;
+      this.#lookForCuts();
+    }, nextAt - now).unref();
+  }
+
+  /**
+   * The waiting tries a freed slot could go to now, per owner (an owner under its cap, a host under its
+   * cap whose lane is open): up to `enough` in all, of two owners at least when there are (a try is
+   * cut for another owner than its own).
+   */
+  #wanted(enough: number): Map<string, number> {
+    const { perOwner, perHost } = this.#limits;
+    const wanted = new Map<string, number>();
+    let all = 0;
+    for (const [owner, hosts] of this.#waiting) {
+      let room = perOwner - (this.#byOwner.get(owner) ?? 0);
+      let n = 0;
+      for (const [host, queue] of hosts) {
+        if (room <= 0) break;
+        if (!this.#laneOpen(host)) continue;
+        const take = Math.min(room, queue.length, perHost - (this.#byHost.get(host) ?? 0));
+        if (take <= 0) continue;
+        n += take;
+        room -= take;
+      }
+      if (n > 0) wanted.set(owner, n);
+      all += n;
+      if (all >= enough && wanted.size > 1) break;
+    }
+    return wanted;
   }
 
   /**

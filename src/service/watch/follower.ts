@@ -12,7 +12,7 @@ import { asClient } from '../../chains/clients';
 import type { StatusService, JourneySnapshot, Notified, Offered, Waiting } from '../status';
 import { Deadlines, type Expiring } from './deadlines';
 import type { FollowWork, Following, Position, WatchBackend } from './backend';
-import { FairSlots, type SlotKey, type Waiter } from './fair-slots';
+import { FairSlots, type Slot, type SlotKey, type Waiter } from './fair-slots';
 import type { Watch, WatchProgress } from './model';
 import { Saves } from './position-saves';
 import { Recorder } from './recorder';
@@ -176,13 +176,13 @@ class Follow extends Recorder implements Following, Expiring, Notified, Waiter {
   #run(): void {
     clearTimeout(this.#pause);
     this.#state = 'queued';
-    const release = this.shared.runs.tryAcquire(this.#slot());
-    if (release) this.grant(release);
+    const slot = this.shared.runs.tryAcquire(this.#slot());
+    if (slot) this.grant(slot);
     else this.shared.runs.wait(this.#slot(), this);
   }
 
   /** A run slot is its (FairSlots): it runs, and gives the slot back when it parks, pauses or ends. */
-  grant(release: () => void): void {
+  grant({ release }: Slot): void {
     this.#state = 'running';
     this.#halt = new AbortController();
     // Started from the head watcher or a timer: the work is done on behalf of the watch's owner.

@@ -56,7 +56,7 @@ export interface DeliveryAnswer {
 }
 
 /** Sends one event (the webhook sender): never rejects. */
-export type Send = (watch: Watch, event: WatchEvent) => Promise<DeliveryResult>;
+export type Send = (watch: Watch, event: WatchEvent, cut?: AbortSignal) => Promise<DeliveryResult>;
 
 /** The watch service the config asks for: watches in Redis with REDIS_URL, else in memory. */
 export function createWatchService(config: Config, status: StatusService, guard: AddressGuard, logger: Logger): WatchService {
@@ -68,6 +68,7 @@ export function createWatchService(config: Config, status: StatusService, guard:
     maxDeliveries: config.WATCH_MAX_DELIVERIES,
     maxDeliveriesPerClient: config.WATCH_MAX_DELIVERIES_PER_CLIENT,
     maxDeliveriesPerHost: config.WATCH_MAX_DELIVERIES_PER_HOST,
+    deliveryCutMs: config.WATCH_DELIVERY_CUT_MS,
     retainMs: config.WATCH_RETAIN_MS,
     retainPerClient: config.WATCH_RETAIN_PER_CLIENT,
     retainBytesPerClient: config.WATCH_RETAIN_BYTES_PER_CLIENT,
@@ -75,7 +76,7 @@ export function createWatchService(config: Config, status: StatusService, guard:
     retry: retryPolicyFrom(config),
   };
   const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger, undefined, sealerFrom(config)) : new MemoryBackend(options);
-  return new WatchService({ status, guard, config, logger, backend, send: (watch, event) => sender.send(watch.webhook, event) }, observers);
+  return new WatchService({ status, guard, config, logger, backend, send: (watch, event, cut) => sender.send(watch.webhook, event, cut) }, observers);
 }
 
 export interface WatchServiceDeps {
@@ -112,7 +113,7 @@ export class WatchService {
     backend.start(
       follow,
       // The backend's attempt number is its own business: the sender signs every try alike.
-      (watch, event) => asClient(watch.owner, () => send(watch, event)),
+      (watch, event, _attempt, cut) => asClient(watch.owner, () => send(watch, event, cut)),
     );
   }
 

@@ -4,7 +4,7 @@
 // `maxDeliveries` tries in flight shared fairly (fair-slots.ts), ended watches readable for
 // `retainMs` once their events settle, within bounds per owner.
 import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
-import { FairSlots, hostOf, slowLaneOf } from './fair-slots';
+import { deliverySlotsOf, hostOf, type FairSlots, type Slot } from './fair-slots';
 import { endedProgress, type Delivery, type Watch, type WatchEvent, type WatchProgress } from './model';
 import { afterTry, failedTry, waiting } from './tries';
 
@@ -58,7 +58,7 @@ export class MemoryBackend implements WatchBackend {
 
   constructor(options: BackendOptions) {
     this.#options = options;
-    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost, slow: slowLaneOf(options.maxDeliveries) });
+    this.#slots = deliverySlotsOf(options);
   }
 
   async add(watch: Watch, progress: WatchProgress, events: WatchEvent[]): Promise<'added' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'> {
@@ -192,16 +192,16 @@ export class MemoryBackend implements WatchBackend {
   /** Waits for the head's turn at a slot, then tries it. */
   #queue(entry: Entry): void {
     this.#slots.acquire({ owner: entry.watch.owner, host: hostOf(entry.watch.webhook.url) }, this.#closing.signal).then(
-      (release) => {
-        if (entry.gone || this.#closed) release();
-        else this.#try(entry, release);
+      (slot) => {
+        if (entry.gone || this.#closed) slot.release();
+        else this.#try(entry, slot);
       },
       // Closing: the wait is dropped with the process's watches.
       () => undefined,
     );
   }
 
-  #try(entry: Entry, release: () => void): void {
+  #try(entry: Entry, { release, cut }: Slot): void {
     const work = this.#work;
     const event = entry.events[entry.head];
     const delivery = entry.deliveries[entry.head];
@@ -209,7 +209,7 @@ export class MemoryBackend implements WatchBackend {
     const startedAt = Date.now();
     entry.firstAt ??= startedAt;
     const run = work
-      .deliver(entry.watch, event, delivery.attempts + 1)
+      .deliver(entry.watch, event, delivery.attempts + 1, cut)
       .catch(failedTry)
       .then((result) => {
         this.#slots.tried(hostOf(entry.watch.webhook.url), result);
@@ -217,10 +217,15 @@ export class MemoryBackend implements WatchBackend {
         const next = afterTry(delivery, result, this.#options.retry, entry.firstAt ?? startedAt, startedAt);
         entry.deliveries[entry.head] = next;
         if (next.state === 'retrying') {
-          entry.retryTimer = setTimeout(() => {
-            entry.retryTimer = undefined;
-            this.#queue(entry);
-          }, (next.nextAt ?? startedAt) - Date.now()).unref();
+          // nextAt counts from the try's start: a try that took longer than the delay is retried now
+          // (Node.js 24 warns of a negative delay).
+          entry.retryTimer = setTimeout(
+            () => {
+              entry.retryTimer = undefined;
+              this.#queue(entry);
+            },
+            Math.max(0, (next.nextAt ?? startedAt) - Date.now()),
+          ).unref();
         } else {
           entry.events[entry.head] = undefined;
           entry.head += 1;

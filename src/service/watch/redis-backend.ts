@@ -19,7 +19,7 @@ import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions }
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { BackendOptions, DeliverWork, FollowWork, Following, Position, WatchBackend, WatchCounts, WatchView } from './backend';
-import { DeliveryActivity, FairSlots, hostOf, slowLaneOf, type SlotKey } from './fair-slots';
+import { DeliveryActivity, deliverySlotsOf, hostOf, type FairSlots, type SlotKey } from './fair-slots';
 import type { Watch, WatchEvent, WatchProgress } from './model';
 import { Leases, newToken } from './redis-leases';
 import { WatchStore, type DeliveryTurn } from './redis-store';
@@ -109,7 +109,7 @@ export class RedisBackend implements WatchBackend {
     this.#logger = logger.child({ origin: 'watch-redis' });
     this.#jobOptions = jobOptions(options.leaseMs);
     this.#fetchedMax = Math.min(options.maxWatches, options.maxDeliveries * FETCHED_PER_SLOT);
-    this.#slots = new FairSlots({ total: options.maxDeliveries, perOwner: options.maxDeliveriesPerClient, perHost: options.maxDeliveriesPerHost, slow: slowLaneOf(options.maxDeliveries) });
+    this.#slots = deliverySlotsOf(options);
     const retryStrategy = (attempt: number) => this.#reconnect(attempt);
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, connectTimeout: 2_000, commandTimeout: 2_000, retryStrategy });
     // BullMQ's worker duplicates this one for its blocking connection: the strategy goes along.
@@ -374,22 +374,22 @@ export class RedisBackend implements WatchBackend {
     let tried = false;
     this.#activity.enter(key);
     try {
-      let release = this.#slots.tryAcquire(key);
-      const waited = !release;
-      if (!release) {
+      let slot = this.#slots.tryAcquire(key);
+      const waited = !slot;
+      if (!slot) {
         // The worker holds a bounded number of jobs: when it is nearly full, an owner or host whose
         // tries are stalled (none ended for a while) and that has as many waiting as it may run puts
         // this one back in Redis for a while, so that its backlog cannot fill the worker and keep
         // another owner's jobs in Redis behind it. Receivers that answer are never put back (their
         // jobs would go back and forth while the worker fills again at once).
         // A job waiting here looks again every STALLED_MS.
-        while (!release) {
+        while (!slot) {
           if (this.#backedUp(key)) {
             await job.moveToDelayed(Date.now() + BACKLOG_DELAY_MS / 2 + Math.random() * BACKLOG_DELAY_MS, token);
             throw new DelayedError();
           }
-          release = await this.#slots.acquire(key, AbortSignal.any([this.#stop.signal, AbortSignal.timeout(STALLED_MS)])).catch(() => undefined);
-          if (!release && this.#stop.signal.aborted) {
+          slot = await this.#slots.acquire(key, AbortSignal.any([this.#stop.signal, AbortSignal.timeout(STALLED_MS)])).catch(() => undefined);
+          if (!slot && this.#stop.signal.aborted) {
             // Closing: handed back for another replica (or this one, restarted).
             await job.moveToWait(token);
             throw new WaitingError();
@@ -400,9 +400,9 @@ export class RedisBackend implements WatchBackend {
         // The watch may have been removed, or its event recorded elsewhere, while this job waited.
         if (waited) turn = await this.#turn(id, seq);
         tried = turn !== undefined;
-        if (turn) await this.#try(work, job, token, turn);
+        if (turn) await this.#try(work, job, token, turn, slot.cut);
       } finally {
-        release();
+        slot.release();
       }
     } finally {
       this.#activity.leave(key, tried);
@@ -427,10 +427,10 @@ export class RedisBackend implements WatchBackend {
     return turn;
   }
 
-  async #try(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined, turn: DeliveryTurn): Promise<void> {
+  async #try(work: DeliverWork, job: Job<DeliverJob>, token: string | undefined, turn: DeliveryTurn, cut: AbortSignal | undefined): Promise<void> {
     const { id, seq } = job.data;
     const startedAt = Date.now();
-    const result = await work(turn.watch, turn.event, turn.delivery.attempts + 1).catch(failedTry);
+    const result = await work(turn.watch, turn.event, turn.delivery.attempts + 1, cut).catch(failedTry);
     this.#slots.tried(hostOf(turn.watch.webhook.url), result);
     const next = afterTry(turn.delivery, result, this.#options.retry, job.timestamp, startedAt);
     const after = await this.#store.record(id, seq, next, next.state !== 'retrying');

@@ -417,6 +417,56 @@ export function backendContract(name: string, make: MakeBackend): void {
       }
     });
 
+    it('cuts tries of hosts not yet known to hang when another owner waits: 6 owners x 8 hung hosts hold every slot, a new owner\'s first try goes before any deadline', async () => {
+      // Each receiver hangs until its try is cut (what the sender then tells: unanswered, `slow`) or the
+      // end of the test: no try reaches its deadline here. The owners' caps together (6 x 4) pass the
+      // 16 slots; no host is known to hang yet, so the slow lane cannot help by itself.
+      let release = (): void => undefined;
+      const hold = new Promise<void>((resolve) => (release = resolve));
+      const cut: { host: string; attempt: number }[] = [];
+      let hung = 0;
+      let ended = 0;
+      const deliver: DeliverWork = async (watch, _event, attempt, signal) => {
+        if (watch.owner === 'ip:late') return { ok: true, code: 200 };
+        const host = new URL(watch.webhook.url).hostname;
+        hung += 1;
+        try {
+          const why = await new Promise<'cut' | 'end'>((resolve) => {
+            if (signal?.aborted) return resolve('cut');
+            signal?.addEventListener('abort', () => resolve('cut'), { once: true });
+            void hold.then(() => resolve('end'));
+          });
+          if (why === 'end') return { ok: false, error: 'the test ended' };
+          cut.push({ host, attempt });
+          return { ok: false, error: `no answer from ${host} (cut)`, slow: true };
+        } finally {
+          hung -= 1;
+          ended += 1;
+        }
+      };
+      const b = await backend({ maxDeliveries: 16, maxDeliveriesPerClient: 4, maxDeliveriesPerHost: 4, maxWatches: 100, maxWatchesPerClient: 40, deliveryCutMs: 100 });
+      try {
+        for (let owner = 0; owner < 6; owner++) {
+          for (let host = 0; host < 8; host++) {
+            const w = { ...watchOf(`ip:${owner}`), webhook: { ...watchOf().webhook, url: `http://hung-${owner}-${host}.example/hook` } };
+            await b.add(w, progressOf(1), [eventOf(w, 0)]);
+          }
+        }
+        b.start(idle, deliver);
+        await eventually('every slot held by a hung try', () => hung === 16);
+        const late = watchOf('ip:late');
+        await b.add(late, progressOf(1), [eventOf(late, 0)]);
+        await eventually('the late owner delivered', async () => (await b.get(late.id))?.deliveries[0]?.state === 'delivered');
+        // Every hung try that ended was cut, each a host's first (its retries are in the slow lane, with the full deadline).
+        expect(cut.length).toBeGreaterThan(0);
+        expect(cut).toHaveLength(ended);
+        expect(cut.every((c) => c.attempt === 1)).toBe(true);
+        expect(new Set(cut.map((c) => c.host)).size).toBe(cut.length);
+      } finally {
+        release();
+      }
+    });
+
     it('keeps at most maxDeliveries tries in flight, and close() stops followers', async () => {
       let release = (): void => undefined;
       const hold = new Promise<void>((resolve) => (release = resolve));

@@ -197,6 +197,26 @@ describe('WebhookSender', () => {
     expect([s.inFlight, s.waiting]).toEqual([0, 0]);
   });
 
+  it('a try the backend cuts ends at once as unanswered (slow), counted as a timeout, its socket closed', async () => {
+    let connected = (): void => undefined;
+    const reached = new Promise<void>((resolve) => (connected = resolve));
+    const hang = await rawReceiver(() => connected());
+    const { sender: s, tries } = sender({ timeoutMs: 60_000, maxInFlight: 1 });
+    const cut = new AbortController();
+    const hung = s.send({ url: hang.url, secret }, event(), cut.signal);
+    await reached;
+    cut.abort(new Error('cut'));
+    await expect(hung).resolves.toEqual({ ok: false, error: expect.stringMatching(/^no answer from 127\.0\.0\.1:\d+ within \d+ ms \(cut: /) as string, slow: true });
+    await hang.allClosed();
+    expect(tries.map((t) => t.outcome)).toEqual(['timeout']);
+    // Cut before it starts: not dialled.
+    const early = new AbortController();
+    early.abort(new Error('cut'));
+    await expect(s.send({ url: hang.url, secret }, event(), early.signal)).resolves.toMatchObject({ ok: false, slow: true });
+    expect(hang.state.connections).toBe(1);
+    expect(s.inFlight).toBe(0);
+  });
+
   it('a receiver that answers a byte at a time is cut off at the deadline', async () => {
     const answer = Buffer.from('HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 5\r\n\r\nhello');
     const drip = await rawReceiver((socket) => {

@@ -1,26 +1,28 @@
 // The delivery slots (src/service/watch/fair-slots.ts) both watch backends share their tries out by:
 // caps per owner and per receiver host, a slow lane for hosts that leave tries unanswered, and a
 // freed slot to the owner served least recently.
-import { describe, expect, it } from 'vitest';
-import { FairSlots, hostOf, type SlotKey } from '../../../src/service/watch/fair-slots';
+import { describe, expect, it, vi } from 'vitest';
+import { FairSlots, hostOf, type Slot, type SlotKey } from '../../../src/service/watch/fair-slots';
 
 /** Asks for a slot for each key in order; `granted` lists the keys (as `owner/host`) in the order they got one. */
 function asker(slots: FairSlots) {
   const granted: string[] = [];
-  const releases = new Map<string, Array<() => void>>();
+  const held = new Map<string, Slot[]>();
   const ask = (key: SlotKey, signal?: AbortSignal) =>
-    slots.acquire(key, signal).then((release) => {
+    slots.acquire(key, signal).then((slot) => {
       const name = `${key.owner}/${key.host}`;
       granted.push(name);
-      releases.set(name, [...(releases.get(name) ?? []), release]);
+      held.set(name, [...(held.get(name) ?? []), slot]);
     });
   /** Gives back the oldest slot held under `name`. */
   const free = (name: string) => {
-    const release = releases.get(name)?.shift();
-    if (!release) throw new Error(`${name} holds no slot`);
-    release();
+    const slot = held.get(name)?.shift();
+    if (!slot) throw new Error(`${name} holds no slot`);
+    slot.release();
   };
-  return { ask, free, granted };
+  /** Whether the oldest slot held under `name` was cut. */
+  const cut = (name: string) => held.get(name)?.[0]?.cut?.aborted;
+  return { ask, free, cut, granted };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
@@ -53,7 +55,7 @@ describe('fair delivery slots', () => {
     expect([...granted].sort()).toEqual(['a/x', 'a/x', 'a/y', 'b/z', 'b/z']);
     expect([slots.running, slots.waiting]).toEqual([5, 7]);
     // A new owner and host goes at once: three slots are still free.
-    expect(slots.tryAcquire({ owner: 'd', host: 'w' })).toBeTypeOf('function');
+    expect(slots.tryAcquire({ owner: 'd', host: 'w' })?.release).toBeTypeOf('function');
     expect(slots.tryAcquire({ owner: 'a', host: 'w' })).toBeUndefined();
     expect(slots.tryAcquire({ owner: 'd', host: 'z' })).toBeUndefined();
   });
@@ -93,6 +95,55 @@ describe('fair delivery slots', () => {
     free('b/refusing');
     await flush();
     expect(granted).toEqual(['a/hung', 'b/refusing', 'b/refusing', 'a/hung', 'a/hung']);
+  });
+
+  it('cuts a usual-lane try left unanswered for cutMs only while another owner waits for a slot, and moves its host to the slow lane', async () => {
+    vi.useFakeTimers();
+    try {
+      const slots = new FairSlots({ total: 2, perOwner: 2, perHost: 2, slow: 1, cutMs: 1_000 });
+      const x = slots.tryAcquire({ owner: 'a', host: 'x' })!;
+      const y = slots.tryAcquire({ owner: 'a', host: 'y' })!;
+      // Nobody waits: never cut, however long.
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([x.cut?.aborted, y.cut?.aborted]).toEqual([false, false]);
+      // Its own owner waiting is no reason either.
+      const { ask, free, cut, granted } = asker(slots);
+      void ask({ owner: 'a', host: 'z' });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([x.cut?.aborted, y.cut?.aborted, granted]).toEqual([false, false, []]);
+      y.release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toEqual(['a/z']);
+      // Another owner waits: the try past cutMs is cut at once and its host is slow; the young one is not yet.
+      void ask({ owner: 'b', host: 'w' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(x.cut?.aborted).toBe(true);
+      x.release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toEqual(['a/z', 'b/w']);
+      // x is in the slow lane (one slot): a try of it waits for that slot, not for a usual one.
+      void ask({ owner: 'c', host: 'x' });
+      await vi.advanceTimersByTimeAsync(0);
+      free('b/w');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toEqual(['a/z', 'b/w', 'c/x']);
+      // Slots full again (a/z, c/x), d waits: a/z is cut once it comes of age; c/x, in the slow lane, never.
+      void ask({ owner: 'd', host: 'v' });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([cut('a/z'), cut('c/x')]).toEqual([true, false]);
+      free('a/z');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toEqual(['a/z', 'b/w', 'c/x', 'd/v']);
+      void ask({ owner: 'e', host: 'u' });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(granted).toHaveLength(4);
+      expect([cut('d/v'), cut('c/x')]).toEqual([true, false]);
+      free('d/v');
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toEqual(['a/z', 'b/w', 'c/x', 'd/v', 'e/u']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keys a receiver by its host name', () => {
