@@ -6,21 +6,31 @@
 // then the check reads it again; a route the SDK builds afresh each time (a bridge, a router's
 // hop) gives the same bytes for the same request. Kept per registry and per the metadata it holds:
 // polkadot.js keeps a connection's registry across a runtime upgrade and gives it the new
-// metadata (setMetadata), so a registry with other metadata starts afresh. Batches and proxies
-// (calls inside a call) are walked from the decoded call and not kept.
+// metadata (setMetadata), so a registry with other metadata starts afresh. Bytes read once wait in
+// a short list of recent reads and are kept longer only when read again: views kept for bytes that
+// never come back (a new amount each request) survived young-generation collections and made the
+// check of new bytes dearer (bench/route-check.ts, p99). Batches and proxies (calls inside a call)
+// are walked from the decoded call and not kept. A view is shared by every reader of the same
+// bytes: the walk only reads it (as it reads a build template's views). Freezing it to make sure
+// tripled the check of new bytes (bench/route-check.ts, CPU p50 0.07 -> 0.20 ms on the teleport).
 import type { Call } from '@polkadot/types/interfaces';
 import type { Registry } from '@polkadot/types/types';
 import { LRUCache } from 'lru-cache';
 import { viewOf, type CallView } from './walker';
 
-/** Calls kept per runtime; a gateway builds a few shapes over a few assets, to a few recipients. */
+/** Calls kept per runtime once read twice; a gateway builds a few shapes over a few assets, to a few recipients. */
 export const READ_CALLS_PER_RUNTIME = 512;
+/** Calls read once kept per runtime: enough for a template's learning read and the check after it. */
+const RECENT_READS = 16;
 /** Call data (hex characters) kept per runtime, and the longest kept: a view holds several times its bytes. */
 const MAX_HEX_CHARS = 2_000_000;
 const MAX_ENTRY_HEX_CHARS = 32_768;
 
 interface RuntimeReadings {
   readonly metadata: unknown;
+  /** Read once, most recent last. */
+  readonly recent: LRUCache<string, CallView>;
+  /** Read more than once. */
   readonly views: LRUCache<string, CallView>;
 }
 
@@ -30,18 +40,9 @@ function readingsOf(registry: Registry): RuntimeReadings {
   const metadata = registry.metadata as unknown;
   const kept = byRegistry.get(registry);
   if (kept && kept.metadata === metadata) return kept;
-  const readings: RuntimeReadings = { metadata, views: new LRUCache<string, CallView>({ max: READ_CALLS_PER_RUNTIME, maxSize: MAX_HEX_CHARS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length }) };
+  const readings: RuntimeReadings = { metadata, recent: new LRUCache<string, CallView>({ max: RECENT_READS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length, maxSize: RECENT_READS * MAX_ENTRY_HEX_CHARS }), views: new LRUCache<string, CallView>({ max: READ_CALLS_PER_RUNTIME, maxSize: MAX_HEX_CHARS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length }) };
   byRegistry.set(registry, readings);
   return readings;
-}
-
-/** A view shared by every reader of the same bytes: frozen, so a walk that wrote into it would fail loudly rather than change the next one. */
-function frozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const inner of Object.values(value)) frozen(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 const hasCallsInside = (call: Call): boolean => call.section === 'utility' || call.section === 'proxy';
@@ -51,12 +52,18 @@ const hasCallsInside = (call: Call): boolean => call.section === 'utility' || ca
  * and runtime, or for a batch or a proxy the decoded call itself (decoded at each ask).
  */
 export function readOnce(registry: Registry, hex: string): { view: CallView } | { call: Call } {
-  const { views } = readingsOf(registry);
+  const { recent, views } = readingsOf(registry);
   const kept = views.get(hex);
   if (kept) return { view: kept };
+  const again = recent.get(hex);
+  if (again) {
+    recent.delete(hex);
+    views.set(hex, again);
+    return { view: again };
+  }
   const call = registry.createType<Call>('Call', hex);
   if (hasCallsInside(call)) return { call };
-  const view = frozen(viewOf(call));
-  views.set(hex, view);
+  const view = viewOf(call);
+  recent.set(hex, view);
   return { view };
 }
