@@ -112,7 +112,8 @@ describe.each(FAMILIES)('/%s x-transfer: each answer is checked as its own bytes
     expect(hexOf(again)).toBe(hexOf(first));
     expect(hexOf(other)).not.toBe(hexOf(first));
     const metrics = await request(local.app).get('/metrics').expect(200);
-    expect(metrics.text).toMatch(/xcm_gateway_route_checks_total\{outcome="passed",origin="Polkadot"\} [3-9]/);
+    const passed = Number(/xcm_gateway_route_checks_total\{outcome="passed",origin="Polkadot"\} (\d+)/.exec(metrics.text)?.[1] ?? 0);
+    expect(passed).toBeGreaterThanOrEqual(3);
     expect(metrics.text).not.toMatch(/xcm_gateway_route_checks_total\{outcome="refused"/);
   });
 });
