@@ -10,7 +10,8 @@ import { badRequest, RouteCheckError, type ErrorDetail } from '../../errors';
 import { ss58Account } from '../../schemas/address';
 import { toSdkJson, type Loc } from '../../xcm/location';
 import { requestFault } from './hop-rules';
-import { viewOf, walkCall, walkPalletCall, walkView, walkXTokensTransfer, type CallView, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
+import { readOnce } from './read-calls';
+import { walkCall, walkPalletCall, walkView, walkXTokensTransfer, type CallView, type RouteHop, type RouteProblem, type RouteWalk, type XTokensTransfer } from './walker';
 
 /** Where one transfer of the request must end: its chain (null for a custom location) and recipient. */
 export interface RouteExpectation {
@@ -78,10 +79,10 @@ function flag(hop: RouteHop, at: string, message: string): void {
   hop.problems.push({ at, message });
 }
 
-/** Call data decoded with `registry` as the walk reads it; null for a batch or a proxy (calls inside a call). */
+/** Call data decoded with `registry` as the walk reads it (read once per bytes and runtime: read-calls.ts); null for a batch or a proxy (calls inside a call). */
 export function readCall(registry: Registry, hex: string): CallView | null {
-  const call = registry.createType<Call>('Call', hex);
-  return ['utility', 'proxy'].includes(call.section) ? null : viewOf(call);
+  const read = readOnce(registry, hex);
+  return 'view' in read ? read.view : null;
 }
 
 /** Reads the hops of call data already decoded (the route /explain answers). */
@@ -104,8 +105,9 @@ export class RouteCheck {
    * with a refusal; `expected` lists each transfer's final chain and recipient, in call order.
    */
   check(registry: Registry, origin: TChain, hex: string, expected: RouteExpectation[] | null, request: unknown): string {
-    const call = registry.createType<Call>('Call', hex);
-    this.judge(origin, walkCall(origin, call), expected, request);
+    // The view of the bytes walks as the call decoded from them does (walkCall reads a call that is no batch or proxy by its view).
+    const read = readOnce(registry, hex);
+    this.judge(origin, 'view' in read ? walkView(origin, read.view) : walkCall(origin, read.call), expected, request);
     return hex;
   }
 
