@@ -108,7 +108,7 @@ const randomChainPath = () => `/v5/assets/NoSuchChain${Math.random().toString(36
 /**
  * Waits (at most 5 s) until the service's threads use under 1% of a core over 200 ms: what the
  * previous case left running (a major GC of its garbage, V8 compiling its code, idle timers)
- * then falls outside the next case's figure. An idle service with 7 chain connections uses 0.3-0.4%.
+ * then falls outside the next case's figure. An idle service uses 0.3-0.4% (measured with none and with 2 chain connections).
  */
 async function quiet(service: Service): Promise<void> {
   const end = Date.now() + 5_000;
