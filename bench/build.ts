@@ -5,7 +5,8 @@
 // - cpu: the service's CPU per answer (its threads' schedstat, to the ns) for the teleport, a reserve
 //   transfer, /xcm-fee, the unknown-chain 400 and every route of the sandbox's matrix that builds,
 //   against a bare baseline of the same run: the SDK's builder alone over the same chains
-//   (bench/bare-builder.ts);
+//   (bench/bare-builder.ts); BENCH_CPU_CASES=<regex> measures only the cases it matches, each on
+//   every build's service in turn (ABBA, BENCH_CPU_ROUNDS rounds, 2 by default);
 // - memory: RSS after building over 3 chains (as deployed, and with V8's default young
 //   generation), then with 1, 4 and 16 chain connections open, to size MAX_CHAINS from a number.
 // BENCH_BASE=<git ref> measures that commit too (cpu and memory), old and new side by side.
@@ -23,6 +24,12 @@ const EVM_ADDRESS = '0xf24ff3a9cf04c71dbc94d0b566f7a27b94566cac';
 const PARTS = (process.env.BENCH_PARTS ?? 'warm,cpu,memory').split(',');
 /** Requests per case in the cpu part (after a fifth as many to warm up). */
 const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 300);
+/** Cases whose goal is under this many µs are measured over ten times CPU_REQUESTS (at least 3,000): a few hundred of so cheap an answer weigh little against what else the process does. */
+const CHEAP_US = 1_000;
+/** Rounds of every cpu case on each build (ABBA); the figure is their median. */
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 2);
+/** Only the cpu part's cases whose name this matches. */
+const CPU_CASES = new RegExp(process.env.BENCH_CPU_CASES ?? '');
 
 /** A request that makes the service connect to `chain` (and only to it). */
 function connecting(chain: TestChain): { path: string; body: unknown } {
@@ -98,16 +105,40 @@ async function bareBuilds(chains: Record<string, string>, transfers: Transfer[])
 /** A chain name no request asked before: 16 random characters, as an abusive client would send. */
 const randomChainPath = () => `/v5/assets/NoSuchChain${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`;
 
-/** The service's CPU per answer (µs, all its threads) over CPU_REQUESTS requests, 4 connections; `nextPath` gives each its own path. */
-async function cpuPerAnswer(service: Service, path: string, body?: unknown, nextPath?: () => string): Promise<number> {
-  const request = { url: service.url + path, method: body === undefined ? ('GET' as const) : ('POST' as const), body, connections: 4, seconds: 0, nextPath };
-  await load({ ...request, amount: Math.ceil(CPU_REQUESTS / 5) });
-  const before = service.threadsCpuMs();
-  const r = await load({ ...request, amount: CPU_REQUESTS });
-  const expected = path.includes('NoSuchChain') ? r.non2xx === CPU_REQUESTS : r.non2xx === 0;
-  if (!expected || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return ((service.threadsCpuMs() - before) * 1000) / CPU_REQUESTS;
+/**
+ * Waits (at most 5 s) until the service's threads use under 1% of a core over 200 ms: what the
+ * previous case left running (a major GC of its garbage, V8 compiling its code, idle timers)
+ * then falls outside the next case's figure. An idle service uses 0.3-0.4% (measured with none and with 2 chain connections).
+ */
+async function quiet(service: Service): Promise<void> {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    const before = service.threadsCpuMs();
+    await new Promise((r) => setTimeout(r, 200));
+    if (service.threadsCpuMs() - before < 2 || Date.now() > end) return;
+  }
 }
+
+/**
+ * The service's CPU per answer (µs, all its threads) over `amount` requests after a fifth as many,
+ * 4 connections, from a quiet service; `nextPath` gives each its own path.
+ */
+async function cpuPerAnswer(service: Service, path: string, body: unknown, amount: number, nextPath?: () => string): Promise<number> {
+  const request = { url: service.url + path, method: body === undefined ? ('GET' as const) : ('POST' as const), body, connections: 4, seconds: 0, nextPath };
+  await load({ ...request, amount: Math.ceil(amount / 5) });
+  await quiet(service);
+  const before = service.threadsCpuMs();
+  const r = await load({ ...request, amount });
+  const expected = path.includes('NoSuchChain') ? r.non2xx === amount : r.non2xx === 0;
+  if (!expected || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return ((service.threadsCpuMs() - before) * 1000) / amount;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 const us = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} ms` : `${Math.round(n)} µs`);
 
@@ -117,30 +148,40 @@ async function cpuPart(builds: Build[]): Promise<void> {
   const urls = Object.fromEntries(TEST_CHAIN_NAMES.map((n) => [n, chains[n].url]));
   const options = { development: true, apiOverrides: urls, abstractDecimals: false };
   const transfers = [TELEPORT, RESERVE, ...matrix()];
-  const bare = await bareBuilds(urls, transfers);
+  const bare = await bareBuilds(urls, transfers.filter((t) => CPU_CASES.test(`POST /v5/x-transfer ${t.name}`)));
   const strip = ({ name: _name, goal: _goal, ...fields }: Transfer) => fields;
   const fee = { ...strip(TELEPORT), senderAddress: POLKADOT_ADDRESS, options };
-  const cases = [
+  const all = [
     { name: 'POST /v5/xcm-fee, the teleport', path: '/v5/xcm-fee', body: fee as unknown, goal: 7, bare: undefined as number | string | undefined },
     { name: 'GET /v5/assets/NoSuchChain (400)', path: '/v5/assets/NoSuchChain', body: undefined as unknown, goal: 0.1, bare: undefined as number | string | undefined },
     { name: 'GET /v5/assets/<a new random name each> (400)', path: '/v5/assets/NoSuchChain', body: undefined as unknown, goal: 0.5, bare: undefined, nextPath: randomChainPath },
     ...transfers.map((t) => ({ name: `POST /v5/x-transfer ${t.name}`, path: '/v5/x-transfer', body: { ...strip(t), options } as unknown, goal: t.goal ?? 1.5, bare: bare.get(t.name) })),
   ];
-  const figures = cases.map(() => [] as number[]);
-  for (const build of builds) {
-    const service = await startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root);
-    for (const [i, c] of cases.entries()) figures[i].push(await cpuPerAnswer(service, c.path, c.body, 'nextPath' in c ? c.nextPath : undefined));
-    await service.stop();
-  }
-  const labels = builds.map((b) => b.label);
-  console.log(`\nCPU per answer (${CPU_REQUESTS} requests, 4 connections; the service's threads): ${labels.join(' -> ')}; bare: the SDK's builder alone`);
+  const cases = all.filter((c) => CPU_CASES.test(c.name));
+  const amountOf = (c: (typeof cases)[number]) => (c.goal * 1000 < CHEAP_US ? Math.max(3_000, CPU_REQUESTS * 10) : CPU_REQUESTS);
+  // Every build's service runs from the start, and each case is measured on them in turn, ABBA
+  // over CPU_ROUNDS rounds: the machine's load changes by the minute, the ratio should not.
+  const services = await Promise.all(builds.map((build) => startService({ ALLOW_PRIVATE_OVERRIDES: 'true' }, build.root)));
+  const figures = cases.map(() => builds.map(() => [] as number[]));
   for (const [i, c] of cases.entries()) {
-    const ours = figures[i];
+    for (let round = 0; round < CPU_ROUNDS; round++) {
+      const order = round % 2 === 0 ? [...builds.keys()] : [...builds.keys()].reverse();
+      for (const b of order) figures[i][b].push(await cpuPerAnswer(services[b], c.path, c.body, amountOf(c), 'nextPath' in c ? c.nextPath : undefined));
+    }
+  }
+  await Promise.all(services.map((service) => service.stop()));
+  const labels = builds.map((b) => b.label);
+  console.log(
+    `\nCPU per answer (${CPU_REQUESTS} requests, those with a goal under ${us(CHEAP_US)} ${Math.max(3_000, CPU_REQUESTS * 10)}; 4 connections, after a fifth as many and until the service is quiet; the service's threads; median of ${CPU_ROUNDS} rounds, ABBA, [lowest-highest]): ${labels.join(' -> ')}; bare: the SDK's builder alone`,
+  );
+  for (const [i, c] of cases.entries()) {
+    const ours = figures[i].map(median);
     const now = ours.at(-1)!;
     const change = ours.length > 1 ? ` (x${(now / ours[0]).toFixed(2)})` : '';
+    const spread = figures[i].map((f) => `[${us(Math.min(...f))}-${us(Math.max(...f))}]`).join(' ');
     const baseline = typeof c.bare === 'number' ? `   bare ${us(c.bare)}, ours x${(now / c.bare).toFixed(2)}` : c.bare === undefined ? '' : `   bare ${c.bare.split('\n')[0].slice(0, 50)}`;
     const goal = now <= c.goal * 1000 ? '' : `   over ${us(c.goal * 1000)}`;
-    console.log(`${c.name.padEnd(70)} ${ours.map(us).join(' -> ')}${change}${baseline}${goal}`);
+    console.log(`${c.name.padEnd(70)} ${ours.map(us).join(' -> ')}${change} ${CPU_ROUNDS > 1 ? spread : ''}${baseline}${goal}`);
   }
   await Promise.all(TEST_CHAIN_NAMES.map((n) => chains[n].close()));
 }

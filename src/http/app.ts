@@ -34,10 +34,13 @@ export interface AppDeps {
   docsNote?: string;
 }
 
+/** What nearly every client sends, which `req.is('application/json')` (type-is: a full media-type parse) takes. */
+const COMMON_JSON = /^application\/json(?:; ?charset=utf-8)?$/i;
+
 /** A POST carries JSON; an empty POST is let through so that schemas name the missing fields. */
 function requireJson(req: Request, _res: Response, next: NextFunction): void {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (req.method === 'POST' && hasBody && !req.is('application/json')) {
+  if (req.method === 'POST' && hasBody && !COMMON_JSON.test(req.headers['content-type'] ?? '') && !req.is('application/json')) {
     next(new ApiError(415, 'UnsupportedMediaTypeError', 'POST bodies must be JSON with Content-Type: application/json'));
     return;
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { corsHeaders } from './cors';
 import { carriesBody, type JsonBodies } from './json-body';
@@ -7,7 +8,7 @@ import type { Metrics } from '../ops/metrics';
 import type { RateLimits, TrustProxy } from './rate-limit';
 import { logRequest, requestIdOf } from './request-log';
 import type { ResponseCache } from './response-cache';
-import { type ChainRoutes, sendUnknownChain, UnknownChainAnswers } from './chain-routes';
+import { type ChainRoutes, sendUnknownChain, type UnknownChainAnswer, UnknownChainAnswers } from './chain-routes';
 import { familyOf, type RouteEntry } from './errors';
 
 export interface CachedLaneDeps {
@@ -20,6 +21,10 @@ export interface CachedLaneDeps {
   /** The routes with a chain in their path: an unknown chain there is answered here. */
   chainRoutes: ChainRoutes;
 }
+
+/** Request lines of unknown chains' 400s kept (least recently asked first out), and the longest kept. */
+const UNKNOWN_LINES_HELD = 1_000;
+const LONGEST_LINE_HELD = 128;
 
 /** Sends an answer made by the lane, given the headers to add (as [name, value, ...]) and the request id. */
 type Send = (head: readonly string[], id: string) => void;
@@ -63,13 +68,25 @@ export function cachedLane(app: Express, { cache, bodies, limits, logger, metric
     );
   };
 
+  // Request lines lately answered with an unknown chain's 400: a repeat skips matching the route
+  // and folding the path (a twentieth of that answer's CPU). Bounded like the answers themselves.
+  const unknownLines = new LRUCache<string, { route: string; made: UnknownChainAnswer }>({ max: UNKNOWN_LINES_HELD });
+
   /** A chain route's 400 when the request names an unknown chain there (a GET without a body, or a POST). */
   const unknownChain = (req: IncomingMessage, res: ServerResponse): { route: string; send: Send } | undefined => {
     if (req.method !== 'POST' && carriesBody(req)) return undefined;
     const url = req.url ?? '';
-    const asked = chainRoutes.find(req.method, url);
-    const made = asked && unknownChains.answer(familyOf(url), asked.chain);
-    return made && { route: asked.route, send: (head, id) => sendUnknownChain(req, res, made, id, head) };
+    const line = `${req.method} ${url}`;
+    let known = unknownLines.get(line);
+    if (!known) {
+      const asked = chainRoutes.find(req.method, url);
+      const made = asked && unknownChains.answer(familyOf(url), asked.chain);
+      if (!made) return undefined;
+      known = { route: asked.route, made };
+      if (url.length <= LONGEST_LINE_HELD) unknownLines.set(line, known);
+    }
+    const { route, made } = known;
+    return { route, send: (head, id) => sendUnknownChain(req, res, made, id, head) };
   };
 
   return (req, res) => {

@@ -23,6 +23,14 @@ export function sendJson(res: Response, value: unknown, status = 200): void {
       return;
     }
   }
+  const body = toJson(value);
   res.status(status).setHeader('Content-Type', JSON_TYPE);
-  res.send(toJson(value));
+  if (res.req.method === 'POST' && status === 200) {
+    // What res.send does for it, without its Content-Type re-parse and freshness check: this app
+    // sends no ETag, and a POST is never fresh (RFC 9110: conditional requests apply to GET and HEAD).
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body, 'utf8');
+    return;
+  }
+  res.send(body);
 }

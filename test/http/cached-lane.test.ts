@@ -223,7 +223,8 @@ describe('an unknown chain in a chain route\'s path, answered before routing', (
       app.use((_req, res) => res.status(400).json({ routed: true }));
     });
 
-    for (const path of ['/v5/item/Atlantis', '/V5/ITEM/Atlantis/', '/v5/item/Atlantis?x=1', '/v5/item/Atl%61ntis']) {
+    // Each twice: a repeated request line is answered from what its first answer found.
+    for (const path of ['/v5/item/Atlantis', '/V5/ITEM/Atlantis/', '/v5/item/Atlantis?x=1', '/v5/item/Atl%61ntis'].flatMap((p) => [p, p])) {
       const res = await outsideTheDocument(request(listener).get(path)).expect(400);
       expectErrorBody(res.body, 400, 'UnknownChainError');
       expect(res.body.message).toContain("unknown chain 'Atlantis'");

@@ -233,6 +233,17 @@ describe('the HTTP envelope', () => {
     expect(big.body.message).toBe('The body is larger than the service accepts: at most 102400 bytes'); // BODY_LIMIT 100kb
   });
 
+  it('JSON is told by its media type, however spelt: the common spellings and the rest alike', async () => {
+    const body = JSON.stringify({ currency: { symbol: 'DOT' } });
+    const sent = (type: string) => request(app).post('/v5/assets/Hydration/asset-info').set('Content-Type', type).send(body);
+    for (const type of ['application/json', 'APPLICATION/JSON', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"', 'application/json ; charset=utf-8']) {
+      expect((await sent(type)).status, type).toBe(200);
+    }
+    for (const type of ['application/jsonx', 'application/json-seq', 'text/json', 'text/plain; charset=utf-8']) {
+      expectErrorBody((await sent(type).expect(415)).body, 415, 'UnsupportedMediaTypeError');
+    }
+  });
+
   it('an empty POST names the missing fields', async () => {
     const res = await request(app).post('/v2/assets/Hydration/asset-info').expect(400);
     expectErrorBody(res.body, 400, 'MissingParameterError');

@@ -64,6 +64,20 @@ describe('POST /x-transfer builds call data a wallet can check', () => {
     expect(call.args.assets).toEqual({ v5: [{ id: { parents: 0, interior: { here: null } }, fun: { fungible: Number(DOT) } }] });
   });
 
+  it('the answer as sent: JSON of the hex, its length, varying by Accept; bare hex to a client that prefers text/plain', async () => {
+    const body = { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(DOT) }, address: ALICE };
+    const res = await build(body);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.headers.vary).toBe('Accept, Accept-Encoding');
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(JSON.parse(res.text)).toMatch(/^0x[0-9a-f]+$/);
+    const text = await request(app).post('/v5/x-transfer').set('Accept', 'text/plain').send({ ...body, options: options() }).expect(200);
+    expect(text.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(text.text).toBe(JSON.parse(res.text));
+  });
+
   it('asset hub -> relay: a teleport of DOT back to the relay', async () => {
     const call = await buildAndDecode({ from: 'AssetHubPolkadot', to: 'Polkadot', currency: { symbol: { type: 'Native', value: 'DOT' }, amount: String(DOT) }, address: ALICE, senderAddress: ALICE });
     expect(`${call.section}.${call.method}`).toBe('polkadotXcm.limitedTeleportAssets');

@@ -121,6 +121,28 @@ function unknownOnOrigin(from: TChain, selector: Selector, path: string): ApiErr
   return refuse('InvalidCurrencyError', path, `${JSON.stringify(selector)} is not an asset of ${from} (GET /assets/${from} lists them)`);
 }
 
+// What checkCurrency found for a single asset sent to a chain depends only on (origin, destination,
+// selector, fee asset) and the registry, fixed for the life of the process but for a request's
+// custom assets: a selector that passed is judged once. Bounded, oldest out; refusals not kept.
+const CURRENCY_CHECKS_HELD = 4_096;
+/** Keys longer than this (a selector with a long location) are judged each time: the memo stays a few MB at most. */
+const LONGEST_CURRENCY_KEY = 512;
+const currencyChecks = new Map<string, TAssetInfo | undefined>();
+
+/** checkCurrency, its outcome kept for a single asset sent to a chain with no custom assets in play. */
+function checkCurrencyOnce(req: TransferRequest): Sent[] {
+  const { from, to, currency, feeAsset } = req;
+  if (Array.isArray(currency) || isLocation(to) || customAssetLists(from) || customAssetLists(to)) return checkCurrency(req);
+  const { amount, ...selector } = currency;
+  const key = `${from}|${to}|${JSON.stringify(selector)}|${JSON.stringify(feeAsset ?? null)}`;
+  if (currencyChecks.has(key)) return [{ selector: selector as Selector, amount, path: 'body.currency', asset: currencyChecks.get(key) }];
+  const sent = checkCurrency(req);
+  if (key.length > LONGEST_CURRENCY_KEY) return sent;
+  if (currencyChecks.size >= CURRENCY_CHECKS_HELD) currencyChecks.delete(currencyChecks.keys().next().value as string);
+  currencyChecks.set(key, sent[0].asset);
+  return sent;
+}
+
 /** The SDK's resolveAsset + validateAssetSupport (bridge and Ethereum rules included), before dialling. */
 function checkCurrency(req: TransferRequest): Sent[] {
   const { from, to, currency, feeAsset } = req;
@@ -301,7 +323,7 @@ export function checkBeforeDial(req: TransferRequest & Pick<TransactCandidate, '
   // A transact's own rules come first: they say what to send instead of a shape it cannot take.
   checkTransactRequest(req);
   checkChains(req.from, req.to);
-  const sent = checkCurrency(req);
+  const sent = checkCurrencyOnce(req);
   checkAddresses(req);
   // The engine's minimum is the SDK builder's; a transact is built by us and prices its own fees.
   const minimum = !Array.isArray(req.currency) && req.transact === undefined ? MIN_AMOUNT : undefined;

@@ -1,6 +1,6 @@
 import type { TChain } from '@paraspell/sdk-pjs';
 import { AddressRefusedError, quote, type AddressGuard } from '../../chains/address-guard';
-import { distinctEndpoints } from '../../chains/endpoint';
+import { distinctEndpoints, endpointParts } from '../../chains/endpoint';
 import type { Config } from '../../config';
 import { ApiError, TooManyLookupsError, badRequest } from '../../errors';
 import { sdk } from '../../sdk';
@@ -45,16 +45,16 @@ export async function checkOverrideHosts(overrides: TransferOptions['apiOverride
  */
 export function checkOverrideUrls(overrides: TransferOptions['apiOverrides'], guard: AddressGuard): void {
   for (const [chain, urls = []] of Object.entries(overrides)) {
-    const parsed = urls.map((url) => ({ url, u: new URL(url) }));
-    if (parsed.some(({ u }) => u.username !== '' || u.password !== '')) {
+    const parsed = urls.map((url) => ({ url, parts: endpointParts(url) }));
+    if (parsed.some(({ parts }) => parts.credentials)) {
       throw refused(chain, 'endpoint URLs must not carry credentials (user:password@)', 'must not carry credentials');
     }
     if (distinctEndpoints(urls).length > MAX_OVERRIDE_ENDPOINTS) {
       throw refused(chain, `at most ${MAX_OVERRIDE_ENDPOINTS} distinct endpoints per chain`, `must name at most ${MAX_OVERRIDE_ENDPOINTS} distinct endpoints`);
     }
-    for (const { url, u } of parsed) {
+    for (const { url, parts } of parsed) {
       try {
-        guard.checkLiteral(u.hostname);
+        guard.checkLiteral(parts.hostname);
       } catch (error) {
         if (!(error instanceof AddressRefusedError)) throw error;
         throw refused(chain, `${quote(url)} is not a public address (${error.message}), which this service does not dial`, 'must point at a public address');
