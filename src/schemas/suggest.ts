@@ -1,28 +1,44 @@
 /** Names longer than this are compared by their first characters only: no valid name is longer. */
 const MAX_COMPARED = 32;
 
-/** Levenshtein distance, case-insensitive: used to suggest the names a caller probably meant. */
-function distance(a: string, b: string): number {
-  const s = a.toLowerCase();
-  const t = b.toLowerCase();
-  let prev = Array.from({ length: t.length + 1 }, (_, i) => i);
+/** Two rows of the distance table, grown to the longest name compared, reused by every comparison. */
+let prev = new Int32Array(64);
+let cur = new Int32Array(64);
+
+/** Levenshtein distance between two lower-cased strings: used to suggest the names a caller probably meant. */
+function distance(s: string, t: string): number {
+  if (t.length + 1 > prev.length) {
+    prev = new Int32Array(2 * (t.length + 1));
+    cur = new Int32Array(2 * (t.length + 1));
+  }
+  for (let j = 0; j <= t.length; j++) prev[j] = j;
   for (let i = 1; i <= s.length; i++) {
-    const cur = [i];
+    const c = s.charCodeAt(i - 1);
+    cur[0] = i;
     for (let j = 1; j <= t.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
+      const substitute = prev[j - 1] + (c === t.charCodeAt(j - 1) ? 0 : 1);
+      const remove = prev[j] + 1;
+      const insert = cur[j - 1] + 1;
+      cur[j] = substitute < remove ? (substitute < insert ? substitute : insert) : remove < insert ? remove : insert;
     }
+    const row = prev;
     prev = cur;
+    cur = row;
   }
   return prev[t.length];
 }
 
+/** Each list's names lower-cased once. */
+const lowerCased = new WeakMap<readonly string[], string[]>();
+
 function rank(input: string, names: readonly string[], count: number): string[] {
   const needle = input.slice(0, MAX_COMPARED).toLowerCase();
-  return names
-    .map((name) => {
-      const lower = name.toLowerCase();
-      const bonus = needle.length > 0 && (lower.startsWith(needle) || lower.includes(needle)) ? -100 : 0;
-      return { name, score: distance(needle, name) + bonus };
+  let lower = lowerCased.get(names);
+  if (!lower) lowerCased.set(names, (lower = names.map((name) => name.toLowerCase())));
+  return lower
+    .map((name, i) => {
+      const bonus = needle.length > 0 && name.includes(needle) ? -100 : 0;
+      return { name: names[i], score: distance(needle, name) + bonus };
     })
     .sort((a, b) => a.score - b.score)
     .slice(0, count)
