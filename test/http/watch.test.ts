@@ -229,8 +229,10 @@ describe('POST /x-transfer/watch', () => {
     try {
       const txs: Awaited<ReturnType<typeof signedTransfer>>[] = [];
       for (let i = 0; i < 3; i++) txs.push(await signedTransfer(a.app, polkadot, { from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: String(amount++ * DOT) } }, overrides));
-      // The destination a few blocks ahead (blocks are stamped by number): the search takes several steps.
-      for (let i = 0; i < 4; i++) assetHub.produceBlock();
+      // The destination 4 blocks ahead of the origin block to come (blocks are stamped by number), whatever the
+      // tests before left (they run in any order): the search takes several steps.
+      while (assetHub.head() < polkadot.head() + 5) assetHub.produceBlock();
+      while (polkadot.head() + 5 < assetHub.head()) polkadot.produceBlock();
       polkadot.produceBlock({ extrinsics: txs.map((tx) => tx.hex), events: txs.flatMap((tx, i) => [sent('XcmPallet', i, child(1000), tx.topic), extrinsicSuccess(i)]) });
       let stamps = 0;
       hostile.setBehaviour((frame) => {
