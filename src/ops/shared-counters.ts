@@ -22,6 +22,8 @@ export class SharedCounters {
   #state: CounterState;
   #warned = false;
   #closed = false;
+  /** Counts Redis connections made and lost: a load that ends after its connection is gone changes nothing. */
+  #connection = 0;
 
   constructor(redisUrl: string | undefined, logger: Logger) {
     this.#logger = logger.child({ origin: 'redis' });
@@ -35,10 +37,15 @@ export class SharedCounters {
       retryStrategy: (attempt) => Math.min(attempt * 250, 2_000),
     });
     this.#client.on('ready', () => {
-      for (const store of this.#stores) store.attach();
-      this.#warned = false;
-      this.#logger.info('rate-limit counters are shared through Redis');
-      this.#state = 'redis';
+      // Shared once every limiter's scripts are loaded on this connection: until then a request is
+      // counted here (a store not loaded counts in memory, which still holds the fallback's counts).
+      const connection = ++this.#connection;
+      void Promise.all(this.#stores.map((store) => store.attach())).then((loaded) => {
+        if (connection !== this.#connection || this.#closed || !loaded.every(Boolean)) return;
+        this.#warned = false;
+        this.#logger.info('rate-limit counters are shared through Redis');
+        this.#state = 'redis';
+      });
     });
     this.#client.on('close', () => this.#unreachable());
     // ioredis reports every failed reconnect; only the first after a loss is worth a warning.
@@ -70,6 +77,7 @@ export class SharedCounters {
   /** One warning per loss (also when Redis is down from the start), then per-replica counting. */
   #unreachable(): void {
     if (this.#closed) return;
+    this.#connection++;
     if (!this.#warned) {
       this.#warned = true;
       this.#logger.warn('Redis is unreachable: rate limits are counted per replica until it returns');
@@ -103,16 +111,16 @@ class FailoverStore implements Store {
   init(options: Options): void {
     this.#options = options;
     this.#memory.init(options);
-    if (this.redisUp()) this.attach();
+    if (this.redisUp()) void this.attach();
   }
 
-  /** (Re)loads the Redis store's scripts on a fresh connection. */
-  attach(): void {
-    if (!this.#redis || !this.#options) return;
+  /** (Re)loads the Redis store's scripts on a fresh connection: whether they loaded (a store not yet given its options has nothing to load). */
+  attach(): Promise<boolean> {
+    if (!this.#redis || !this.#options) return Promise.resolve(true);
     this.#loaded = false;
-    this.#redis.init(this.#options).then(
+    return this.#redis.init(this.#options).then(
       () => (this.#loaded = true),
-      () => undefined, // still unreachable: the next 'ready' tries again
+      () => false, // still unreachable: the next 'ready' tries again
     );
   }
 
