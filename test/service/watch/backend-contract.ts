@@ -59,6 +59,16 @@ export async function eventually(what: string, check: () => boolean | Promise<bo
   }
 }
 
+/** Six owners' watches, each at eight receiver hosts of its own (hung-<owner>-<host>.example), one event owed each. */
+async function addHungHosts(b: WatchBackend): Promise<void> {
+  for (let owner = 0; owner < 6; owner++) {
+    for (let host = 0; host < 8; host++) {
+      const w = { ...watchOf(`ip:${owner}`), webhook: { ...watchOf().webhook, url: `http://hung-${owner}-${host}.example/hook` } };
+      await b.add(w, progressOf(1), [eventOf(w, 0)]);
+    }
+  }
+}
+
 interface Try {
   eventId: string;
   attempt: number;
@@ -399,12 +409,7 @@ export function backendContract(name: string, make: MakeBackend): void {
       };
       const b = await backend({ maxDeliveries: 16, maxDeliveriesPerClient: 4, maxDeliveriesPerHost: 4, maxWatches: 100, maxWatchesPerClient: 40 });
       try {
-        for (let owner = 0; owner < 6; owner++) {
-          for (let host = 0; host < 8; host++) {
-            const w = { ...watchOf(`ip:${owner}`), webhook: { ...watchOf().webhook, url: `http://hung-${owner}-${host}.example/hook` } };
-            await b.add(w, progressOf(1), [eventOf(w, 0)]);
-          }
-        }
+        await addHungHosts(b);
         b.start(idle, deliver);
         // The slow lane is an eighth of the slots: 2.
         await eventually('every hung host tried once and the slow lane full', () => unanswered.size === 48 && hung === 2);
@@ -446,12 +451,7 @@ export function backendContract(name: string, make: MakeBackend): void {
       };
       const b = await backend({ maxDeliveries: 16, maxDeliveriesPerClient: 4, maxDeliveriesPerHost: 4, maxWatches: 100, maxWatchesPerClient: 40, deliveryCutMs: 100 });
       try {
-        for (let owner = 0; owner < 6; owner++) {
-          for (let host = 0; host < 8; host++) {
-            const w = { ...watchOf(`ip:${owner}`), webhook: { ...watchOf().webhook, url: `http://hung-${owner}-${host}.example/hook` } };
-            await b.add(w, progressOf(1), [eventOf(w, 0)]);
-          }
-        }
+        await addHungHosts(b);
         b.start(idle, deliver);
         await eventually('every slot held by a hung try', () => hung === 16);
         const late = watchOf('ip:late');
