@@ -5,7 +5,8 @@
 // from the settling block to the receiver (p50/p99) and deliveries per second. With BENCH_REDIS=1
 // the watches run again with REDIS_URL, on a redis-server this bench starts (its RSS reported too).
 // With BENCH_BASE=<git ref> that build runs first, then this one (BENCH_HEAD=<git ref> in its place),
-// each in a service of its own on the same chains and receiver, and new/old is printed.
+// each in a service of its own on the same chains and receiver, and new/old is printed
+// (BENCH_ROUNDS rounds, ABBA, new/old per round).
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -30,6 +31,8 @@ const BLOCK_GAP_MS = 1_000;
 const CREATE_CONCURRENCY = Number(process.env.BENCH_CREATE_CONCURRENCY ?? 64);
 /** How long deliveries are waited for after the last settling block; the rest are counted as late. */
 const DELIVERY_WAIT_MS = Number(process.env.BENCH_DELIVERY_WAIT_MS ?? 120_000);
+/** Runs of each build, in ABBA order (BENCH_ROUNDS=2: base, this, this, base). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const settle = () => sleep(2_000);
@@ -258,19 +261,24 @@ async function main(): Promise<void> {
       console.log(`baseline: ${STREAMS} open status streams (${latest.label}): ${streamKb.toFixed(1)} kB per stream`);
 
       for (const backend of ['memory backend', ...(process.env.BENCH_REDIS === '1' ? ['redis backend'] : [])]) {
-        const figures: Figures[] = [];
-        for (const build of builds) {
-          const name = `${backend}, ${build.label}`;
-          step(`${name}: signing`);
-          const transfers = await pendingTransfers(WATCHES);
-          const redis = backend === 'redis backend' ? await startRedis() : undefined;
-          try {
-            figures.push(await runWatches(name, build, redis ? { REDIS_URL: redis.url } : {}, assetHub, options, transfers, receiver, streamKb, redis?.child.pid));
-          } finally {
-            await redis?.stop();
+        const figures = builds.map((): Figures[] => []);
+        for (let round = 0; round < ROUNDS; round++) {
+          // ABBA: the build measured second signs on chains the first already grew, so the order alternates.
+          for (const b of round % 2 === 0 ? [...builds.keys()] : [...builds.keys()].reverse()) {
+            const build = builds[b]!;
+            const name = `${backend}, ${build.label}${ROUNDS > 1 ? `, round ${round + 1}` : ''}`;
+            step(`${name}: signing`);
+            const transfers = await pendingTransfers(WATCHES);
+            const redis = backend === 'redis backend' ? await startRedis() : undefined;
+            try {
+              figures[b]!.push(await runWatches(name, build, redis ? { REDIS_URL: redis.url } : {}, assetHub, options, transfers, receiver, streamKb, redis?.child.pid));
+            } finally {
+              await redis?.stop();
+            }
           }
         }
-        if (figures.length > 1) console.log(ratioRow(backend, figures[0]!, figures.at(-1)!));
+        if (builds.length > 1) for (let round = 0; round < ROUNDS; round++) console.log(`round ${round + 1}: ${ratioRow(backend, figures[0]![round]!, figures.at(-1)![round]!)}`);
+        if (ROUNDS > 1) for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: block to receiver p50 ${runs.map((f) => ms(f.p50)).join(', ')}; p99 ${runs.map((f) => ms(f.p99)).join(', ')}`);
       }
     } finally {
       await receiver.close();
