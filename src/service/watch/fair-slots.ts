@@ -10,7 +10,9 @@
 // A host not yet known to hang is in the usual lane: a usual-lane try left unanswered for `cutMs` while
 // another owner's try waits for a slot is cut (its signal aborts) and its host moves to the slow lane,
 // so that a burst of new hung receivers holds every slot for `cutMs`, not for a whole delivery
-// timeout. A try nobody waits behind is never cut.
+// timeout. That holds behind a host's cap too: another owner's webhook to a host whose cap is held by
+// hung tries (receivers of two clients on one host) has one of them cut. A try nobody else waits
+// behind is never cut.
 
 import type { BackendOptions } from './backend';
 
@@ -45,6 +47,13 @@ interface Held {
   at: number;
   slow: boolean;
   cut: AbortController;
+}
+
+/** Waiting tries of an owner a cut could free a slot for: `host` named when only a slot of that host helps. */
+interface Wanted {
+  owner: string;
+  host?: string;
+  n: number;
 }
 
 /** Hosts remembered as slow at most: past it the one marked longest ago is forgotten (back to the fast lane). */
@@ -84,6 +93,8 @@ export class FairSlots {
   /** When each owner with tries running or waiting was last given a slot (a rising count). */
   readonly #served = new Map<string, number>();
   #tick = 0;
+  /** Below every owner's turn (a new owner's is -1): the owner a try was cut for is served next. */
+  #front = -2;
   /** Hosts in the slow lane (a Set keeps the order they were marked in), and the slots their tries hold. */
   readonly #slowHosts = new Set<string>();
   #slowRunning = 0;
@@ -182,14 +193,14 @@ export class FairSlots {
   /** Queues `waiter` for a slot (granted at once when one is free), without a promise: the waiter is the only object held. */
   wait(key: SlotKey, waiter: Waiter): void {
     let hosts = this.#waiting.get(key.owner);
-    // An owner that starts waiting may be whom a cut was missing: it is looked for now, not after the pause.
-    if (!hosts && this.#paused) {
+    let queue = hosts?.get(key.host);
+    // An owner that starts waiting (for a host) may be whom a cut was missing: it is looked for now, not after the pause.
+    if (!queue && this.#paused) {
       clearTimeout(this.#cutTimer);
       this.#cutTimer = undefined;
       this.#paused = false;
     }
     if (!hosts) this.#waiting.set(key.owner, (hosts = new Map()));
-    let queue = hosts.get(key.host);
     if (!queue) hosts.set(key.host, (queue = []));
     queue.push(waiter);
     this.#grant();
@@ -240,22 +251,23 @@ export class FairSlots {
   }
 
   /**
-   * With `cutMs`, while tries wait behind a full process: cuts the usual-lane tries older than
-   * `cutMs`, oldest first, as many as other owners' waiting tries could take (a try is never cut for
-   * its own owner's), and moves their hosts to the slow lane. Looks again when the oldest uncut try
-   * comes of age; a look that found nothing to cut waits a quarter of `cutMs` before the next one
-   * (each look reads the waiting owners: 10,000 tries queued at once must not read them 10,000 times).
+   * With `cutMs`, while tries wait behind a full process or behind their host's cap: cuts the
+   * usual-lane tries older than `cutMs`, oldest first, as many as other owners' waiting tries could
+   * take (a try is never cut for its own owner's; behind a host's cap, only a try to that host is), and
+   * moves their hosts to the slow lane. Looks again when the oldest uncut try comes of age; a look that
+   * found nothing to cut waits a quarter of `cutMs` before the next one (each look reads the waiting
+   * owners: 10,000 tries queued at once must not read them 10,000 times).
    */
   #lookForCuts(): void {
-    const { cutMs, total } = this.#limits;
-    if (!cutMs || this.#cutTimer || this.#running < total || this.#waiting.size === 0) return;
+    const { cutMs } = this.#limits;
+    if (!cutMs || this.#cutTimer || this.#waiting.size === 0) return;
     this.#paused = false;
     const now = Date.now();
     const due: Held[] = [];
-    let cutting = 0;
+    const cutting: Held[] = [];
     let nextAt = Infinity;
     for (const held of this.#held) {
-      if (held.cut.signal.aborted) cutting += 1;
+      if (held.cut.signal.aborted) cutting.push(held);
       else if (held.slow) continue;
       else if (now - held.at >= cutMs) due.push(held);
       else {
@@ -265,21 +277,22 @@ export class FairSlots {
       }
     }
     if (due.length > 0) {
-      const wanted = this.#wanted(due.length + cutting);
+      const full = this.#running >= this.#limits.total;
+      const wanted = this.#wanted(due.length + cutting.length, full, due);
+      // Whom a slot freed by cutting `held` could go to (its host's, when the waiter is at that host's cap).
+      const taker = (held: Held): Wanted | undefined => wanted.find((w) => w.n > 0 && w.owner !== held.key.owner && (w.host === undefined ? full : w.host === held.key.host));
       // Cut tries not yet given back free slots already: those go first.
-      for (const [owner, n] of wanted) {
-        const used = Math.min(n, cutting);
-        cutting -= used;
-        if (n === used) wanted.delete(owner);
-        else wanted.set(owner, n - used);
+      for (const held of cutting) {
+        const w = taker(held);
+        if (w) w.n -= 1;
       }
       let cut = 0;
       for (const held of due) {
-        const owner = [...wanted.keys()].find((o) => o !== held.key.owner);
-        if (owner === undefined) continue;
-        const n = wanted.get(owner)! - 1;
-        if (n > 0) wanted.set(owner, n);
-        else wanted.delete(owner);
+        const w = taker(held);
+        if (!w) continue;
+        w.n -= 1;
+        // The slot freed goes to the owner it was cut for, before the cut try's owner's own waiting tries.
+        this.#served.set(w.owner, this.#front--);
         this.#markSlow(held.key.host);
         held.cut.abort(new Error(`cut after ${now - held.at} ms: another client's webhook waited for a slot`));
         cut += 1;
@@ -296,28 +309,35 @@ export class FairSlots {
   }
 
   /**
-   * The waiting tries a freed slot could go to now, per owner (an owner under its cap, a host under its
-   * cap whose lane is open): up to `enough` in all, of two owners at least when there are (a try is
-   * cut for another owner than its own).
+   * The waiting tries a slot freed by cutting `due` could go to, per owner and host, up to `enough` in
+   * all, of two owners at least when there are (a try is cut for another owner than its own). A try
+   * whose owner is under its cap counts when its host is under its cap and lane (any freed slot helps,
+   * `host` undefined; only when the process is `full`: otherwise it would hold one already), or when
+   * its host is at its cap and has a due try (`host` named: only a cut there helps; the host then is in
+   * the slow lane, so that lane needs room).
    */
-  #wanted(enough: number): Map<string, number> {
-    const { perOwner, perHost } = this.#limits;
-    const wanted = new Map<string, number>();
+  #wanted(enough: number, full: boolean, due: readonly Held[]): Wanted[] {
+    const { perOwner, perHost, slow = 0 } = this.#limits;
+    const dueAt = new Map<string, number>();
+    for (const held of due) bump(dueAt, held.key.host, 1);
+    const wanted: Wanted[] = [];
+    const owners = new Set<string>();
     let all = 0;
     for (const [owner, hosts] of this.#waiting) {
       let room = perOwner - (this.#byOwner.get(owner) ?? 0);
-      let n = 0;
       for (const [host, queue] of hosts) {
         if (room <= 0) break;
-        if (!this.#laneOpen(host)) continue;
-        const take = Math.min(room, queue.length, perHost - (this.#byHost.get(host) ?? 0));
+        const hostRoom = perHost - (this.#byHost.get(host) ?? 0);
+        let take: number;
+        if (hostRoom > 0) take = full && this.#laneOpen(host) ? Math.min(room, queue.length, hostRoom) : 0;
+        else take = Math.min(room, queue.length, dueAt.get(host) ?? 0, slow - this.#slowRunning);
         if (take <= 0) continue;
-        n += take;
+        wanted.push(hostRoom > 0 ? { owner, n: take } : { owner, host, n: take });
+        owners.add(owner);
         room -= take;
+        all += take;
       }
-      if (n > 0) wanted.set(owner, n);
-      all += n;
-      if (all >= enough && wanted.size > 1) break;
+      if (all >= enough && owners.size > 1) break;
     }
     return wanted;
   }

@@ -467,6 +467,47 @@ export function backendContract(name: string, make: MakeBackend): void {
       }
     });
 
+    it("cuts a hung try holding its host's cap when another owner's webhook to that host waits: receivers of two clients on one host", async () => {
+      // One owner's six receivers on shared.example hang until their tries are cut (or the test ends) and
+      // hold the host's cap (4); the process has slots free, so only the host's cap holds the other owner back.
+      let release = (): void => undefined;
+      const hold = new Promise<void>((resolve) => (release = resolve));
+      const cut: { owner: string; attempt: number }[] = [];
+      let hung = 0;
+      const deliver: DeliverWork = async (watch, _event, attempt, signal) => {
+        if (watch.owner === 'ip:late') return { ok: true, code: 200 };
+        hung += 1;
+        try {
+          const why = await new Promise<'cut' | 'end'>((resolve) => {
+            if (signal?.aborted) return resolve('cut');
+            signal?.addEventListener('abort', () => resolve('cut'), { once: true });
+            void hold.then(() => resolve('end'));
+          });
+          if (why === 'end') return { ok: false, error: 'the test ended' };
+          cut.push({ owner: watch.owner, attempt });
+          return { ok: false, error: 'no answer from shared.example (cut)', slow: true };
+        } finally {
+          hung -= 1;
+        }
+      };
+      const b = await backend({ maxDeliveries: 16, maxDeliveriesPerClient: 8, maxDeliveriesPerHost: 4, deliveryCutMs: 100 });
+      try {
+        for (let path = 0; path < 6; path++) {
+          const w = { ...watchOf('ip:hung'), webhook: { ...watchOf().webhook, url: `http://shared.example/hung-${path}` } };
+          await b.add(w, progressOf(1), [eventOf(w, 0)]);
+        }
+        b.start(idle, deliver);
+        await eventually("the host's cap held by hung tries", () => hung === 4);
+        const late = { ...watchOf('ip:late'), webhook: { ...watchOf().webhook, url: 'http://shared.example/late' } };
+        await b.add(late, progressOf(1), [eventOf(late, 0)]);
+        await eventually('the late owner delivered', async () => (await b.get(late.id))?.deliveries[0]?.state === 'delivered');
+        // One hung try was cut for it, a first try; the hung owner's own waiting tries cut none.
+        expect(cut).toEqual([{ owner: 'ip:hung', attempt: 1 }]);
+      } finally {
+        release();
+      }
+    });
+
     it('keeps at most maxDeliveries tries in flight, and close() stops followers', async () => {
       let release = (): void => undefined;
       const hold = new Promise<void>((resolve) => (release = resolve));

@@ -146,6 +146,35 @@ describe('fair delivery slots', () => {
     }
   });
 
+  it("cuts a try holding its host's cap when another owner's try to that host waits, though the process has free slots", async () => {
+    vi.useFakeTimers();
+    try {
+      const slots = new FairSlots({ total: 8, perOwner: 8, perHost: 2, slow: 1, cutMs: 1_000 });
+      const x1 = slots.tryAcquire({ owner: 'a', host: 'h' })!;
+      const x2 = slots.tryAcquire({ owner: 'a', host: 'h' })!;
+      const { ask, granted } = asker(slots);
+      // Its own owner waiting behind the host's cap is no reason; another owner's try to another host goes at once.
+      void ask({ owner: 'a', host: 'h' });
+      void ask({ owner: 'b', host: 'k' });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([x1.cut?.aborted, x2.cut?.aborted, granted]).toEqual([false, false, ['b/k']]);
+      // Another owner's try to h waits behind h's cap: the oldest try there is cut, one for one.
+      void ask({ owner: 'b', host: 'h' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect([x1.cut?.aborted, x2.cut?.aborted]).toEqual([true, false]);
+      // The slot it frees goes to b (h is in the slow lane now, which has room), not to a's own waiting try.
+      x1.release();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(granted).toEqual(['b/k', 'b/h']);
+      // Behind h's cap again, but the slow lane that h is in is full (b/h): cutting x2 would free no slot c could take.
+      void ask({ owner: 'c', host: 'h' });
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([x2.cut?.aborted, granted]).toEqual([false, ['b/k', 'b/h']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keys a receiver by its host name', () => {
     expect(hostOf('https://Hooks.Example.com:8443/x?token=1')).toBe('hooks.example.com');
     expect(hostOf('http://[::1]:9/')).toBe('[::1]');
