@@ -1,4 +1,4 @@
-import { utilCrypto } from '../sdk';
+import { readSs58 } from '../sdk';
 import { LIMITS } from './limits';
 
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -12,35 +12,17 @@ export interface Ss58Account {
   prefix: number;
 }
 
-/** What utilCrypto.decodeAddress reads, with the prefix its checksum check also gives; null unless 32 bytes. */
-function decodeSs58(address: string): Ss58Account | null {
-  try {
-    const raw = utilCrypto.base58Decode(address);
-    const [valid, end, length, prefix] = utilCrypto.checkAddressChecksum(raw);
-    if (!valid || end - length !== 32) return null;
-    return { hex: Buffer.from(raw.subarray(length, end)).toString('hex'), prefix };
-  } catch {
-    return null;
-  }
-}
-
-// Base58 decoding and the checksum's blake2 cost tens of microseconds, and one request reads its
-// addresses several times (the schema, the offline checks, the build, the route check). Bounded,
-// oldest first out.
-const MAX_REMEMBERED = 1_000;
-const ss58Accounts = new Map<string, Ss58Account | null>();
-
-/** The account an SS58 address names; null when it is none (or longer than any address). */
+/**
+ * The account an SS58 address names; null when it is none (a bad checksum, an index rather than
+ * 32 bytes, or longer than any address). Read through the SDK's memo of decoded addresses
+ * (src/sdk/patches/address-memo.ts): one request reads its addresses several times (the schema,
+ * the offline checks, the build, the route check) and the SDK decodes them again.
+ */
 export function ss58Account(address: string): Ss58Account | null {
   // Base58 decoding takes time quadratic in the length (a second for 10,000 characters).
   if (address.length > LIMITS.address) return null;
-  let known = ss58Accounts.get(address);
-  if (known === undefined) {
-    known = decodeSs58(address);
-    if (ss58Accounts.size >= MAX_REMEMBERED) ss58Accounts.delete(ss58Accounts.keys().next().value as string);
-    ss58Accounts.set(address, known);
-  }
-  return known;
+  const reading = readSs58(address);
+  return reading?.checksumValid && reading.hex.length === 64 ? reading : null;
 }
 
 /** SS58, a raw 32-byte account id in hex, or a 20-byte EVM address. */

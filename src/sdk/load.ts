@@ -14,8 +14,9 @@ const load = createRequire(__filename);
 useChainSocket(load);
 // Before any chain client subscribes: their unhandled errors end their connection, not the process.
 containObservableErrors(load);
-// Every user of util-crypto's decodeAddress (the SDK, polkadot.js) decodes an address once.
-decodeAddressesOnce(load);
+// Every user of util-crypto's decodeAddress (the SDK, polkadot.js) decodes an address once; the
+// schemas read the same memo through readSs58.
+export const readSs58 = decodeAddressesOnce(load);
 
 // As sdk-core is compiled: its chain objects are made once.
 export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOnce(load, '@paraspell/sdk-pjs');

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
-import { polkadotApi, sdk } from '../../src/sdk';
+import { describe, expect, it, vi } from 'vitest';
+import { polkadotApi, sdk, utilCrypto } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { decodeCall, refusedUrl, type DecodedCall, type TestChain, type TestChainName } from '../support/test-chain';
@@ -12,6 +12,19 @@ const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af3020';
 const DOT = 10_000_000_000n;
 const USDT_ON_AH = { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 1984 }] } };
+
+/** util-crypto's base58, spied on to count decodes (every decodeAddress goes through it). */
+const bs58 = createRequire(__filename)('@polkadot/util-crypto/cjs/base58/bs58') as { base58Decode(value: string): Uint8Array };
+
+/**
+ * `account` (0x + 32 bytes) as prefix 0, the account and ONE checksum byte: its checksum holds, but
+ * util-crypto decodes only 35 or 36 bytes with a 32-byte account (this is 34).
+ */
+function shortChecksumAddress(account: string): string {
+  const body = Uint8Array.from([0, ...Buffer.from(account.slice(2), 'hex')]);
+  const hash = utilCrypto.blake2AsU8a(Uint8Array.from([...Buffer.from('SS58PRE'), ...body]), 512);
+  return utilCrypto.base58Encode(Uint8Array.from([...body, hash[0]!]));
+}
 
 const NAMES: TestChainName[] = ['Polkadot', 'AssetHubPolkadot', 'Hydration', 'Kusama', 'AssetHubKusama'];
 const { app, services } = testApp();
@@ -365,6 +378,25 @@ describe.each(FAMILIES)('/%s x-transfer: each condition of the error table is a 
     // A raw 32-byte account id is a valid Substrate recipient.
     const raw = await send({ ...base, [recipient]: ALICE_ID, options: down }).expect(503);
     expectErrorBody(raw.body, 503, 'ProviderUnavailableError');
+  });
+
+  it('an SS58 address util-crypto will not decode (34 bytes: a 32-byte account, one checksum byte) is a 400 before any chain is dialled', async () => {
+    const down = { development: true, apiOverrides: { Polkadot: await refusedUrl() }, abstractDecimals: false };
+    const bad = await send({ ...base, [recipient]: shortChecksumAddress(ALICE_ID), options: down }).expect(400);
+    expectErrorBody(bad.body, 400, 'InvalidAddressError');
+    expect(bad.body.details[0].path).toBe(`body.${recipient}`);
+  });
+
+  it('a new SS58 address is decoded once for the whole build: the schema, the SDK and polkadot.js read one memo', async () => {
+    const address = utilCrypto.encodeAddress(utilCrypto.randomAsU8a(32), 0);
+    const base58 = vi.spyOn(bs58, 'base58Decode');
+    try {
+      const res = await send({ ...base, [recipient]: address });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(base58.mock.calls.filter(([value]) => value === address)).toHaveLength(1);
+    } finally {
+      base58.mockRestore();
+    }
   });
 
   it('a transact payload without the sender is a 400 naming the sender field (test/http/transact.test.ts covers transact)', async () => {

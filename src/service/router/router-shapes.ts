@@ -116,28 +116,28 @@ function markExchange<L extends object>(leg: L, raw: { isExchange?: boolean } | 
   return raw?.isExchange ? { ...leg, isExchange: true } : leg;
 }
 
-/** The router's dry run -> the contract's dry-run result (through the pre-flight translation). */
-export function toRouterDryRun(r: TRouterDryRunResult, req: RouterRequest): RouterDryRunResult {
-  const names = legNames(req, r.hops);
-  const t = toDryRunResult(r, { ...names, resolveAsset: registryAssetResolver });
-  const out: RouterDryRunResult = {
-    ...t,
+type ExchangeMarks = { isExchange?: boolean } | undefined;
+
+/** `t`'s legs marked where the router's `r` says they swap; a hop only where `r`'s hop is the same chain. */
+function markExchanges<O extends object, H extends { chain: string }, D extends object>(
+  t: { origin: O; hops: H[]; destination?: D },
+  r: { origin?: ExchangeMarks; hops: { chain: string; isExchange?: boolean }[]; destination?: ExchangeMarks },
+): { origin: WithExchange<O>; hops: WithExchange<H>[]; destination?: WithExchange<D> } {
+  const marked = {
     origin: markExchange(t.origin, r.origin),
     hops: t.hops.map((h, i) => markExchange(h, r.hops[i]?.chain === h.chain ? r.hops[i] : undefined)),
   };
-  if (t.destination) out.destination = markExchange(t.destination, r.destination);
-  return out;
+  return t.destination ? { ...marked, destination: markExchange(t.destination, r.destination) } : marked;
+}
+
+/** The router's dry run -> the contract's dry-run result (through the pre-flight translation). */
+export function toRouterDryRun(r: TRouterDryRunResult, req: RouterRequest): RouterDryRunResult {
+  const t = toDryRunResult(r, { ...legNames(req, r.hops), resolveAsset: registryAssetResolver });
+  return { ...t, ...markExchanges(t, r) };
 }
 
 /** The router's fees -> the contract's XCM fee result (through the pre-flight translation). */
 export function toRouterXcmFees(r: TRouterXcmFeeResult, req: RouterRequest): RouterXcmFeeResult {
-  const names = legNames(req, r.hops);
-  const t = toXcmFeeResult(r, { ...names, resolveAsset: registryAssetResolver });
-  const out: RouterXcmFeeResult = {
-    ...t,
-    origin: markExchange(t.origin, r.origin),
-    hops: t.hops.map((h, i) => markExchange(h, r.hops[i]?.chain === h.chain ? r.hops[i] : undefined)),
-  };
-  if (t.destination) out.destination = markExchange(t.destination, r.destination);
-  return out;
+  const t = toXcmFeeResult(r, { ...legNames(req, r.hops), resolveAsset: registryAssetResolver });
+  return { ...t, ...markExchanges(t, r) };
 }
