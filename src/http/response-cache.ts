@@ -19,6 +19,24 @@ interface Variant {
   bytes: Buffer;
   etag: string;
   encoding?: Encoding;
+  /** Its 304's headers and its 200's, as [name, value, ...], for an answer with no Vary of its own yet (made once). */
+  notModified: readonly string[];
+  ok: readonly string[];
+}
+
+/** A variant, with the headers it is sent with made once. */
+function variantOf(bytes: Buffer, etag: string, encoding?: Encoding): Variant {
+  return { bytes, etag, encoding, notModified: variantHeaders(etag, 'Accept-Encoding'), ok: variantHeaders(etag, 'Accept-Encoding', encoding, bytes.length) };
+}
+
+/** ETag, no-cache and Vary, and for a 200 (with its length) the type and coding. */
+function variantHeaders(etag: string, vary: string, encoding?: Encoding, length?: number): string[] {
+  const headers = ['ETag', etag, 'Cache-Control', 'no-cache', 'Vary', vary];
+  if (length === undefined) return headers;
+  headers.push('Content-Type', JSON_TYPE);
+  if (encoding) headers.push('Content-Encoding', encoding);
+  headers.push('Content-Length', String(length));
+  return headers;
 }
 
 /** A cached answer: its variants, the request lines known to lead to it, the route that answers it. */
@@ -83,19 +101,23 @@ export function varyAcceptEncoding(res: ServerResponse): string {
 /**
  * Writes a variant: ETag, no-cache and Vary, then the bytes, or 304 for the ETag the client holds.
  * `head` carries headers not set on the response yet, as [name, value, ...]: one writeHead costs
- * less than a setHeader each on this path.
+ * less than a setHeader each on this path. The variant's own headers were made with it, unless the
+ * answer already has a Vary (a CORS origin other than `*`) to merge.
  */
 function sendVariant(req: IncomingMessage, res: ServerResponse, variant: Variant, head: readonly string[]): void {
-  const headers = [...head, 'ETag', variant.etag, 'Cache-Control', 'no-cache', 'Vary', varyAcceptEncoding(res)];
-  if (req.headers['if-none-match'] === variant.etag) {
-    res.writeHead(304, headers).end();
+  const notModified = req.headers['if-none-match'] === variant.etag;
+  const own = res.hasHeader('Vary')
+    ? variantHeaders(variant.etag, varyAcceptEncoding(res), variant.encoding, notModified ? undefined : variant.bytes.length)
+    : notModified
+      ? variant.notModified
+      : variant.ok;
+  const headers = head.length > 0 ? head.concat(own) : own;
+  if (notModified) {
+    res.writeHead(304, headers as string[]).end();
     return;
   }
-  headers.push('Content-Type', JSON_TYPE);
-  if (variant.encoding) headers.push('Content-Encoding', variant.encoding);
-  headers.push('Content-Length', String(variant.bytes.length));
   // Cached bytes go straight to the socket: Express's send() would only recompute headers.
-  res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : variant.bytes);
+  res.writeHead(200, headers as string[]).end(req.method === 'HEAD' ? undefined : variant.bytes);
 }
 
 /** Keys (and request lines) longer than this are kept as their hash: they carry client input. */
@@ -212,7 +234,7 @@ export class ResponseCache {
   private store(key: string, value: unknown): Entry {
     const bytes = Buffer.from(toJson(value));
     const etag = `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`;
-    const entry: Entry = { key, plain: { bytes, etag }, aliases: [], size: 0 };
+    const entry: Entry = { key, plain: variantOf(bytes, etag), aliases: [], size: 0 };
     // An answer larger than the whole cache is served and forgotten.
     if (bytes.length + key.length > this.maxBytes) return entry;
     this.grow(entry, bytes.length + key.length);
@@ -235,7 +257,7 @@ export class ResponseCache {
   private compress(entry: Entry, encoding: Encoding): Promise<Variant> {
     const pending = compressors[encoding](entry.plain.bytes).then(
       (bytes): Variant => {
-        const variant: Variant = { bytes, etag: `${entry.plain.etag.slice(0, -1)}-${encoding}"`, encoding };
+        const variant = variantOf(bytes, `${entry.plain.etag.slice(0, -1)}-${encoding}"`, encoding);
         entry[encoding] = variant;
         if (this.entries.peek(entry.key)?.entry === entry) this.grow(entry, bytes.length);
         return variant;

@@ -3,6 +3,7 @@
 // HTTP layer fills in: ops imports neither http nor service.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ChainActivity } from './chain-activity';
+import { RequestFigures } from './request-figures';
 import type { CounterState, SharedCounters } from './shared-counters';
 
 const PREFIX = 'xcm_gateway_';
@@ -32,19 +33,12 @@ export interface WebhookTry {
 /** Every figure /metrics exposes, in one registry per app (tests build many apps in one process). */
 export class Metrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: `${PREFIX}http_requests_total`,
-    help: 'HTTP requests answered, by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly duration = new Histogram({
-    name: `${PREFIX}http_request_duration_seconds`,
-    help: 'Time to answer an HTTP request, by route template, method and status',
-    labelNames: ['route', 'method', 'status'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [this.registry],
-  });
+  /** Answers by route template, method and status: `xcm_gateway_http_requests_total` and `..._duration_seconds`. */
+  private readonly answers = new RequestFigures(
+    this.registry,
+    { requests: `${PREFIX}http_requests_total`, duration: `${PREFIX}http_request_duration_seconds` },
+    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  );
   readonly deadlineHits = new Counter({
     name: `${PREFIX}deadline_exceeded_total`,
     help: 'Requests answered 504 because their chain work overran its deadline, by route template',
@@ -183,20 +177,9 @@ export class Metrics {
     });
   }
 
-  /** One child per (route, method, status): prom-client then skips hashing a label object on every answer. */
-  private readonly series = new Map<string, { requests: { inc(): void }; duration: { observe(v: number): void } }>();
-
   /** Counts and times one answered request; route templates keep the label set bounded. */
   record(route: string, method: string | undefined, status: number, start: bigint): void {
-    const key = `${route} ${method} ${status}`;
-    let found = this.series.get(key);
-    if (!found) {
-      const labels = [route, method ?? '', String(status)] as const;
-      found = { requests: this.requests.labels(...labels), duration: this.duration.labels(...labels) };
-      this.series.set(key, found);
-    }
-    found.requests.inc();
-    found.duration.observe(Number(process.hrtime.bigint() - start) / 1e9);
+    this.answers.record(route, method ?? '', status, Number(process.hrtime.bigint() - start) / 1e9);
     if (status === 504) this.deadlineHits.inc({ route });
   }
 }
