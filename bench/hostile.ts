@@ -93,6 +93,13 @@ export interface LoopHolds {
   over50: number;
   /** Holds over 20 ms. */
   over20: number;
+  /** The longest garbage collection meanwhile (wall ms), and how many took over 20 ms. */
+  gcMax: number;
+  gcOver20: number;
+  /** The longest mark-compact collection and how many ran; the heap in use at the window's end (MB). */
+  majorGcMax: number;
+  majorGcs: number;
+  heapMb: number;
 }
 
 /** The service's loop holds since the last call, read from bench/loop-holds.ts in it (SIGUSR2); a new window starts. */

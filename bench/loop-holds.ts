@@ -2,12 +2,25 @@
 // event loop, counted in its own CPU time (process.threadCpuUsage) between two turns of a 1 ms
 // timer, so that the figure does not move with what else a shared machine runs (a wall-clock
 // /health time does). The first SIGUSR2 starts a window; the next writes the window's figures to
-// LOOP_HOLDS_FILE as JSON ({ max, over50, over20, turns }, ms) and starts another.
+// LOOP_HOLDS_FILE as JSON ({ max, over50, over20, turns, gcMax, gcOver20, majorGcMax, majorGcs, heapMb }, ms) and starts another.
+// Garbage collections are observed apart (their wall time, perf_hooks): a hold that one of them
+// explains is the collector's, not the code's.
 import { writeFileSync } from 'node:fs';
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
 const file = process.env.LOOP_HOLDS_FILE;
 let holds: number[] | undefined;
+let gcs: number[] = [];
+let majors: number[] = [];
 let last = process.threadCpuUsage();
+
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcs.push(entry.duration);
+    // perf_hooks.constants.NODE_PERFORMANCE_GC_MAJOR: a mark-compact, whose pause grows with the live heap.
+    if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === 4) majors.push(entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
 
 setInterval(() => {
   const now = process.threadCpuUsage();
@@ -18,7 +31,10 @@ setInterval(() => {
 process.on('SIGUSR2', () => {
   if (holds && file) {
     const sorted = holds.sort((a, b) => a - b);
-    writeFileSync(file, JSON.stringify({ max: sorted.at(-1) ?? 0, over50: sorted.filter((ms) => ms > 50).length, over20: sorted.filter((ms) => ms > 20).length, turns: sorted.length }));
+    const gcMax = gcs.reduce((a, b) => Math.max(a, b), 0);
+    writeFileSync(file, JSON.stringify({ max: sorted.at(-1) ?? 0, over50: sorted.filter((ms) => ms > 50).length, over20: sorted.filter((ms) => ms > 20).length, turns: sorted.length, gcMax, gcOver20: gcs.filter((ms) => ms > 20).length, majorGcMax: majors.reduce((a, b) => Math.max(a, b), 0), majorGcs: majors.length, heapMb: process.memoryUsage().heapUsed / 2 ** 20 }));
   }
   holds = [];
+  gcs = [];
+  majors = [];
 });

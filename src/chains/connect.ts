@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { apiOnSharedRuntime, polkadotApi, type ApiPromise, type RuntimeVersionKey } from '../sdk';
+import { apiOnSharedRuntime, askMetadata, askRuntime, NodeAnswers, polkadotApi, type ApiPromise } from '../sdk';
 import { ChainResponseError, ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { describeSocketError, headersFor, isFrameFailure, type SocketContext } from './chain-socket';
+import type { RuntimeCache } from './runtime-cache';
 import type { SharedRuntimes } from './shared-runtimes';
 import type { Slots } from './slots';
 
@@ -20,10 +21,14 @@ export interface DialOptions {
   operatorEndpoints?: ReadonlySet<string>;
   /**
    * Decoded runtimes shared between connections: a dial that `offer`s (the registry's) shares its
-   * runtime once ready; one that `take`s (a client's) reuses a shared runtime its node runs.
+   * runtime once ready; one that `take`s (a client's) reuses a shared runtime its node runs, else
+   * one decoded from the same answers (`cache`), else decodes one there.
    */
-  runtimes?: { shared: SharedRuntimes; role: 'offer' | 'take' };
+  runtimes?: { shared: SharedRuntimes; cache: RuntimeCache; role: 'offer' | 'take' };
 }
+
+/** Where a connection's decoded runtime comes from: its own decode, a registry connection's, or an earlier decode of the same answers. */
+export type RuntimeOrigin = 'decoded' | 'shared' | 'cached';
 
 /** The operator chose its own endpoints (loopback ones, for the sandbox): no address is refused. */
 const OPERATOR_GUARD = new AddressGuard(true);
@@ -32,6 +37,9 @@ const OPERATOR_GUARD = new AddressGuard(true);
 export interface Connection {
   api: ApiPromise;
   context: SocketContext;
+  runtime: RuntimeOrigin;
+  /** Resolves when the connection is not to be lent any more (its node moved to another runtime); a connection that follows upgrades itself never resolves it. */
+  retired: Promise<void>;
 }
 
 /** The RPC calls whose answer is the runtime metadata: what polkadot.js decodes once it arrives. */
@@ -40,37 +48,46 @@ const isMetadataCall = (method: string, params: unknown): boolean =>
 
 type Send = (method: string, params: unknown[], ...rest: unknown[]) => Promise<unknown>;
 
-/** The runtime a node says it runs (two answers polkadot.js asks for too), or undefined when it sends something else. */
-async function nodeRuntime(provider: { send: Send }): Promise<RuntimeVersionKey | undefined> {
-  const [genesisHash, version] = await Promise.all([provider.send('chain_getBlockHash', [0]), provider.send('state_getRuntimeVersion', [])]);
-  const { specName, specVersion } = (version ?? {}) as { specName?: unknown; specVersion?: unknown };
-  if (typeof genesisHash !== 'string' || typeof specName !== 'string' || typeof specVersion !== 'number') return undefined;
-  return { genesisHash, specName, specVersion };
+/**
+ * The api for a connected provider. A registry dial decodes its own (polkadot.js follows its
+ * runtime upgrades). A client's dial asks its node what polkadot.js would, then makes its api on
+ * a shared runtime: a registry connection's when its node runs that runtime, else the one those
+ * very answers decode to (kept, or decoded now). Such an api is closed once its node announces
+ * another runtime: it would decode with the old one.
+ */
+async function apiFor(provider: InstanceType<typeof polkadotApi.WsProvider>, dial: DialOptions): Promise<{ api: ApiPromise; runtime: RuntimeOrigin; shared: boolean }> {
+  const runtimes = dial.runtimes;
+  const fresh = () => ({ api: new polkadotApi.ApiPromise({ provider, noInitWarn: true }), runtime: 'decoded' as const, shared: false });
+  if (runtimes?.role !== 'take') return fresh();
+  const node = provider as unknown as { send: Send };
+  const send = (method: string, params: unknown[]): Promise<unknown> => node.send(method, params);
+  const answers = new NodeAnswers(send);
+  const runtime = await askRuntime(answers);
+  // Answers of another shape: polkadot.js reads them its own way, and fails as it would.
+  if (!runtime) return fresh();
+  const source = runtimes.shared.sourceFor(runtime);
+  if (source) return { api: apiOnSharedRuntime(source, provider), runtime: 'shared', shared: true };
+  await askMetadata(answers, runtime.apis);
+  const { api: decoded, decoded: own } = await runtimes.cache.runtimeFor(answers, send);
+  return { api: apiOnSharedRuntime(decoded, provider), runtime: own ? 'decoded' : 'cached', shared: true };
 }
 
 /**
- * The api for a connected provider: on a shared runtime when the dial takes one and its node runs
- * it (then closed once the node announces another runtime: it would decode with the old one), else
- * a fresh one.
+ * Resolves once the node of an api on a shared runtime announces another runtime version: the api
+ * would decode with the old one, and never changes the runtime it shares, so its owner retires it
+ * (requests in flight finish; the next one dials afresh). The subscription has no error handler,
+ * as polkadot.js's own has not: a version that does not decode ends the connection through the
+ * containment (containment.ts, path 2).
  */
-async function apiFor(provider: InstanceType<typeof polkadotApi.WsProvider>, dial: DialOptions): Promise<{ api: ApiPromise; shared: boolean }> {
-  const runtimes = dial.runtimes;
-  if (runtimes?.role === 'take' && !runtimes.shared.empty) {
-    const runtime = await nodeRuntime(provider as unknown as { send: Send });
-    const source = runtime && runtimes.shared.sourceFor(runtime);
-    if (source) return { api: apiOnSharedRuntime(source, provider), shared: true };
-  }
-  return { api: new polkadotApi.ApiPromise({ provider, noInitWarn: true }), shared: false };
-}
-
-/** Closes an api on a shared runtime when its node moves to another runtime version. */
-function closeOnUpgrade(api: ApiPromise): void {
+function upgradeOf(api: ApiPromise): Promise<void> {
   const specVersion = api.runtimeVersion.specVersion.toNumber();
-  api.rpc.state
-    .subscribeRuntimeVersion((version) => {
-      if (version.specVersion.toNumber() !== specVersion) api.disconnect().catch(noop);
-    })
-    .catch(noop);
+  return new Promise((resolve) => {
+    const subscription = api.rx.rpc.state.subscribeRuntimeVersion().subscribe((version) => {
+      if (version.specVersion.toNumber() === specVersion) return;
+      subscription.unsubscribe();
+      resolve();
+    });
+  });
 }
 
 /**
@@ -155,7 +172,7 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
     const start = (): void => {
       if (done || started) return;
       started = true;
-      apiFor(provider, dial).then(({ api: made, shared }) => {
+      apiFor(provider, dial).then(({ api: made, runtime, shared }) => {
         api = made;
         if (done) {
           made.disconnect().catch(noop);
@@ -164,9 +181,8 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
         made.isReadyOrError.then(
           (ready) => {
             if (!settle()) return;
-            if (shared) closeOnUpgrade(ready);
-            else if (dial.runtimes?.role === 'offer') dial.runtimes.shared.offer(ready);
-            resolve({ api: ready, context });
+            if (!shared && dial.runtimes?.role === 'offer') dial.runtimes.shared.offer(ready);
+            resolve({ api: ready, context, runtime, retired: shared ? upgradeOf(ready) : new Promise<void>(noop) });
           },
           (error: unknown) => fail(error),
         );

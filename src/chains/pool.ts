@@ -4,7 +4,8 @@ import { ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
 import { asSharedWork, currentClient } from './clients';
-import { connectFirst, type Connection, type DialOptions } from './connect';
+import { connectFirst, type Connection, type DialOptions, type RuntimeOrigin } from './connect';
+import { RuntimeCache } from './runtime-cache';
 import { SharedRuntimes } from './shared-runtimes';
 import { distinctEndpoints } from './endpoint';
 import { protectApi } from './protect';
@@ -90,6 +91,8 @@ interface Entry {
   leases: number;
   lastUsed: number;
   idleTimer?: NodeJS.Timeout;
+  /** Taken out of the pool while lent (its node moved to another runtime): closed once its last borrower is done. */
+  retired?: boolean;
 }
 
 const noop = (): void => undefined;
@@ -117,6 +120,8 @@ export class ConnectionPool {
   readonly #dial: DialOptions;
   /** The registry's connections share their decoded runtime with clients' connections to the same runtime. */
   readonly #runtimes = new SharedRuntimes();
+  /** Runtimes decoded from clients' nodes' answers, kept for connections whose nodes answer the same. */
+  readonly #decoded = new RuntimeCache();
   readonly #budget: ClientBudget;
   #closed = false;
 
@@ -208,6 +213,7 @@ export class ConnectionPool {
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     await Promise.all(entries.map((entry) => this.#shut(entry, 'the connection pool is closed')));
+    this.#decoded.clear();
   }
 
   /** The registry's endpoints, or the operator's (CHAIN_ENDPOINTS): what describes its runtime truly. */
@@ -223,12 +229,14 @@ export class ConnectionPool {
     const { connectTimeoutMs, logger } = this.#options;
     // A shared connection belongs to no request: dial it outside the request's engine scope, and
     // a registry one as nobody's (its name lookups are no client's).
-    const runtimes = { shared: this.#runtimes, role: this.#trusted(client, endpoints) ? ('offer' as const) : ('take' as const) };
+    const runtimes = { shared: this.#runtimes, cache: this.#decoded, role: this.#trusted(client, endpoints) ? ('offer' as const) : ('take' as const) };
     const dial = (): Promise<Connection> => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, { ...this.#dial, runtimes }, logger);
     const ready = outsideEngineScopes(() => (client === undefined ? asSharedWork(dial) : dial())).then(
-      ({ api, context }) => {
-        this.#options.observer?.connected(chain, api);
-        return { api: this.#adopt(entry, api), context };
+      ({ api, context, runtime, retired }) => {
+        this.#options.observer?.connected(chain, api, runtime);
+        const adopted = this.#adopt(entry, api);
+        void retired.then(() => this.#retire(entry));
+        return { api: adopted, context };
       },
       (error: unknown) => {
         this.#options.observer?.failed(chain, error);
@@ -265,7 +273,18 @@ export class ConnectionPool {
   #release(entry: Entry): void {
     entry.leases--;
     entry.lastUsed = Date.now();
-    if (entry.leases === 0 && entry.api && this.#entries.get(entry.key) === entry) this.#startIdle(entry);
+    if (entry.leases > 0 || !entry.api) return;
+    if (this.#entries.get(entry.key) === entry) this.#startIdle(entry);
+    else if (entry.retired) void this.#shut(entry, 'its node moved to another runtime');
+  }
+
+  /** Lends the connection no more (the next borrower dials afresh); closes it once its borrowers are done. */
+  #retire(entry: Entry): void {
+    if (this.#entries.get(entry.key) !== entry) return;
+    this.#options.logger?.debug({ chain: entry.chain }, 'retiring a chain connection: its node moved to another runtime');
+    this.#entries.delete(entry.key);
+    entry.retired = true;
+    if (entry.leases === 0) void this.#shut(entry, 'its node moved to another runtime');
   }
 
   #startIdle(entry: Entry): void {
@@ -392,7 +411,8 @@ export function abortable<T>(work: Promise<T>, signal?: AbortSignal): Promise<T>
 export interface PoolObserver {
   /** A connection was lent (its connect succeeded). */
   acquired(chain: string): void;
-  connected(chain: string, api: ApiPromise): void;
+  /** `runtime`: whether the connect decoded metadata, or reused a decoded runtime. */
+  connected(chain: string, api: ApiPromise, runtime: RuntimeOrigin): void;
   failed(chain: string, error: unknown): void;
 }
 

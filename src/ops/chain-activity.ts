@@ -1,4 +1,5 @@
 import { distinctEndpoints } from '../chains/endpoint';
+import type { RuntimeOrigin } from '../chains/connect';
 import type { PoolObserver } from '../chains/pool';
 import { DeadlineExceededError } from '../errors';
 import { rpcProvider, sdk, type ApiPromise } from '../sdk';
@@ -22,6 +23,8 @@ export interface ChainRecord {
   requestsServed: number;
   connectAttempts: number;
   failures: Partial<Record<ConnectFailure, number>>;
+  /** Connects by where their decoded runtime came from (`decoded`: a metadata decode). */
+  runtimes: Partial<Record<RuntimeOrigin, number>>;
   connectedAt?: Date;
   /** A registry (or operator) endpoint, or `override` when the connection used a caller's own URL. */
   endpoint?: string;
@@ -58,7 +61,7 @@ export class ChainActivity implements PoolObserver {
   #record(chain: string): ChainRecord {
     let record = this.#chains.get(chain);
     if (!record) {
-      record = { requestsServed: 0, connectAttempts: 0, failures: {} };
+      record = { requestsServed: 0, connectAttempts: 0, failures: {}, runtimes: {} };
       this.#chains.set(chain, record);
     }
     return record;
@@ -68,9 +71,10 @@ export class ChainActivity implements PoolObserver {
     this.#record(chain).requestsServed++;
   }
 
-  connected(chain: string, api: ApiPromise): void {
+  connected(chain: string, api: ApiPromise, runtime: RuntimeOrigin): void {
     const record = this.#record(chain);
     record.connectAttempts++;
+    record.runtimes[runtime] = (record.runtimes[runtime] ?? 0) + 1;
     record.connectedAt = new Date();
     const url = endpointOf(api);
     record.endpoint = url && (this.#operator.has(url) || isRegistryEndpoint(chain, url)) ? url : 'override';

@@ -120,6 +120,18 @@ export class Metrics {
         }
       },
     });
+    new Counter({
+      name: `${PREFIX}chain_runtimes_total`,
+      help: 'Connects by where their decoded runtime came from (decoded: a metadata decode; shared: a registry connection\'s; cached: an earlier decode of the same answers), by chain',
+      labelNames: ['chain', 'runtime'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [chain, record] of chainActivity.chains()) {
+          for (const [runtime, count] of Object.entries(record.runtimes)) this.inc({ chain, runtime }, count);
+        }
+      },
+    });
     new Gauge({
       name: `${PREFIX}response_cache_entries`,
       help: 'Registry answers held serialized in memory',

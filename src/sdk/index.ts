@@ -12,5 +12,6 @@ export { customAssetLists, outsideCustomAssets, placeCustomAssets, withCustomAss
 export { inEngineScope, outsideEngineScopes, type EngineClients } from './engine-scopes';
 export { offersDryRunApi } from './patches/runtime-dry-run-api';
 export { withQueryMemo } from './patches/query-memo';
+export { askMetadata, askRuntime, decodeRuntime, NodeAnswers } from './patches/detached-runtime';
 export { apiOnSharedRuntime, rpcProvider, runtimeKey, runtimeOf, type RuntimeVersionKey } from './patches/shared-runtime';
 export type { ApiPromise } from '@polkadot/api';

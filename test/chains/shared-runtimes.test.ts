@@ -1,8 +1,10 @@
 // Connections to endpoints a client named share the decoded runtime (metadata, type registry) of a
-// registry connection whose node runs the same runtime, and read through it as any connection.
+// registry connection whose node runs the same runtime, else one decoded from the very same node
+// answers (src/chains/runtime-cache.ts), and read through it as any connection.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeOrigin } from '../../src/chains/connect';
 import { ConnectionPool, type Lease } from '../../src/chains/pool';
-import { startTestChain, type TestChain } from '../support/test-chain';
+import { startTestChain, type TestChain, type TestChainOptions } from '../support/test-chain';
 import { until } from '../hostile/helpers';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -11,8 +13,9 @@ const nodes: TestChain[] = [];
 const leases: Lease[] = [];
 
 /** A pool whose registry is `registry` (each chain's endpoint there); any other endpoint is client `client-<path>`'s. */
-function poolWith(registry: string[]): ConnectionPool {
+function poolWith(registry: string[], origins: RuntimeOrigin[] = []): ConnectionPool {
   const pool = new ConnectionPool({
+    observer: { acquired: () => undefined, failed: () => undefined, connected: (_chain, _api, runtime) => void origins.push(runtime) },
     connectTimeoutMs: 10_000,
     idleTimeoutMs: 60_000,
     maxChains: 10,
@@ -22,8 +25,8 @@ function poolWith(registry: string[]): ConnectionPool {
   return pool;
 }
 
-async function node(name: 'Polkadot' | 'Hydration'): Promise<TestChain> {
-  const started = await startTestChain(name);
+async function node(name: 'Polkadot' | 'Hydration', options?: TestChainOptions): Promise<TestChain> {
+  const started = await startTestChain(name, options);
   nodes.push(started);
   return started;
 }
@@ -72,7 +75,7 @@ describe('shared runtimes', () => {
     expect(await freeBalance(client)).toBe(expected);
   });
 
-  it('a node of another runtime, or no registry connection to share, gets a registry of its own', async () => {
+  it('a node of another runtime gets a registry of its own', async () => {
     const [polkadot, hydration] = await Promise.all([node('Polkadot'), node('Hydration')]);
     const pool = poolWith([polkadot.url]);
     const registry = await lease(pool, 'Polkadot', polkadot.url);
@@ -80,12 +83,34 @@ describe('shared runtimes', () => {
     const other = await lease(pool, 'Polkadot', `${hydration.url}/as-polkadot`);
     expect(other.api.registry).not.toBe(registry.api.registry);
     expect(other.api.genesisHash.toHex()).not.toBe(registry.api.genesisHash.toHex());
+  });
 
-    // Nothing to share in a pool with no registry connection open; clients never share theirs.
-    const alone = poolWith([]);
+  it('with no registry connection, a client\'s nodes that give the same answers share one decode; other metadata bytes or a runtime upgrade decode their own, and the shared one never changes', async () => {
+    const [polkadot, older] = await Promise.all([node('Polkadot'), node('Polkadot', { metadataVersions: [14] })]);
+    const origins: RuntimeOrigin[] = [];
+    const alone = poolWith([], origins);
     const first = await lease(alone, 'Polkadot', `${polkadot.url}/a`);
     const second = await lease(alone, 'Polkadot', `${polkadot.url}/b`);
-    expect(second.api.registry).not.toBe(first.api.registry);
-    expect(await freeBalance(second)).toBe(await freeBalance(registry));
+    expect(origins).toEqual(['decoded', 'cached']);
+    expect(second.api.registry).toBe(first.api.registry);
+    expect(await freeBalance(second)).toBe(await freeBalance(first));
+
+    // The same genesis and runtime version, metadata v14 (polkadot.js reads v16 from the other).
+    const otherBytes = await lease(alone, 'Polkadot', `${older.url}/c`);
+    expect(otherBytes.api.runtimeVersion.specVersion.toNumber()).toBe(first.api.runtimeVersion.specVersion.toNumber());
+    expect(otherBytes.api.registry).not.toBe(first.api.registry);
+    expect(otherBytes.api.runtimeMetadata.version).toBe(14);
+    expect(await freeBalance(otherBytes)).toBe(await freeBalance(first));
+
+    // The node upgrades: a new connection decodes the new runtime; the shared one stays as decoded.
+    const specVersion = first.api.runtimeVersion.specVersion.toNumber();
+    const metadataHex = first.api.runtimeMetadata.toHex();
+    polkadot.setSpecVersion(specVersion + 1);
+    const upgraded = await lease(alone, 'Polkadot', `${polkadot.url}/d`);
+    expect(origins).toEqual(['decoded', 'cached', 'decoded', 'decoded']);
+    expect(upgraded.api.runtimeVersion.specVersion.toNumber()).toBe(specVersion + 1);
+    expect(upgraded.api.registry).not.toBe(first.api.registry);
+    expect(second.api.runtimeVersion.specVersion.toNumber()).toBe(specVersion);
+    expect(second.api.runtimeMetadata.toHex()).toBe(metadataHex);
   });
 });

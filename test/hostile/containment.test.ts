@@ -98,11 +98,14 @@ describe('a runtime version that does not decode, on the subscription ApiPromise
     await expect502(await balance(node), node, why);
   });
 
-  it('specVersion {"a":1} reads as 1: polkadot.js takes it for a runtime upgrade and reads the metadata again; the request answers', async () => {
+  it('specVersion {"a":1} reads as 1, a runtime upgrade: the request answers; the connection, on a shared runtime, is closed instead of decoding the metadata again, and the next request dials afresh', async () => {
     const node = await nodeAnsweringReadWith(() => ({ sendFirst: notification('state_runtimeVersion', SUBSCRIPTION, version('{"a":1}')), then: 'forward' }));
     const res = await balance(node);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    await until(() => node.requests.includes('state_getMetadata'), 'the metadata to be read again');
+    await until(() => node.openConnections === 0, 'the retired connection to close');
+    expect(node.requests.filter((m) => m === 'state_getMetadata')).toEqual([]);
+    expect((await balance(node)).status).toBe(200);
+    expect(node.connectionsOpened).toBe(2);
   });
 });
 
