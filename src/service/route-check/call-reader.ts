@@ -5,7 +5,7 @@
 // (registry.lookup.getTypeDef), compiled once per runtime and type, and spell each value as its
 // codec's toJSON does. Whatever they do not read exactly as polkadot.js would (a type they do not
 // know, a byte polkadot.js reads leniently: an Option or bool tag other than 0 or 1, an index
-// past the variants, truncated or trailing bytes) is Unreadable, and the caller decodes those
+// past the variants, truncated or trailing bytes) is not read here, and the caller decodes those
 // bytes with polkadot.js as before: the view is the same either way, or polkadot.js's own error.
 import type { TypeDef } from '@polkadot/types-create/types';
 import type { Registry } from '@polkadot/types/types';
@@ -15,8 +15,12 @@ import type { CallView } from './walk-types';
 /** polkadot.js's TypeDefInfo values (@polkadot/types-create), the kinds read here. */
 const INFO = { Compact: 2, Enum: 4, Null: 8, Option: 9, Plain: 10, Si: 15, Struct: 16, Tuple: 17, Vec: 19, VecFixed: 20 } as const;
 
-/** Bytes the readers do not read as polkadot.js would: decode them with polkadot.js. */
-class Unreadable extends Error {}
+/**
+ * Thrown where bytes are not read as polkadot.js would read them: the caller decodes them with
+ * polkadot.js. One instance, made once: an Error made at each throw would record a stack trace,
+ * dearer than the read.
+ */
+const UNREADABLE = new Error('call-reader: not read here');
 
 class Bytes {
   at = 0;
@@ -24,7 +28,7 @@ class Bytes {
 
   take(length: number): number {
     const start = this.at;
-    if (length > this.u8a.length - start) throw new Unreadable('truncated');
+    if (length > this.u8a.length - start) throw UNREADABLE;
     this.at = start + length;
     return start;
   }
@@ -52,7 +56,7 @@ function hexOf(u8a: Uint8Array, start: number, length: number, reverse = false):
 function uintJson(u8a: Uint8Array, start: number, length: number, bits: number): number | string {
   let top = length;
   while (top > 0 && u8a[start + top - 1] === 0) top--;
-  if (top * 8 > bits) throw new Unreadable('too large for its type');
+  if (top * 8 > bits) throw UNREADABLE;
   if (top <= 6 || (top === 7 && u8a[start + 6]! < 0x10)) {
     let value = 0;
     for (let i = top - 1; i >= 0; i--) value = value * 256 + u8a[start + i]!;
@@ -70,7 +74,7 @@ function compact(bits: number): Read {
   return (bytes) => {
     const u8a = bytes.u8a;
     const first = u8a[bytes.at];
-    if (first === undefined) throw new Unreadable('truncated');
+    if (first === undefined) throw UNREADABLE;
     const mode = first & 3;
     let value: number;
     if (mode === 0) value = bytes.byte() >>> 2;
@@ -84,7 +88,7 @@ function compact(bits: number): Read {
       const length = (first >>> 2) + 4;
       return uintJson(u8a, bytes.take(1 + length) + 1, length, bits);
     }
-    if (bits < 32 && value >= 2 ** bits) throw new Unreadable('too large for its type');
+    if (bits < 32 && value >= 2 ** bits) throw UNREADABLE;
     return value;
   };
 }
@@ -92,15 +96,20 @@ function compact(bits: number): Read {
 /** A compact length (of a Vec or Bytes): at most what polkadot.js decodes, and no more than the bytes left. */
 function lengthOf(bytes: Bytes): number {
   const value = compact(32)(bytes);
-  if (typeof value !== 'number' || value > 65_536 || value > bytes.u8a.length - bytes.at) throw new Unreadable('length');
+  if (typeof value !== 'number' || value > 65_536 || value > bytes.u8a.length - bytes.at) throw UNREADABLE;
   return value;
 }
 
-const unreadable =
-  (why: string): Read =>
-  () => {
-    throw new Unreadable(why);
+/** Readers of types not read here: a call whose argument has one is left to polkadot.js without reading. */
+const NOT_READ = new WeakSet<Read>();
+
+function unreadable(): Read {
+  const read: Read = () => {
+    throw UNREADABLE;
   };
+  NOT_READ.add(read);
+  return read;
+}
 
 /** The readers of one runtime's types, compiled at first use. */
 class TypeReaders {
@@ -111,9 +120,9 @@ class TypeReaders {
   byLookup(id: number): Read {
     const kept = this.byId.get(id);
     if (kept) return kept;
-    let read: Read = unreadable('not compiled yet');
+    let read: Read | undefined;
     // Recursive types (an XCM program inside an instruction) reach themselves while compiling.
-    this.byId.set(id, (bytes) => read(bytes));
+    this.byId.set(id, (bytes) => read!(bytes));
     read = this.compile(this.registry.lookup.getTypeDef(id));
     this.byId.set(id, read);
     return read;
@@ -124,7 +133,7 @@ class TypeReaders {
     switch (def.info) {
       case INFO.Si: {
         const id = /^Lookup(\d+)$/.exec(def.type)?.[1];
-        return id === undefined ? unreadable(def.type) : this.byLookup(Number(id));
+        return id === undefined ? unreadable() : this.byLookup(Number(id));
       }
       case INFO.Null:
         return () => null;
@@ -132,20 +141,20 @@ class TypeReaders {
         return this.plain(def.type);
       case INFO.Compact: {
         const bits = !Array.isArray(sub) && sub?.info === INFO.Plain ? UINT_BITS[sub.type] : undefined;
-        return bits === undefined ? unreadable(def.type) : compact(bits);
+        return bits === undefined ? unreadable() : compact(bits);
       }
       case INFO.Option: {
-        if (Array.isArray(sub) || !sub || (sub.info === INFO.Plain && sub.type === 'bool')) return unreadable(def.type);
+        if (Array.isArray(sub) || !sub || (sub.info === INFO.Plain && sub.type === 'bool')) return unreadable();
         const inner = this.compile(sub);
         return (bytes) => {
           const tag = bytes.byte();
           if (tag === 0) return null;
-          if (tag !== 1) throw new Unreadable('option tag');
+          if (tag !== 1) throw UNREADABLE;
           return inner(bytes);
         };
       }
       case INFO.Vec: {
-        if (Array.isArray(sub) || !sub || sub.info === INFO.Plain && sub.type === 'u8') return unreadable(def.type);
+        if (Array.isArray(sub) || !sub || sub.info === INFO.Plain && sub.type === 'u8') return unreadable();
         const item = this.compile(sub);
         return (bytes) => {
           const length = lengthOf(bytes);
@@ -156,7 +165,7 @@ class TypeReaders {
       }
       case INFO.VecFixed: {
         const length = def.length;
-        if (Array.isArray(sub) || !sub || length === undefined) return unreadable(def.type);
+        if (Array.isArray(sub) || !sub || length === undefined) return unreadable();
         if (sub.info === INFO.Plain && sub.type === 'u8') return (bytes) => hexOf(bytes.u8a, bytes.take(length), length);
         const item = this.compile(sub);
         return (bytes) => {
@@ -166,12 +175,12 @@ class TypeReaders {
         };
       }
       case INFO.Tuple: {
-        if (!Array.isArray(sub)) return unreadable(def.type);
+        if (!Array.isArray(sub)) return unreadable();
         const items = sub.map((s) => this.compile(s));
         return (bytes) => items.map((item) => item(bytes));
       }
       case INFO.Struct: {
-        if (!Array.isArray(sub) || sub.some((s) => s.name === undefined)) return unreadable(def.type);
+        if (!Array.isArray(sub) || sub.some((s) => s.name === undefined)) return unreadable();
         // Struct.toJSON names a field by its alias where the definition gives one.
         const fields = sub.map((s) => [def.alias?.get(s.name!) ?? s.name!, this.compile(s)] as const);
         return (bytes) => {
@@ -183,7 +192,7 @@ class TypeReaders {
       case INFO.Enum:
         return this.enumeration(def);
       default:
-        return unreadable(def.type);
+        return unreadable();
     }
   }
 
@@ -196,7 +205,7 @@ class TypeReaders {
     if (type === 'bool') {
       return (bytes) => {
         const value = bytes.byte();
-        if (value > 1) throw new Unreadable('bool');
+        if (value > 1) throw UNREADABLE;
         return value === 1;
       };
     }
@@ -210,13 +219,13 @@ class TypeReaders {
       const length = type === 'H256' ? 32 : 20;
       return (bytes) => hexOf(bytes.u8a, bytes.take(length), length);
     }
-    return unreadable(type);
+    return unreadable();
   }
 
   /** Enum.toJSON: a basic enum (no variant carries a value) is its variant's name, else `{ camelCaseName: value }`. */
   private enumeration(def: TypeDef): Read {
     const sub = def.sub;
-    if (!Array.isArray(sub) || sub.some((s) => s.name === undefined)) return unreadable(def.type);
+    if (!Array.isArray(sub) || sub.some((s) => s.name === undefined)) return unreadable();
     const variants = new Map<number, { name: string; read: Read }>();
     if (sub.every((s) => s.info === INFO.Null)) {
       // polkadot.js indexes a basic enum by each variant's index.
@@ -225,18 +234,18 @@ class TypeReaders {
       });
       return (bytes) => {
         const variant = variants.get(bytes.byte());
-        if (!variant) throw new Unreadable('enum index');
+        if (!variant) throw UNREADABLE;
         return variant.name;
       };
     }
     // Any other by its position in the definition: read here only where that is its index.
-    if (sub.some((s, position) => s.index !== undefined && s.index !== position)) return unreadable(def.type);
+    if (sub.some((s, position) => s.index !== undefined && s.index !== position)) return unreadable();
     sub.forEach((s, position) => {
       if (!s.name!.startsWith('__Unused')) variants.set(position, { name: polkadotUtil.stringCamelCase(s.name!), read: this.compile(s) });
     });
     return (bytes) => {
       const variant = variants.get(bytes.byte());
-      if (!variant) throw new Unreadable('enum index');
+      if (!variant) throw UNREADABLE;
       return { [variant.name]: variant.read(bytes) };
     };
   }
@@ -273,7 +282,7 @@ export class CallReader {
     try {
       for (const [name, read] of shape.args) args[name] = read(bytes);
     } catch (error) {
-      if (error instanceof Unreadable) return null;
+      if (error === UNREADABLE) return null;
       throw error;
     }
     return bytes.at === u8a.length ? { section: shape.section, method: shape.method, args } : null;
@@ -289,7 +298,8 @@ export class CallReader {
       // Calls inside a call are walked from polkadot.js's decode (read-calls.ts).
       if (section !== 'utility' && section !== 'proxy') {
         // Call.argsEntries names each argument as the metadata does (param<i> when it has no name).
-        shape = { section, method, args: meta.fields.map((f, i) => [f.name.unwrapOr(`param${i}`).toString(), this.types.byLookup(f.type.toNumber())]) };
+        const args = meta.fields.map((f, i): [string, Read] => [f.name.unwrapOr(`param${i}`).toString(), this.types.byLookup(f.type.toNumber())]);
+        if (!args.some(([, read]) => NOT_READ.has(read))) shape = { section, method, args };
       }
     } catch {
       shape = null;
