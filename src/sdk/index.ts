@@ -1,7 +1,7 @@
 // The ParaSpell SDK and @polkadot/* behind one door: loaded once, through one `require` (load.ts),
 // with every change we make to their behaviour in its own file under patches/. The rest of the
 // code imports the SDK from here only (types may come from the packages themselves).
-export { polkadotApi, readSs58, sdk, snowbridgeMainnet, utilCrypto } from './load';
+export { polkadotApi, polkadotUtil, readSs58, sdk, snowbridgeMainnet, utilCrypto } from './load';
 export type { Ss58Reading } from './patches/address-memo';
 export { patchSdk } from './patches';
 export { SDK_VERSION } from './version';

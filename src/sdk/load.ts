@@ -22,6 +22,7 @@ export const readSs58 = decodeAddressesOnce(load);
 export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOnce(load, '@paraspell/sdk-pjs');
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');
 export const utilCrypto: typeof import('@polkadot/util-crypto') = load('@polkadot/util-crypto');
+export const polkadotUtil: typeof import('@polkadot/util') = load('@polkadot/util');
 
 /** The parts of Snowbridge's published environment (a dependency the SDK pins) that we read. */
 interface SnowbridgeEnvironment {

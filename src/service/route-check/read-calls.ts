@@ -16,6 +16,7 @@
 import type { Call } from '@polkadot/types/interfaces';
 import type { Registry } from '@polkadot/types/types';
 import { LRUCache } from 'lru-cache';
+import { CallReader } from './call-reader';
 import { viewOf, type CallView } from './walker';
 
 /** Calls kept per runtime once read twice; a gateway builds a few shapes over a few assets, to a few recipients. */
@@ -28,6 +29,8 @@ const MAX_ENTRY_HEX_CHARS = 32_768;
 
 interface RuntimeReadings {
   readonly metadata: unknown;
+  /** Reads call data straight from its bytes with this metadata (call-reader.ts). */
+  readonly reader: CallReader;
   /** Read once, most recent last. */
   readonly recent: LRUCache<string, CallView>;
   /** Read more than once. */
@@ -40,7 +43,7 @@ function readingsOf(registry: Registry): RuntimeReadings {
   const metadata = registry.metadata as unknown;
   const kept = byRegistry.get(registry);
   if (kept && kept.metadata === metadata) return kept;
-  const readings: RuntimeReadings = { metadata, recent: new LRUCache<string, CallView>({ max: RECENT_READS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length, maxSize: RECENT_READS * MAX_ENTRY_HEX_CHARS }), views: new LRUCache<string, CallView>({ max: READ_CALLS_PER_RUNTIME, maxSize: MAX_HEX_CHARS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length }) };
+  const readings: RuntimeReadings = { metadata, reader: new CallReader(registry), recent: new LRUCache<string, CallView>({ max: RECENT_READS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length, maxSize: RECENT_READS * MAX_ENTRY_HEX_CHARS }), views: new LRUCache<string, CallView>({ max: READ_CALLS_PER_RUNTIME, maxSize: MAX_HEX_CHARS, maxEntrySize: MAX_ENTRY_HEX_CHARS, sizeCalculation: (_view, hex) => hex.length }) };
   byRegistry.set(registry, readings);
   return readings;
 }
@@ -52,7 +55,7 @@ const hasCallsInside = (call: Call): boolean => call.section === 'utility' || ca
  * and runtime, or for a batch or a proxy the decoded call itself (decoded at each ask).
  */
 export function readOnce(registry: Registry, hex: string): { view: CallView } | { call: Call } {
-  const { recent, views } = readingsOf(registry);
+  const { reader, recent, views } = readingsOf(registry);
   const kept = views.get(hex);
   if (kept) return { view: kept };
   const again = recent.get(hex);
@@ -60,6 +63,11 @@ export function readOnce(registry: Registry, hex: string): { view: CallView } | 
     recent.delete(hex);
     views.set(hex, again);
     return { view: again };
+  }
+  const read = reader.view(hex);
+  if (read) {
+    recent.set(hex, read);
+    return { view: read };
   }
   const call = registry.createType<Call>('Call', hex);
   if (hasCallsInside(call)) return { call };
