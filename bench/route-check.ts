@@ -1,9 +1,10 @@
 // What the route check costs: call data the service builds for the test chains (real metadata,
-// loopback) is checked again and again in this process, and the time each check adds to a transfer
-// (decode with the origin's metadata, walk, compare) is set against a baseline of one run: the
-// decode alone, and the build it guards (POST /v5/x-transfer, check included); and the check of an
-// answer filled from a build template (fill, walk the filled arguments, compare). Then /explain's
-// route for a two-hop transfer: the walk alone, with its decode, and the whole POST /v5/explain.
+// loopback) is checked again and again in this process, and the time each check adds to a
+// transfer (read with the origin's metadata, walk, compare) is set against baselines of the same
+// run: polkadot.js's decode alone, and the build it guards (POST /v5/x-transfer, check included);
+// and the check of an answer filled from a build template (fill, walk the filled arguments,
+// compare). Then /explain's route for a two-hop transfer: the walk alone, with its decode, and the
+// whole POST /v5/explain.
 // BENCH_BASE=<git ref> also builds that commit (bench/baseline.ts) and checks bytes never seen with
 // its route check too, in the same process on the same registries, the two interleaved
 // (BENCH_REPEATS rounds each, 2 by default).

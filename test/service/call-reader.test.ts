@@ -136,7 +136,7 @@ describe('call data read straight from its bytes', () => {
       const bytes = Buffer.from(hex.slice(2), 'hex');
       const mutants: string[] = [];
       for (let i = 0; i < bytes.length; i++) {
-        for (const value of new Set([0, 1, 2, 3, 4, 0xff, bytes[i]! ^ 1, (bytes[i]! + 1) & 0xff])) {
+        for (const value of new Set([0, 1, 2, 0xff, bytes[i]! ^ 1, (bytes[i]! + 1) & 0xff])) {
           const copy = Buffer.from(bytes);
           copy[i] = value;
           mutants.push(`0x${copy.toString('hex')}`);
@@ -157,7 +157,7 @@ describe('call data read straight from its bytes', () => {
     // Both ways were taken: most changed bytes still read, the rest left to polkadot.js.
     expect(read).toBeGreaterThan(1000);
     expect(declined).toBeGreaterThan(100);
-  });
+  }, 90_000); // thousands of polkadot.js decodes: seconds alone, longer on a loaded machine
 });
 
 describe.each(FAMILIES)('/%s x-transfer with call data read from its bytes', (family) => {

@@ -1,6 +1,6 @@
 // The route check: every answer that carries call data is decoded with the origin's metadata and
-// followed hop by hop before it is sent (route-check.ts; the same bytes are decoded once per
-// runtime, read-calls.ts). The walker (walker.ts reads calls,
+// followed hop by hop before it is sent (route-check.ts; the same bytes are read once per
+// runtime, read-calls.ts, straight from the bytes where call-reader.ts can, else by polkadot.js). The walker (walker.ts reads calls,
 // program-walk.ts runs programs, executor-rules.ts and barrier.ts hold polkadot-sdk's executor
 // rules, hop-rules.ts what each instruction checks against the registry, walk-types.ts what a walk
 // answers; the programs pallets write in pallet-programs.ts, the XCM values it reads in

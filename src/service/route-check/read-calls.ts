@@ -1,18 +1,19 @@
 // Call data read once per runtime. What the walk reads of call data (its section, method and
 // arguments as polkadot.js's toJSON spells them) is a pure function of the bytes and the metadata
-// they are decoded with: the same bytes under the same metadata are not decoded again. Decoding is
-// most of a check's CPU (polkadot.js's codecs and their toJSON: about two thirds of it, profiled),
-// and the same bytes come back: a build template learns a shape by reading the call the SDK built,
-// then the check reads it again; a route the SDK builds afresh each time (a bridge, a router's
-// hop) gives the same bytes for the same request. Kept per registry and per the metadata it holds:
-// polkadot.js keeps a connection's registry across a runtime upgrade and gives it the new
-// metadata (setMetadata), so a registry with other metadata starts afresh. Bytes read once wait in
-// a short list of recent reads and are kept longer only when read again: views kept for bytes that
-// never come back (a new amount each request) survived young-generation collections and made the
-// check of new bytes dearer (bench/route-check.ts, p99). Batches and proxies (calls inside a call)
-// are walked from the decoded call and not kept. A view is shared by every reader of the same
-// bytes: the walk only reads it (as it reads a build template's views). Freezing it to make sure
-// tripled the check of new bytes (bench/route-check.ts, CPU p50 0.07 -> 0.20 ms on the teleport).
+// they are decoded with: the same bytes under the same metadata are not read again. New bytes are
+// read straight into that view (call-reader.ts, the readers kept here per metadata), and only what
+// it declines is decoded by polkadot.js (its codecs and their toJSON were about three quarters of
+// a check, profiled). The same bytes come back: a build template learns a shape by reading the
+// call the SDK built, then the check reads it again; a route the SDK builds afresh each time (a
+// bridge, a router's hop) gives the same bytes for the same request. Kept per registry and per
+// the metadata it holds: polkadot.js keeps a connection's registry across a runtime upgrade and
+// gives it the new metadata (setMetadata), so a registry with other metadata starts afresh. Bytes
+// read once wait in a short list of recent reads and are kept longer only when read again: views
+// kept for bytes that never come back (a new amount each request) survived young-generation
+// collections and made the check of new bytes dearer (bench/route-check.ts, p99). Batches and
+// proxies (calls inside a call) are walked from the decoded call and not kept. A view is shared by
+// every reader of the same bytes: the walk only reads it (as it reads a build template's views).
+// Freezing it to make sure tripled the check of new bytes (bench/route-check.ts, CPU p50 0.07 -> 0.20 ms on the teleport).
 import type { Call } from '@polkadot/types/interfaces';
 import type { Registry } from '@polkadot/types/types';
 import { LRUCache } from 'lru-cache';
