@@ -51,14 +51,16 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   // nothing else. Our own `Connection: close` makes Node close the socket after that answer.
   const served = new WeakMap<Socket, number>();
   let draining = false;
+  // A kept-alive connection goes idle when its answer ends: during the drain, close it then. One
+  // function for every answer, added with `on` ('close' comes once): `once` wraps it anew per answer.
+  const closeIdleIfDraining = () => {
+    if (draining) setImmediate(() => server.closeIdleConnections());
+  };
   server.on('request', (req, res: ServerResponse) => {
     const count = (served.get(req.socket) ?? 0) + 1;
     served.set(req.socket, count);
     if (draining || count === config.MAX_REQUESTS_PER_SOCKET) res.setHeader('Connection', 'close');
-    // A kept-alive connection goes idle when its answer ends: during the drain, close it then.
-    res.once('close', () => {
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    });
+    res.on('close', closeIdleIfDraining);
   });
   // After the listener above, so that it sees every request before the app answers it.
   server.on('request', app);
