@@ -8,8 +8,8 @@ export const isEvmAddress = (address: string): boolean => EVM_ADDRESS.test(addre
 
 /** An SS58 address's account: its 32 bytes as lower-case hex (no 0x) and its network prefix. */
 export interface Ss58Account {
-  hex: string;
-  prefix: number;
+  readonly hex: string;
+  readonly prefix: number;
 }
 
 /**
