@@ -15,7 +15,8 @@
 //     their first requests' loop holds and decodes again.
 // Goals: every body under 50 ms of CPU and 256 kB of answer; /health p99 under 100 ms meanwhile.
 // BENCH_BASE=<git ref> measures that commit too, in the same run, attacked with the body that costs
-// this build most.
+// this build most. BENCH_EXPLAIN_FLAGS adds node flags to the service of every build (say
+// --single-threaded-gc), so two runs can compare them.
 //   npm run bench:explain
 import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -26,7 +27,7 @@ import { projectRoot } from '../src/project-root';
 import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../test/support/hostile-programs';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { withBuilds, type Build } from './baseline';
-import { startService, type Service } from './harness';
+import { DEPLOYED_FLAGS, startService, type Service } from './harness';
 import { healthTimes, loopHolds, post, type LoopHolds } from './hostile';
 
 const ROUNDS = Number(process.env.BENCH_EXPLAIN_ROUNDS ?? 5);
@@ -116,6 +117,7 @@ async function measure(build: Build, assetHub: TestChain, bodies: Record<string,
   const service = await startService(
     { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
     build.root,
+    [...DEPLOYED_FLAGS, ...(process.env.BENCH_EXPLAIN_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
   const body = (hex: string) => ({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: { AssetHubPolkadot: assetHub.url } } });
   try {
@@ -181,7 +183,7 @@ async function measure(build: Build, assetHub: TestChain, bodies: Record<string,
 }
 
 function print(label: string, f: Figures): void {
-  console.log(`\n## ${label} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})\n\n| body | size | answer | CPU per request |\n|---|---|---|---|`);
+  console.log(`\n## ${label}${process.env.BENCH_EXPLAIN_FLAGS ? `, node ${process.env.BENCH_EXPLAIN_FLAGS}` : ''} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})\n\n| body | size | answer | CPU per request |\n|---|---|---|---|`);
   for (const r of f.rows) console.log(`| ${r.name} | ${r.bodyKb.toFixed(1)} kB | ${r.status}${r.kind ? ` ${r.kind}` : ''}, ${r.answerKb.toFixed(1)} kB | ${r.cpuMs.toFixed(1)} ms |`);
   const gc = (h: LoopHolds) => `GC at most ${h.gcMax.toFixed(1)} ms, ${h.gcOver20} over 20 ms, ${h.majorGcs} mark-compacts (longest ${h.majorGcMax.toFixed(1)} ms), heap ${h.heapMb.toFixed(0)} MB`;
   const decodes = (d: Record<string, number>) => `runtimes ${JSON.stringify(d)}`;

@@ -52,8 +52,8 @@ type Send = (method: string, params: unknown[], ...rest: unknown[]) => Promise<u
  * The api for a connected provider. A registry dial decodes its own (polkadot.js follows its
  * runtime upgrades). A client's dial asks its node what polkadot.js would, then makes its api on
  * a shared runtime: a registry connection's when its node runs that runtime, else the one those
- * very answers decode to (kept, or decoded now). Such an api is closed once its node announces
- * another runtime: it would decode with the old one.
+ * very answers decode to (kept, or decoded now). Such an api is retired once its node announces
+ * another runtime (`upgradeOf`): it would decode with the old one.
  */
 async function apiFor(provider: InstanceType<typeof polkadotApi.WsProvider>, dial: DialOptions): Promise<{ api: ApiPromise; runtime: RuntimeOrigin; shared: boolean }> {
   const runtimes = dial.runtimes;

@@ -15,8 +15,8 @@
 // base/Init.js `_metaFromChain` and `_retrieveMetadata` with `askRuntime` and `askMetadata` (a
 // call they miss is forwarded to the node and the decode is not shared: `exact` is false).
 //
-// Guarded by: test/chains/shared-runtimes.test.ts ('a client's connections to nodes that send the
-// same metadata bytes decode it once ...') and test/http/runtime-reuse.test.ts.
+// Guarded by: test/chains/shared-runtimes.test.ts ("with no registry connection, a client's nodes
+// that give the same answers share one decode ...") and test/http/runtime-reuse.test.ts.
 import type { ApiPromise } from '@polkadot/api';
 import type { ProviderInterface, ProviderInterfaceCallback, ProviderInterfaceEmitCb, ProviderInterfaceEmitted, ProviderStats } from '@polkadot/rpc-provider/types';
 import { EventEmitter } from 'node:events';

@@ -66,6 +66,9 @@ export function apiOnSharedRuntime(source: ApiPromise, provider: ProviderInterfa
   } finally {
     core.provider = own;
   }
+  // Read by others as any api's (the Hydration SDK takes `_options.provider.endpoint`); polkadot.js
+  // reads it only in the constructor, where `source` came first.
+  (api as unknown as { _options: { provider?: ProviderInterface } })._options.provider = provider;
   const runtime = runtimeOf(source);
   const internals = api as unknown as Internals;
   const ownCore = internals._rpcCore;
@@ -87,8 +90,8 @@ export function apiOnSharedRuntime(source: ApiPromise, provider: ProviderInterfa
 
 /**
  * The provider `api`'s RPC calls go over: what a raw subscription or call must use to be on the
- * api's own connection. An api made here keeps none in its options (`_options.provider` is unset:
- * it was made from `source`), so this reads the RPC core's, which every api has.
+ * api's own connection: the RPC core's, which every api has (`_options.provider` is set after the
+ * fact on an api made here, and is a clone's source's on `api.clone()`).
  */
 export function rpcProvider(api: ApiPromise): ProviderInterface {
   return (api as unknown as Internals)._rpcCore.provider as ProviderInterface;
