@@ -498,6 +498,47 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
     }
   });
 
+  it("another client's webhook to a host whose cap one client's hung receivers hold goes out, with slots free: a hung try is cut (both families)", async () => {
+    // Two clients' receivers on one host (localhost): alpha's two hang and hold its cap of 2; the process has 8 slots.
+    const hung = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.resume();
+      hungSockets.add(socket);
+    });
+    const hungSockets = new Set<import('node:net').Socket>();
+    hung.listen(0, '127.0.0.1');
+    await once(hung, 'listening');
+    const port = (hung.address() as AddressInfo).port;
+    const app = testApp({ API_KEYS_FILE: file, WATCH_MAX_DELIVERIES: '8', WATCH_MAX_DELIVERIES_PER_HOST: '2', WATCH_DELIVERY_TIMEOUT_MS: '600000', WATCH_DELIVERY_CUT_MS: '200', WATCH_RETRY_FIRST_MS: '60000' });
+    try {
+      const final = (url: string) => ({
+        from: 'Polkadot',
+        to: 'AssetHubPolkadot',
+        txHash: `0x${randomBytes(32).toString('hex')}`,
+        blockHash: `0x${randomBytes(32).toString('hex')}`,
+        options: { development: true, apiOverrides: overrides },
+        webhook: { url, secret: receiver.secret },
+      });
+      const stuck = [];
+      for (const path of ['a', 'b']) stuck.push(await watch(app.app, final(`http://localhost:${port}/${path}`), 'v5', 'alpha-key'));
+      await until(() => hungSockets.size === 2, "the host's cap held by hung tries");
+      const sameHost = new URL(receiver.url);
+      sameHost.hostname = 'localhost';
+      for (const family of FAMILIES) {
+        const mine = await watch(app.app, final(sameHost.href), family, 'beta-key');
+        await receiver.eventsOf(mine.id, 1);
+      }
+      const shown = await Promise.all(stuck.map(async ({ id }) => (await request(app.app).get(`/v5/x-transfer/watch/${id}`).set('x-api-key', 'alpha-key')).body.deliveries[0]));
+      const cut = shown.filter((d: { lastError?: string }) => d.lastError?.includes('(cut: '));
+      expect(cut).toHaveLength(1);
+      expect(cut[0]).toMatchObject({ state: 'retrying', attempts: 1 });
+    } finally {
+      for (const socket of hungSockets) socket.destroy();
+      hung.close();
+      await app.services.close();
+    }
+  });
+
   it('/status says where watches are kept and how many', async () => {
     const res = await request(bounded.app).get('/status');
     expect(res.body.watches).toMatchObject({ backend: 'memory', kept: expect.stringMatching(/end with the process/), counts: { open: expect.any(Number), ended: expect.any(Number), queued: expect.any(Number) } });
