@@ -73,6 +73,8 @@ export interface ChainNode {
   openSubscriptionsOf(method: string): number;
   /** Every `state_getStorage` asked so far: its key and, when given, the block hash. */
   readonly storageReads: readonly { key: string; at?: string }[];
+  /** JSON-RPC requests with `method` received so far (every connection). */
+  asked(method: string): number;
   /**
    * A runtime upgrade that changes only `spec_version`: from now on state_getRuntimeVersion and the
    * metadata (its System.Version constant, in every version served) say `specVersion`. Runtime
@@ -174,6 +176,7 @@ export async function startChainNode(chain: SandboxChainName, options: ChainNode
     get storageReads() {
       return [...node.storageReads];
     },
+    asked: (method) => node.asked.get(method) ?? 0,
     setSpecVersion(specVersion) {
       node.setSpecVersion(specVersion);
     },

@@ -76,6 +76,8 @@ export class Node {
   readonly finalizing = new Map<string, { hash: string; blocksLeft: number }>();
   readonly produced: BlockProducer;
   readonly storageReads: { key: string; at?: string }[] = [];
+  /** JSON-RPC requests received so far, by method. */
+  readonly asked = new Map<string, number>();
   /** The new JSON-RPC spec (rpc-spec-v2.ts), answered from the legacy methods. */
   readonly specV2: SpecV2;
   /** Each changed key's values by the block they took effect in (the first entry: before any block here). */

@@ -132,6 +132,7 @@ function answer(ws: WebSocket, node: Node, text: string): void {
       responses.push({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request' } });
       continue;
     }
+    node.asked.set(req.method, (node.asked.get(req.method) ?? 0) + 1);
     if (SpecV2.serves(req.method)) {
       responses.push({ jsonrpc: '2.0', id, ...node.specV2.handle(req.method, params(req.params), ws, (message) => send(ws, message)) });
       continue;

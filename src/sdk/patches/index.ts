@@ -5,7 +5,8 @@
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
 //                                         address-memo.ts, chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
-//                                         fee-refusals.ts, xcm-payment-pricing.ts,
+//                                         fee-refusals.ts, payment-info-era.ts,
+//                                         xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
 //                                         relay-after-hop.ts, bridge-destination.ts,
@@ -25,6 +26,7 @@ import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
+import { priceWithAGenesisEra } from './payment-info-era';
 import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
 import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
@@ -39,6 +41,7 @@ export function patchSdk(): void {
   routeAllSdkChainsThroughOverrides();
   readAccountBalancesAsBigInt();
   reportFeeRefusalsAsUnableToCompute();
+  priceWithAGenesisEra();
   priceFeesWithXcmPaymentApi();
   readCustomAssetsInTheRegistry();
   anchorNestedProgramsToTheirChains();
