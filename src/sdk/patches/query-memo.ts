@@ -23,7 +23,10 @@
 // node's error answer stands too, a failed connection does not. The same bytes at the node's head
 // a few milliseconds later would get the same answer unless a block came in between: the query
 // then reads one state, not two. The scope ends with the request (its deadline bounds it): nothing
-// outlives it, nothing is shared between requests.
+// outlives it. One exception to "nothing is shared between requests": polkadot.js goes on in its
+// socket's callbacks in the context of the query that dialled the connection, so a read sent from
+// there may use that query's memo while it runs (the same read at the same head, milliseconds
+// apart), and none once it ended.
 //
 // Still needed? Read sdk-core's getXcmFeeInternal / getOriginXcmFee: if the forced run no longer
 // repeats the first one's builds and payment-info queries (or the SDK caches them itself), the
