@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { apiOnSharedRuntime, askMetadata, askRuntime, NodeAnswers, polkadotApi, type ApiPromise } from '../sdk';
+import { apiOnSharedRuntime, askEachReadOncePerQuery, askMetadata, askRuntime, NodeAnswers, polkadotApi, type ApiPromise } from '../sdk';
 import { ChainResponseError, ProviderUnavailableError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { describeSocketError, headersFor, isFrameFailure, type SocketContext } from './chain-socket';
@@ -168,6 +168,7 @@ function openEndpoint(chain: string, url: string, budgetMs: number, signal: Abor
       else releaseSlot = release;
     };
     gateMetadataAnswers(provider as unknown as { send: Send }, take, giveBack);
+    askEachReadOncePerQuery(provider as unknown as { send: Send });
     let started = false;
     const start = (): void => {
       if (done || started) return;

@@ -11,7 +11,7 @@ export { papiModules, type PapiClient } from './papi';
 export { customAssetLists, outsideCustomAssets, placeCustomAssets, withCustomAssets, type ChainAssetLists, type CustomAsset, type PlacedAsset } from './custom-assets';
 export { inEngineScope, outsideEngineScopes, type EngineClients } from './engine-scopes';
 export { offersDryRunApi } from './patches/runtime-dry-run-api';
-export { withQueryMemo } from './patches/query-memo';
+export { askEachReadOncePerQuery, withQueryMemo } from './patches/query-memo';
 export { askMetadata, askRuntime, decodeRuntime, NodeAnswers } from './patches/detached-runtime';
 export { apiOnSharedRuntime, rpcProvider, runtimeKey, runtimeOf, type RuntimeVersionKey } from './patches/shared-runtime';
 export type { ApiPromise } from '@polkadot/api';

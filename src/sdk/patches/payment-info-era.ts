@@ -5,7 +5,7 @@
 // without an era, so polkadot.js's signing info asks the chain for its head and its finalized
 // head (`chain_getHeader`, `chain_getFinalizedHead`) before every payment-info query, to sign a
 // signature that is fake anyway: two of an /xcm-fee answer's eleven RPC calls per chain, and eight
-// of the 28 a dry-run-priced /x-transfer (Hydration -> Polkadot DOT) asked. TransactionPaymentApi's
+// of the 22 a dry-run-priced /x-transfer (Hydration -> Polkadot DOT) asked. TransactionPaymentApi's
 // query_info checks neither the signature nor the era: it prices the call's weight and the
 // extrinsic's length. Any mortal era encodes in the same two bytes, so the extrinsic priced here
 // is as long as the one polkadot.js signed with a recent block, the fee the same; the nonce (its

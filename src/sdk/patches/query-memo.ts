@@ -15,15 +15,25 @@
 // reads it, signs only copies); the payment info of the same transaction object for the same
 // address is the answer the chain gave the first time; an asset looked up with the same (chain,
 // selector, destination) is the one found the first time (the request's custom assets stay in the
-// registry for the whole scope). The scope ends with the request (its deadline bounds it): nothing
-// outlives it, nothing is shared between requests.
+// registry for the whole scope). A runtime call or storage read sent again on the same connection
+// with the same parameters (`askEachReadOncePerQuery`, on every pooled provider) gets the first
+// answer: the SDK dry-runs and prices the same bytes several times in one build or query (the
+// fee-calculation call of a transfer it prices by dry runs, the reverse transfer's payment info,
+// the recipient's account read for its balance and again for the fake signature's nonce); a
+// node's error answer stands too, a failed connection does not. The same bytes at the node's head
+// a few milliseconds later would get the same answer unless a block came in between: the query
+// then reads one state, not two. The scope ends with the request (its deadline bounds it): nothing
+// outlives it. One exception to "nothing is shared between requests": polkadot.js goes on in its
+// socket's callbacks in the context of the query that dialled the connection, so a read sent from
+// there may use that query's memo while it runs (the same read at the same head, milliseconds
+// apart), and none once it ended.
 //
 // Still needed? Read sdk-core's getXcmFeeInternal / getOriginXcmFee: if the forced run no longer
 // repeats the first one's builds and payment-info queries (or the SDK caches them itself), the
 // patch can go. Remove it and run the guard tests.
 //
 // Guarded by: test/http/preflight-query-memo.test.ts (builds and payment info), test/sdk/query-memo.test.ts
-// (asset lookups).
+// (asset lookups), test/http/build-repeated-reads.test.ts (runtime calls and storage reads).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { apiPrototypeOf } from '../api-prototype';
 import { sdk, sdkAssetLookups } from '../load';
@@ -50,13 +60,59 @@ interface QueryMemo {
   readonly calls: Map<object, Map<string, unknown>>;
   readonly fees: WeakMap<object, Map<string, Promise<bigint>>>;
   readonly assets: Map<string, unknown>;
+  /** Runtime calls and storage reads, by provider, then method and parameters. */
+  readonly reads: WeakMap<object, Map<string, Promise<unknown>>>;
+  /** Until the query ends: a connection dialled inside it keeps its context for its socket's callbacks, where polkadot.js's observables go on. */
+  open: boolean;
 }
 
 const scope = new AsyncLocalStorage<QueryMemo>();
 
 /** Runs `work` (one pre-flight query) with its own memo of builds and payment info. */
 export function withQueryMemo<T>(work: () => Promise<T>): Promise<T> {
-  return scope.run({ calls: new Map(), fees: new WeakMap(), assets: new Map() }, work);
+  const memo: QueryMemo = { calls: new Map(), fees: new WeakMap(), assets: new Map(), reads: new WeakMap(), open: true };
+  return scope.run(memo, async () => {
+    try {
+      return await work();
+    } finally {
+      memo.open = false;
+    }
+  });
+}
+
+/** The memo of the query in progress here, if any (not one that ended). */
+const current = (): QueryMemo | undefined => {
+  const memo = scope.getStore();
+  return memo?.open ? memo : undefined;
+};
+
+type Send = (method: string, params: unknown[], ...rest: unknown[]) => Promise<unknown>;
+
+/** What a node answers from its state: the same parameters, the same answer at the same block. */
+const READS = new Set(['state_call', 'state_queryStorageAt', 'state_getStorage', 'state_getStorageAt']);
+
+/** An error the node answered (a JSON-RPC error: polkadot.js's RpcError has its code), not a failed connection or a timeout. */
+const answeredByTheNode = (error: unknown): boolean => error instanceof Error && typeof (error as { code?: unknown }).code === 'number';
+
+/** Within a query's scope, `provider` sends each read (method and parameters) once; outside, every read goes out. */
+export function askEachReadOncePerQuery(provider: { send: Send }): void {
+  const send = provider.send.bind(provider);
+  provider.send = (method, params, ...rest) => {
+    const memo = current();
+    // rest[1] is a subscription's callback; the metadata is the connection's, not a query's.
+    if (!memo || !READS.has(method) || rest[1] !== undefined || (method === 'state_call' && String(params[0]).startsWith('Metadata_'))) return send(method, params, ...rest);
+    let asked = memo.reads.get(provider);
+    if (!asked) memo.reads.set(provider, (asked = new Map()));
+    const key = JSON.stringify([method, params]);
+    const known = asked.get(key);
+    if (known) return known;
+    const answer = send(method, params, ...rest);
+    asked.set(key, answer);
+    answer.catch((error: unknown) => {
+      if (!answeredByTheNode(error)) asked.delete(key);
+    });
+    return answer;
+  };
 }
 
 const isPlainObject = (value: object): boolean => {
@@ -85,7 +141,7 @@ export function memoizeWithinAQuery(): void {
   const { deserializeExtrinsics, calculateTransactionFee } = proto;
 
   proto.deserializeExtrinsics = function (this: SdkTxApi, serialized) {
-    const memo = scope.getStore();
+    const memo = current();
     const key = memo && this.api ? jsonKey([this._chain, serialized.module, serialized.method, serialized.params]) : undefined;
     if (!memo || !this.api || key === undefined) return deserializeExtrinsics.call(this, serialized);
     let built = memo.calls.get(this.api);
@@ -97,7 +153,7 @@ export function memoizeWithinAQuery(): void {
   };
 
   proto.calculateTransactionFee = function (this: SdkTxApi, tx, address) {
-    const memo = scope.getStore();
+    const memo = current();
     if (!memo || typeof tx !== 'object' || tx === null) return calculateTransactionFee.call(this, tx, address);
     let byAddress = memo.fees.get(tx);
     if (!byAddress) memo.fees.set(tx, (byAddress = new Map()));
@@ -113,7 +169,7 @@ export function memoizeWithinAQuery(): void {
   // sdk-core calls the lookup through the module's exports (findAssetInfoOrThrow calls it inside the module, unmemoized).
   const findAssetInfo = sdkAssetLookups['findAssetInfo'] as FindAssetInfo;
   sdkAssetLookups['findAssetInfo'] = ((chain, currency, destination) => {
-    const memo = scope.getStore();
+    const memo = current();
     const key = memo ? jsonKey([chain, currency, destination]) : undefined;
     if (!memo || key === undefined) return findAssetInfo(chain, currency, destination);
     if (memo.assets.has(key)) return memo.assets.get(key);

@@ -2,7 +2,7 @@ import type { TCurrencyInputWithAmount, TSubstrateChain } from '@paraspell/sdk-p
 import type { Config } from '../../config';
 import type { ConnectionPool } from '../../chains/pool';
 import { ApiError, badRequest } from '../../errors';
-import { sdk, type ApiPromise } from '../../sdk';
+import { sdk, withQueryMemo, type ApiPromise } from '../../sdk';
 import type { TransferRequest } from '../../schemas/transfer';
 import { runOnChains, withRequestAssets, type ChainCall } from '../sdk-calls';
 import { checkBeforeDial } from '../offline-checks';
@@ -115,7 +115,8 @@ export class TransferService {
         const origin = req.from as TSubstrateChain;
         const plan = this.templates.plan(req, api);
         if ('answer' in plan) return this.routes.checkView(origin, plan.answer.view, plan.answer.hex, [expectation(req)], logged(req));
-        const sdkBuild = (r: TransferRequest) => buildHex(r, call, api);
+        // One build asks each runtime call and storage read once (sdk/patches/query-memo.ts).
+        const sdkBuild = (r: TransferRequest) => withQueryMemo(() => buildHex(r, call, api));
         const hex = 'learn' in plan ? await this.templates.learn(req, plan.learn, api, call.chains, sdkBuild) : await sdkBuild(req);
         return this.routes.check(api.registry, origin, hex, [expectation(req)], logged(req));
       });
