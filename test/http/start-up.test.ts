@@ -25,7 +25,9 @@ describe('start-up output', () => {
     const silent = await startTestChain('Polkadot', { silent: true });
     const refused = await refusedUrl();
     try {
-      const server = await runServer({ env: { CONNECT_TIMEOUT_MS: '1000', LOG_LEVEL: 'debug' } });
+      // The operator's endpoints: their connection's ApiPromise is made as the socket opens, and reports
+      // on the console when its calls are dropped (a client's dial asks its node first, with no ApiPromise yet).
+      const server = await runServer({ env: { CONNECT_TIMEOUT_MS: '1000', LOG_LEVEL: 'debug', CHAIN_ENDPOINTS: JSON.stringify({ Polkadot: [silent.url, refused] }) } });
       const url = await server.listening;
       const res = await fetch(`${url}/v5/x-transfer`, {
         method: 'POST',
@@ -35,7 +37,7 @@ describe('start-up output', () => {
           to: 'AssetHubPolkadot',
           currency: { symbol: 'DOT', amount: '10000000000' },
           address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
-          options: { development: true, apiOverrides: { Polkadot: [silent.url, refused] } },
+          options: {},
         }),
       });
       expect(res.status).toBe(503);
