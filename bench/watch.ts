@@ -39,18 +39,33 @@ const settle = () => sleep(2_000);
 /** Progress on stderr: a run takes minutes. */
 const step = (what: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${what}\n`);
 
+/**
+ * Wall-clock ms (Date.now) of the steps of one webhook the receiver can see, for the split of its
+ * latency: the event made (its body's `timestamp`, taken by the service when it read the change), the
+ * receiver's TCP connection accepted (each try dials its own), the request's head and its end.
+ */
+interface Steps {
+  made: number;
+  connected: number;
+  head: number;
+  end: number;
+}
+
 /** The webhook receiver: verifies each signature, answers 204, records when each event id first arrived. */
 async function startReceiver() {
   const verifier = new Webhook(SECRET);
-  const firstSeen = new Map<string, { at: number; type: string; body: string }>();
+  const firstSeen = new Map<string, { at: number; type: string; body: string; steps: Steps }>();
   const counts = new Map<string, number>();
   const state = { received: 0, repeats: 0, different: 0, forged: 0 };
   const waiters: Array<() => void> = [];
+  const connectedAt = new WeakMap<object, number>();
   const server = http.createServer((req, res) => {
+    const head = Date.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = performance.now();
+      const end = Date.now();
       const body = Buffer.concat(chunks).toString();
       let type: string;
       try {
@@ -66,7 +81,8 @@ async function startReceiver() {
         state.repeats++;
         if (seen.body !== body) state.different++;
       } else {
-        firstSeen.set(id, { at, type, body });
+        const made = Date.parse((JSON.parse(body) as { timestamp: string }).timestamp);
+        firstSeen.set(id, { at, type, body, steps: { made, connected: connectedAt.get(req.socket) ?? head, head, end } });
         counts.set(type, (counts.get(type) ?? 0) + 1);
       }
       state.received++;
@@ -74,6 +90,7 @@ async function startReceiver() {
       waiters.splice(0).forEach((w) => w());
     });
   });
+  server.on('connection', (socket: object) => connectedAt.set(socket, Date.now()));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const countOf = (type: string) => counts.get(type) ?? 0;
@@ -145,7 +162,25 @@ interface Figures {
   p50: number;
   p99: number;
   burstPerSec: number;
+  split: Split;
 }
+
+/**
+ * The parts of a webhook's latency, each from the step before (the block for the first): the event
+ * made (the service saw the block, read its events, matched the watch, read its answer in a follow
+ * run's slot), the receiver's connection accepted (the event recorded, queued for a delivery slot,
+ * signed, dialled), the request's head, its end.
+ */
+const PARTS = ['made', 'connected', 'head', 'end'] as const;
+type Part = (typeof PARTS)[number];
+type Split = Record<Part, { p50: number; p99: number }>;
+const PART_NAMES: Record<Part, string> = {
+  made: 'block -> event made',
+  connected: 'made -> connection accepted',
+  head: 'connection -> request head',
+  end: 'head -> body end',
+};
+const splitText = ({ p50, p99 }: { p50: number; p99: number }): string => `${p50.toFixed(0)} / ${p99.toFixed(0)} ms`;
 
 /** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer; prints as it goes. */
 async function runWatches(name: string, build: Build, env: Record<string, string>, assetHub: TestChain, options: object, transfers: Transfer[], receiver: Receiver, streamKb: number, redisPid?: number): Promise<Figures> {
@@ -185,10 +220,16 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     // Half the transfers settle SETTLING_BLOCKS destination blocks, BLOCK_GAP_MS apart, a share each
     // (latency from block to receiver); the other half in one block (deliveries per second).
     const settledAt = new Map<number, number>();
+    /** The block's wall-clock time, to set against the steps the receiver saw. */
+    const settledWall = new Map<number, number>();
     const settleTransfers = (from: number, to: number): number => {
       assetHub.produceBlock({ events: transfers.slice(from, to).map((t) => processed(t.topic, { Parent: null }, true)) });
       const now = performance.now();
-      for (let i = from; i < to; i++) settledAt.set(i, now);
+      const wall = Date.now();
+      for (let i = from; i < to; i++) {
+        settledAt.set(i, now);
+        settledWall.set(i, wall);
+      }
       return now;
     };
     const half = Math.floor(transfers.length / 2);
@@ -200,14 +241,23 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     }
     const lateFirst = await receiver.waitFor('transfer.delivered', delivered + half, DELIVERY_WAIT_MS).then(() => 0, () => delivered + half - receiver.countOf('transfer.delivered'));
     const latencies: number[] = [];
+    const parts: Record<Part, number[]> = { made: [], connected: [], head: [], end: [] };
     for (const [id, event] of receiver.firstSeen) {
       const i = watchOf.get(id.slice(0, id.lastIndexOf('.')));
-      if (event.type === 'transfer.delivered' && i !== undefined && i < half) latencies.push(event.at - settledAt.get(i)!);
+      if (event.type !== 'transfer.delivered' || i === undefined || i >= half) continue;
+      latencies.push(event.at - settledAt.get(i)!);
+      const { made, connected, head, end } = event.steps;
+      parts.made.push(made - settledWall.get(i)!);
+      parts.connected.push(connected - made);
+      parts.head.push(head - connected);
+      parts.end.push(end - head);
     }
+    const split = Object.fromEntries(PARTS.map((part) => [part, { p50: percentile(parts[part].sort((a, b) => a - b), 0.5), p99: percentile(parts[part], 0.99) }])) as Split;
     // Those not arrived within the wait count as the slowest.
     while (latencies.length < half) latencies.push(Infinity);
     latencies.sort((a, b) => a - b);
     console.log(`  block to receiver, ${half} transfer.delivered over ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart: p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}${lateFirst ? `; ${lateFirst} not arrived within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
+    console.log(`  split of those (p50 / p99 of each part): ${PARTS.map((part) => `${PART_NAMES[part]} ${splitText(split[part])}`).join('; ')}`);
 
     // Counted by watch: stragglers of the first half may still be arriving.
     const burstAt = settleTransfers(half, transfers.length);
@@ -224,7 +274,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     console.log(`  ${transfers.length - half} settled by one block: ${times.length} delivered at ${rate.toFixed(0)}/s from the block to the last${lateBurst ? `; ${lateBurst} not within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     const { repeats, different, forged } = receiver.state;
     console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures; ${loadAverage()}`);
-    return { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate };
+    return { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split };
   } finally {
     await service.stop();
   }
@@ -232,7 +282,8 @@ async function runWatches(name: string, build: Build, env: Record<string, string
 
 const ratioRow = (backend: string, older: Figures, newer: Figures): string =>
   `${backend} new/old: RSS per watch ${ratio(newer.kbPerWatch, older.kbPerWatch)}, CPU per empty block ${ratio(newer.cpuBlockMs, older.cpuBlockMs)}, ` +
-  `block to receiver p50 ${ratio(newer.p50, older.p50)}, p99 ${ratio(newer.p99, older.p99)}, deliveries per second after one block ${ratio(newer.burstPerSec, older.burstPerSec)}`;
+  `block to receiver p50 ${ratio(newer.p50, older.p50)}, p99 ${ratio(newer.p99, older.p99)}, deliveries per second after one block ${ratio(newer.burstPerSec, older.burstPerSec)}; ` +
+  `p99 of ${PARTS.map((part) => `${PART_NAMES[part]} ${ratio(newer.split[part].p99, older.split[part].p99)}`).join(', ')}`;
 
 async function main(): Promise<void> {
   await withBuilds(async (builds) => {
@@ -279,6 +330,7 @@ async function main(): Promise<void> {
         }
         if (builds.length > 1) for (let round = 0; round < ROUNDS; round++) console.log(`round ${round + 1}: ${ratioRow(backend, figures[0]![round]!, figures.at(-1)![round]!)}`);
         if (ROUNDS > 1) for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: block to receiver p50 ${runs.map((f) => ms(f.p50)).join(', ')}; p99 ${runs.map((f) => ms(f.p99)).join(', ')}`);
+        for (const [b, runs] of figures.entries()) for (const part of PARTS) console.log(`${backend}, ${builds[b]!.label}: ${PART_NAMES[part]} (p50 / p99) ${runs.map((f) => splitText(f.split[part])).join(', ')}`);
       }
     } finally {
       await receiver.close();
