@@ -153,6 +153,24 @@ async function heapMb(service: Service): Promise<number> {
   return Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1] ?? NaN) / 2 ** 20;
 }
 
+/**
+ * What held the service's event loop, from its /metrics (prom-client's defaults, in both builds): GC
+ * time so far by kind, ms, and the event-loop delay since the last scrape (each scrape resets it).
+ */
+async function loopFigures(service: Service): Promise<{ gcMs: Map<string, number>; delayP99Ms: number; delayMaxMs: number }> {
+  const text = await (await fetch(`${service.url}/metrics`)).text();
+  const gcMs = new Map([...text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} (\S+)/gm)].map(([, kind, s]) => [kind!, Number(s) * 1000]));
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return { gcMs, delayP99Ms: gauge('nodejs_eventloop_lag_p99_seconds'), delayMaxMs: gauge('nodejs_eventloop_lag_max_seconds') };
+}
+
+/** The service's GC time between two scrapes, ms: in all, and major. */
+function gcBetween(before: Map<string, number>, after: Map<string, number>): { all: number; major: number } {
+  let all = 0;
+  for (const [kind, total] of after) all += total - (before.get(kind) ?? 0);
+  return { all, major: (after.get('major') ?? 0) - (before.get('major') ?? 0) };
+}
+
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : `over ${DELIVERY_WAIT_MS / 1000} s`);
 
 /** What one build's run of the watches measured, to set it against the other build's. */
@@ -163,6 +181,9 @@ interface Figures {
   p99: number;
   burstPerSec: number;
   split: Split;
+  /** The service's GC time and its longest event-loop delay over the settling blocks. */
+  gcMs: number;
+  delayMaxMs: number;
 }
 
 /**
@@ -233,6 +254,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
       return now;
     };
     const half = Math.floor(transfers.length / 2);
+    const loopBefore = await loopFigures(service);
     const share = Math.ceil(half / SETTLING_BLOCKS);
     const delivered = receiver.countOf('transfer.delivered');
     for (let at = 0; at < half; at += share) {
@@ -240,6 +262,8 @@ async function runWatches(name: string, build: Build, env: Record<string, string
       await sleep(BLOCK_GAP_MS);
     }
     const lateFirst = await receiver.waitFor('transfer.delivered', delivered + half, DELIVERY_WAIT_MS).then(() => 0, () => delivered + half - receiver.countOf('transfer.delivered'));
+    const loopAfter = await loopFigures(service);
+    const gc = gcBetween(loopBefore.gcMs, loopAfter.gcMs);
     const latencies: number[] = [];
     const parts: Record<Part, number[]> = { made: [], connected: [], head: [], end: [] };
     for (const [id, event] of receiver.firstSeen) {
@@ -258,6 +282,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     latencies.sort((a, b) => a - b);
     console.log(`  block to receiver, ${half} transfer.delivered over ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart: p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}${lateFirst ? `; ${lateFirst} not arrived within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     console.log(`  split of those (p50 / p99 of each part): ${PARTS.map((part) => `${PART_NAMES[part]} ${splitText(split[part])}`).join('; ')}`);
+    console.log(`  the service over those blocks: GC ${gc.all.toFixed(0)} ms (major ${gc.major.toFixed(0)} ms), event-loop delay p99 ${loopAfter.delayP99Ms.toFixed(0)} ms, max ${loopAfter.delayMaxMs.toFixed(0)} ms`);
 
     // Counted by watch: stragglers of the first half may still be arriving.
     const burstAt = settleTransfers(half, transfers.length);
@@ -274,7 +299,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     console.log(`  ${transfers.length - half} settled by one block: ${times.length} delivered at ${rate.toFixed(0)}/s from the block to the last${lateBurst ? `; ${lateBurst} not within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     const { repeats, different, forged } = receiver.state;
     console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures; ${loadAverage()}`);
-    return { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split };
+    return { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split, gcMs: gc.all, delayMaxMs: loopAfter.delayMaxMs };
   } finally {
     await service.stop();
   }
@@ -330,6 +355,7 @@ async function main(): Promise<void> {
         }
         if (builds.length > 1) for (let round = 0; round < ROUNDS; round++) console.log(`round ${round + 1}: ${ratioRow(backend, figures[0]![round]!, figures.at(-1)![round]!)}`);
         if (ROUNDS > 1) for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: block to receiver p50 ${runs.map((f) => ms(f.p50)).join(', ')}; p99 ${runs.map((f) => ms(f.p99)).join(', ')}`);
+        for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: over the settling blocks, GC ${runs.map((f) => `${f.gcMs.toFixed(0)} ms`).join(', ')}; longest event-loop delay ${runs.map((f) => `${f.delayMaxMs.toFixed(0)} ms`).join(', ')}`);
         for (const [b, runs] of figures.entries()) for (const part of PARTS) console.log(`${backend}, ${builds[b]!.label}: ${PART_NAMES[part]} (p50 / p99) ${runs.map((f) => splitText(f.split[part])).join(', ')}`);
       }
     } finally {
