@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -56,6 +56,39 @@ async function teleport(include = true) {
 }
 
 const watchBody = (body: object, extra: object = {}) => ({ ...body, webhook: { url: receiver.url, secret: receiver.secret, ...extra } });
+
+/** A watch of a random transfer in any block: final (not-found) at once, one webhook owed to `url`. */
+const finalWatch = (url: string, secret: string) => ({
+  from: 'Polkadot',
+  to: 'AssetHubPolkadot',
+  txHash: `0x${randomBytes(32).toString('hex')}`,
+  blockHash: `0x${randomBytes(32).toString('hex')}`,
+  options: { development: true, apiOverrides: overrides },
+  webhook: { url, secret },
+});
+
+/** A receiver that accepts and never answers; `close` ends the tries running on it with their sockets. */
+async function startHungHost(): Promise<{ port: number; sockets: Set<Socket>; close: () => void }> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.resume();
+    sockets.add(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const close = (): void => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  };
+  return { port: (server.address() as AddressInfo).port, sockets, close };
+}
+
+/** The first deliveries of alpha's watches that were cut (WATCH_DELIVERY_CUT_MS), as GET shows them. */
+async function cutTries(app: App, watches: { id: string }[]): Promise<{ lastError?: string }[]> {
+  const shown = await Promise.all(watches.map(async ({ id }) => (await request(app).get(`/v5/x-transfer/watch/${id}`).set('x-api-key', 'alpha-key')).body.deliveries[0] as { lastError?: string }));
+  return shown.filter((d) => d.lastError?.includes('(cut: '));
+}
 
 type App = typeof a.app;
 type Shown = { deliveries?: { state: string }[] };
@@ -427,14 +460,7 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
     const app = testApp({ IDLE_TIMEOUT_MS: '200', MAX_WATCHES_PER_CLIENT: '2', WATCH_RETRY_FIRST_MS: '20', WATCH_RETRY_MAX_MS: '100' });
     try {
       // Any block hash with a random txHash: final (not-found) at once, one webhook owed.
-      const final = () => ({
-        from: 'Polkadot',
-        to: 'AssetHubPolkadot',
-        txHash: `0x${randomBytes(32).toString('hex')}`,
-        blockHash: `0x${randomBytes(32).toString('hex')}`,
-        options: { development: true, apiOverrides: overrides },
-        webhook: { url: owed.url, secret: owed.secret },
-      });
+      const final = () => finalWatch(owed.url, owed.secret);
       const made = [];
       for (const family of FAMILIES) {
         const watched = await watch(app.app, final(), family);
@@ -459,25 +485,11 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
 
   it('another client\'s webhook goes out while one client\'s receivers hang in every delivery slot: their tries are cut (WATCH_DELIVERY_CUT_MS), shown as unanswered (both families)', async () => {
     // A receiver that accepts and never answers, named localhost (a host of its own: tests stay on 127.0.0.1); the deadline is far off.
-    const hung = createNetServer((socket) => {
-      socket.on('error', () => undefined);
-      socket.resume();
-      hungSockets.add(socket);
-    });
-    const hungSockets = new Set<import('node:net').Socket>();
-    hung.listen(0, '127.0.0.1');
-    await once(hung, 'listening');
-    const port = (hung.address() as AddressInfo).port;
+    const hung = await startHungHost();
+    const { port, sockets: hungSockets } = hung;
     const app = testApp({ API_KEYS_FILE: file, WATCH_MAX_DELIVERIES: '2', WATCH_DELIVERY_TIMEOUT_MS: '600000', WATCH_DELIVERY_CUT_MS: '200', WATCH_RETRY_FIRST_MS: '60000' });
     try {
-      const final = (url: string) => ({
-        from: 'Polkadot',
-        to: 'AssetHubPolkadot',
-        txHash: `0x${randomBytes(32).toString('hex')}`,
-        blockHash: `0x${randomBytes(32).toString('hex')}`,
-        options: { development: true, apiOverrides: overrides },
-        webhook: { url, secret: receiver.secret },
-      });
+      const final = (url: string) => finalWatch(url, receiver.secret);
       const stuck = [];
       for (const path of ['a', 'b']) stuck.push(await watch(app.app, final(`http://localhost:${port}/${path}`), 'v5', 'alpha-key'));
       await until(() => hungSockets.size === 2, 'both slots held by hung tries');
@@ -486,13 +498,10 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
         await receiver.eventsOf(mine.id, 1);
       }
       // A slot was freed for beta by cutting a hung try (recorded before its slot was given back): shown as unanswered, retried later.
-      const shown = await Promise.all(stuck.map(async ({ id }) => (await request(app.app).get(`/v5/x-transfer/watch/${id}`).set('x-api-key', 'alpha-key')).body.deliveries[0]));
-      const cut = shown.filter((d: { lastError?: string }) => d.lastError?.includes('(cut: '));
+      const cut = await cutTries(app.app, stuck);
       expect(cut.length).toBeGreaterThan(0);
       for (const d of cut) expect(d).toMatchObject({ state: 'retrying', attempts: 1, lastError: expect.stringMatching(/^no answer from localhost:\d+ within \d+ ms \(cut: /) as string });
     } finally {
-      // The hung tries end with their sockets: closing waits for the tries running.
-      for (const socket of hungSockets) socket.destroy();
       hung.close();
       await app.services.close();
     }
@@ -500,25 +509,11 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
 
   it("another client's webhook to a host whose cap one client's hung receivers hold goes out, with slots free: a hung try is cut (both families)", async () => {
     // Two clients' receivers on one host (localhost): alpha's two hang and hold its cap of 2; the process has 8 slots.
-    const hung = createNetServer((socket) => {
-      socket.on('error', () => undefined);
-      socket.resume();
-      hungSockets.add(socket);
-    });
-    const hungSockets = new Set<import('node:net').Socket>();
-    hung.listen(0, '127.0.0.1');
-    await once(hung, 'listening');
-    const port = (hung.address() as AddressInfo).port;
+    const hung = await startHungHost();
+    const { port, sockets: hungSockets } = hung;
     const app = testApp({ API_KEYS_FILE: file, WATCH_MAX_DELIVERIES: '8', WATCH_MAX_DELIVERIES_PER_HOST: '2', WATCH_DELIVERY_TIMEOUT_MS: '600000', WATCH_DELIVERY_CUT_MS: '200', WATCH_RETRY_FIRST_MS: '60000' });
     try {
-      const final = (url: string) => ({
-        from: 'Polkadot',
-        to: 'AssetHubPolkadot',
-        txHash: `0x${randomBytes(32).toString('hex')}`,
-        blockHash: `0x${randomBytes(32).toString('hex')}`,
-        options: { development: true, apiOverrides: overrides },
-        webhook: { url, secret: receiver.secret },
-      });
+      const final = (url: string) => finalWatch(url, receiver.secret);
       const stuck = [];
       for (const path of ['a', 'b']) stuck.push(await watch(app.app, final(`http://localhost:${port}/${path}`), 'v5', 'alpha-key'));
       await until(() => hungSockets.size === 2, "the host's cap held by hung tries");
@@ -528,12 +523,10 @@ describe('POST /x-transfer/watch: whose watch, and the bounds', () => {
         const mine = await watch(app.app, final(sameHost.href), family, 'beta-key');
         await receiver.eventsOf(mine.id, 1);
       }
-      const shown = await Promise.all(stuck.map(async ({ id }) => (await request(app.app).get(`/v5/x-transfer/watch/${id}`).set('x-api-key', 'alpha-key')).body.deliveries[0]));
-      const cut = shown.filter((d: { lastError?: string }) => d.lastError?.includes('(cut: '));
+      const cut = await cutTries(app.app, stuck);
       expect(cut).toHaveLength(1);
       expect(cut[0]).toMatchObject({ state: 'retrying', attempts: 1 });
     } finally {
-      for (const socket of hungSockets) socket.destroy();
       hung.close();
       await app.services.close();
     }
