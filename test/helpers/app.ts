@@ -34,3 +34,13 @@ export function expectErrorBody(body: unknown, status: number, kind?: string): v
     requestId: expect.any(String),
   });
 }
+
+/** The teleport Polkadot -> AssetHubPolkadot DOT priced by `POST /{family}/xcm-fee`, in that family's field names. */
+export const teleportFeeBody = (family: string, apiOverrides: Record<string, string>, address: string, sender: string): object => ({
+  from: 'Polkadot',
+  to: 'AssetHubPolkadot',
+  currency: { symbol: 'DOT', amount: '10000000000' },
+  [family === 'v5' ? 'address' : 'recipient']: address,
+  [family === 'v5' ? 'senderAddress' : 'sender']: sender,
+  options: { development: true, apiOverrides, abstractDecimals: false },
+});

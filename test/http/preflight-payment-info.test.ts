@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
-import { FAMILIES, testApp } from '../helpers/app';
+import { FAMILIES, teleportFeeBody, testApp } from '../helpers/app';
 import { chainsForFile } from '../support/chains-for-file';
 import type { TestChain, TestChainName } from '../support/test-chain';
 
@@ -49,14 +49,7 @@ describe.each(FAMILIES)('/%s xcm-fee prices payment info without reading block h
   const fee = () =>
     request(local.app)
       .post(`/${family}/xcm-fee`)
-      .send({
-        from: 'Polkadot',
-        to: 'AssetHubPolkadot',
-        currency: { symbol: 'DOT', amount: '10000000000' },
-        [family === 'v5' ? 'address' : 'recipient']: ADDRESS,
-        [family === 'v5' ? 'senderAddress' : 'sender']: SENDER,
-        options: { development: true, apiOverrides: overrides, abstractDecimals: false },
-      })
+      .send(teleportFeeBody(family, overrides, ADDRESS, SENDER))
       .expect(200);
 
   it('no header is asked, and each fee is what polkadot.js signing with a recent block is charged', async () => {

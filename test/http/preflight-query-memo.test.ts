@@ -3,7 +3,7 @@
 // from one request to the next.
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FAMILIES, testApp } from '../helpers/app';
+import { FAMILIES, teleportFeeBody, testApp } from '../helpers/app';
 import { chainsForFile } from '../support/chains-for-file';
 import type { TestChain } from '../support/test-chain';
 
@@ -38,14 +38,7 @@ describe.each(FAMILIES)('/%s xcm-fee asks each payment info once per request', (
   const fee = () =>
     request(local.app)
       .post(`/${family}/xcm-fee`)
-      .send({
-        from: 'Polkadot',
-        to: 'AssetHubPolkadot',
-        currency: { symbol: 'DOT', amount: '10000000000' },
-        [family === 'v5' ? 'address' : 'recipient']: ADDRESS,
-        [family === 'v5' ? 'senderAddress' : 'sender']: SENDER,
-        options: { development: true, apiOverrides: overrides, abstractDecimals: false },
-      })
+      .send(teleportFeeBody(family, overrides, ADDRESS, SENDER))
       .expect(200);
 
   it("the teleport's fee on the origin and the reverse transfer's on the destination are each asked once, and the answer is theirs", async () => {
