@@ -59,6 +59,14 @@ export async function eventually(what: string, check: () => boolean | Promise<bo
   }
 }
 
+/** How a receiver that never answers ends: its try cut (`signal` aborted), or `hold` (the test's end). */
+const cutOrEnd = (signal: AbortSignal | undefined, hold: Promise<void>): Promise<'cut' | 'end'> =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve('cut');
+    signal?.addEventListener('abort', () => resolve('cut'), { once: true });
+    void hold.then(() => resolve('end'));
+  });
+
 /** Six owners' watches, each at eight receiver hosts of its own (hung-<owner>-<host>.example), one event owed each. */
 async function addHungHosts(b: WatchBackend): Promise<void> {
   for (let owner = 0; owner < 6; owner++) {
@@ -436,11 +444,7 @@ export function backendContract(name: string, make: MakeBackend): void {
         const host = new URL(watch.webhook.url).hostname;
         hung += 1;
         try {
-          const why = await new Promise<'cut' | 'end'>((resolve) => {
-            if (signal?.aborted) return resolve('cut');
-            signal?.addEventListener('abort', () => resolve('cut'), { once: true });
-            void hold.then(() => resolve('end'));
-          });
+          const why = await cutOrEnd(signal, hold);
           if (why === 'end') return { ok: false, error: 'the test ended' };
           cut.push({ host, attempt });
           return { ok: false, error: `no answer from ${host} (cut)`, slow: true };
@@ -478,11 +482,7 @@ export function backendContract(name: string, make: MakeBackend): void {
         if (watch.owner === 'ip:late') return { ok: true, code: 200 };
         hung += 1;
         try {
-          const why = await new Promise<'cut' | 'end'>((resolve) => {
-            if (signal?.aborted) return resolve('cut');
-            signal?.addEventListener('abort', () => resolve('cut'), { once: true });
-            void hold.then(() => resolve('end'));
-          });
+          const why = await cutOrEnd(signal, hold);
           if (why === 'end') return { ok: false, error: 'the test ended' };
           cut.push({ owner: watch.owner, attempt });
           return { ok: false, error: 'no answer from shared.example (cut)', slow: true };
