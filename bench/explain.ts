@@ -13,10 +13,16 @@
 //     without that metric prints none), so a hold over 50 ms can be told apart;
 //   - the four clients coming back once their connections closed when idle (CLIENT_IDLE_TIMEOUT_MS):
 //     their first requests' loop holds and decodes again.
+//   - the machine's floor in each window: the same probe against a bare node:http server in a
+//     process of its own (nothing of ours), and the probe's own longest event-loop delay; beside the
+//     service's longest loop hold in CPU, its longest in wall time (waiting for a core or the
+//     collector's helper threads).
 // Goals: every body under 50 ms of CPU and 256 kB of answer; /health p99 under 100 ms meanwhile.
 // BENCH_BASE=<git ref> measures that commit too, in the same run, attacked with the body that costs
 // this build most. BENCH_EXPLAIN_FLAGS adds node flags to the service of every build (say
-// --single-threaded-gc), so two runs can compare them.
+// --single-threaded-gc); flag sets separated by commas are each measured, in the same run
+// (",--single-threaded-gc": as deployed, then with the flag added). BENCH_EXPLAIN_RUNS repeats
+// the whole, the order reversed every other run; a table of every run's /health p99s ends it.
 //   npm run bench:explain
 import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -27,13 +33,16 @@ import { projectRoot } from '../src/project-root';
 import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../test/support/hostile-programs';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { withBuilds, type Build } from './baseline';
-import { DEPLOYED_FLAGS, startService, type Service } from './harness';
-import { healthTimes, loopHolds, post, type LoopHolds } from './hostile';
+import { DEPLOYED_FLAGS, startBare, startService, type Service } from './harness';
+import { healthTimes, loopHolds, post, type HealthTimes, type LoopHolds } from './hostile';
 
 const ROUNDS = Number(process.env.BENCH_EXPLAIN_ROUNDS ?? 5);
 const HEALTH_SAMPLES = Number(process.env.BENCH_EXPLAIN_HEALTH ?? 300);
 /** Attackers at once, each from an address of its own. */
 const ATTACKS = [1, 4];
+const RUNS = Number(process.env.BENCH_EXPLAIN_RUNS ?? 1);
+/** Node flag sets measured, each added to the deployed ones. */
+const VARIANTS = (process.env.BENCH_EXPLAIN_FLAGS ?? '').split(',').map((set) => set.split(' ').filter(Boolean));
 
 function bodiesFor(registry: Registry): Record<string, string> {
   const remark = callData(registry, 'System', 'remark', { remark: '0x1234' });
@@ -102,22 +111,27 @@ function postFrom(service: Service, agent: Agent, from: string, path: string, bo
 interface Figures {
   rows: { name: string; bodyKb: number; status: number; kind: string; answerKb: number; cpuMs: number }[];
   costliest: string;
-  idle: { p50: number; p99: number };
+  /** The load average when the measure ended. */
+  load: number;
+  idle: HealthTimes;
+  /** The same probe against a bare node:http server meanwhile: the floor the machine allows. */
+  idleFloor: HealthTimes;
   /** With the service's longest loop holds meanwhile (bench/loop-holds.ts: its main thread's CPU, which the machine's load does not move). */
-  attacked: { attackers: number; sent: number; p50: number; p99: number; holds: LoopHolds; connecting: LoopHolds; decodes: Record<string, number>; connectingDecodes: Record<string, number> }[];
+  /** `windowMs`: the probe's window; `busy`: the service's CPU (all its threads) over it, in cores. */
+  attacked: { attackers: number; sent: number; windowMs: number; busy: number; health: HealthTimes; floor: HealthTimes; holds: LoopHolds; connecting: LoopHolds; decodes: Record<string, number>; connectingDecodes: Record<string, number> }[];
   /** The idle /health window's loop holds. */
   idleHolds: LoopHolds;
   /** The four clients' first requests again, once their connections closed when idle. */
   back: { holds: LoopHolds; decodes: Record<string, number> };
 }
 
-/** `attack`: the body the attackers send; by default the costliest of this build's. */
-async function measure(build: Build, assetHub: TestChain, bodies: Record<string, string>, attack?: string): Promise<Figures> {
+/** `attack`: the body the attackers send; by default the costliest of this build's. `bare`: the floor's server. */
+async function measure(build: Build, flags: string[], assetHub: TestChain, bare: Service, bodies: Record<string, string>, attack?: string): Promise<Figures> {
   const holdsFile = join(tmpdir(), `explain-loop-holds-${process.pid}.json`);
   const service = await startService(
     { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
     build.root,
-    [...DEPLOYED_FLAGS, ...(process.env.BENCH_EXPLAIN_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    [...DEPLOYED_FLAGS, ...flags],
   );
   const body = (hex: string) => ({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: { AssetHubPolkadot: assetHub.url } } });
   try {
@@ -139,6 +153,7 @@ async function measure(build: Build, assetHub: TestChain, bodies: Record<string,
     service.child.kill('SIGUSR2');
     const idle = await healthTimes(service, HEALTH_SAMPLES);
     const idleHolds = await loopHolds(service, holdsFile);
+    const idleFloor = await healthTimes(bare, HEALTH_SAMPLES);
     const attacked: Figures['attacked'] = [];
     for (const attackers of ATTACKS) {
       const agents = Array.from({ length: attackers }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
@@ -151,21 +166,25 @@ async function measure(build: Build, assetHub: TestChain, bodies: Record<string,
       const connecting = await loopHolds(service, holdsFile); // and the attack's window starts
       const beforeAttack = await runtimeCounts(service);
       let attacking = true;
+      let answered = 0;
       const sending = agents.map(async (agent, i) => {
-        let sent = 0;
         while (attacking) {
           await postFrom(service, agent, from(i), '/v5/explain', body(bodies[costliest]!));
-          sent++;
+          answered++;
         }
         agent.destroy();
-        return sent;
       });
-      const busy = await healthTimes(service, HEALTH_SAMPLES);
-      attacking = false;
-      const sent = (await Promise.all(sending)).reduce((a, b) => a + b, 0);
+      const [wallBefore, cpuBefore] = [performance.now(), service.threadsCpuMs()];
+      const health = await healthTimes(service, HEALTH_SAMPLES);
       const holds = await loopHolds(service, holdsFile);
+      const sent = answered;
+      const windowMs = performance.now() - wallBefore;
+      const busy = (service.threadsCpuMs() - cpuBefore) / windowMs;
+      const floor = await healthTimes(bare, HEALTH_SAMPLES); // the attack goes on
+      attacking = false;
+      await Promise.all(sending);
       const afterAttack = await runtimeCounts(service);
-      attacked.push({ attackers, sent, p50: busy.p50, p99: busy.p99, holds, connecting, decodes: delta(afterAttack, beforeAttack), connectingDecodes: delta(beforeAttack, beforeConnecting) });
+      attacked.push({ attackers, sent, windowMs, busy, health, floor, holds, connecting, decodes: delta(afterAttack, beforeAttack), connectingDecodes: delta(beforeAttack, beforeConnecting) });
     }
     // The clients come back once their connections closed when idle.
     while ((await openConnections(service)) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -175,46 +194,68 @@ async function measure(build: Build, assetHub: TestChain, bodies: Record<string,
     await Promise.all(agents.map((agent, i) => postFrom(service, agent, `127.0.0.${i + 2}`, '/v5/explain', body(bodies[costliest]!))));
     const back = { holds: await loopHolds(service, holdsFile), decodes: delta(await runtimeCounts(service), beforeBack) };
     agents.forEach((agent) => agent.destroy());
-    return { rows, costliest, idle, idleHolds, attacked, back };
+    return { rows, costliest, load: loadavg()[0]!, idle, idleFloor, idleHolds, attacked, back };
   } finally {
     await service.stop();
     rmSync(holdsFile, { force: true });
   }
 }
 
+const health = (h: HealthTimes) => `p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms (the probe's own loop delay at most ${h.probeDelayMax.toFixed(1)} ms)`;
+const floor = (h: HealthTimes) => `a bare node:http server meanwhile: p99 ${h.p99.toFixed(1)} ms (probe delay at most ${h.probeDelayMax.toFixed(1)} ms)`;
+const wall = (h: LoopHolds) => `in wall time at most ${h.wallMax.toFixed(1)} ms, ${h.wallOver50} times over 50 ms`;
+
 function print(label: string, f: Figures): void {
-  console.log(`\n## ${label}${process.env.BENCH_EXPLAIN_FLAGS ? `, node ${process.env.BENCH_EXPLAIN_FLAGS}` : ''} (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})\n\n| body | size | answer | CPU per request |\n|---|---|---|---|`);
+  console.log(`\n## ${label} (load average ${f.load.toFixed(1)})\n\n| body | size | answer | CPU per request |\n|---|---|---|---|`);
   for (const r of f.rows) console.log(`| ${r.name} | ${r.bodyKb.toFixed(1)} kB | ${r.status}${r.kind ? ` ${r.kind}` : ''}, ${r.answerKb.toFixed(1)} kB | ${r.cpuMs.toFixed(1)} ms |`);
   const gc = (h: LoopHolds) => `GC at most ${h.gcMax.toFixed(1)} ms, ${h.gcOver20} over 20 ms, ${h.majorGcs} mark-compacts (longest ${h.majorGcMax.toFixed(1)} ms), heap ${h.heapMb.toFixed(0)} MB`;
   const decodes = (d: Record<string, number>) => `runtimes ${JSON.stringify(d)}`;
-  console.log(`\n/health (${HEALTH_SAMPLES} one after another): idle p50 ${f.idle.p50.toFixed(1)} ms, p99 ${f.idle.p99.toFixed(1)} ms; the loop held at most ${f.idleHolds.max.toFixed(1)} ms of CPU; ${gc(f.idleHolds)}`);
+  console.log(`\n/health (${HEALTH_SAMPLES} one after another): idle ${health(f.idle)}; the loop held at most ${f.idleHolds.max.toFixed(1)} ms of CPU, ${wall(f.idleHolds)}; ${gc(f.idleHolds)}; ${floor(f.idleFloor)}`);
   for (const a of f.attacked) {
-    console.log(`  while ${a.attackers} client(s) from ${a.attackers} address(es) sent "${f.costliest}" (${a.sent} requests): p50 ${a.p50.toFixed(1)} ms, p99 ${a.p99.toFixed(1)} ms; the loop held at most ${a.holds.max.toFixed(1)} ms of CPU, ${a.holds.over50} times over 50 ms, ${a.holds.over20} over 20 ms; ${gc(a.holds)}; ${decodes(a.decodes)}`);
+    console.log(`  while ${a.attackers} client(s) from ${a.attackers} address(es) sent "${f.costliest}" (${a.sent} requests in ${(a.windowMs / 1000).toFixed(1)} s, the service busy ${a.busy.toFixed(2)} cores): ${health(a.health)}; the loop held at most ${a.holds.max.toFixed(1)} ms of CPU, ${a.holds.over50} times over 50 ms, ${a.holds.over20} over 20 ms, ${wall(a.holds)}; ${gc(a.holds)}; ${decodes(a.decodes)}; ${floor(a.floor)}`);
     console.log(`    (before, their first requests, connecting: the loop held at most ${a.connecting.max.toFixed(1)} ms of CPU, ${a.connecting.over50} times over 50 ms; ${decodes(a.connectingDecodes)})`);
   }
   console.log(`  the ${ATTACKS.at(-1)} clients back once their connections closed when idle, their first requests: the loop held at most ${f.back.holds.max.toFixed(1)} ms of CPU, ${f.back.holds.over50} times over 50 ms; ${decodes(f.back.decodes)}`);
   const worst = f.rows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
   const largest = f.rows.reduce((a, b) => (b.answerKb > a.answerKb ? b : a));
-  const healthP99 = Math.max(...f.attacked.map((a) => a.p99));
-  console.log(JSON.stringify({ build: label, worstCpuMs: worst.cpuMs, worstCpuBody: worst.name, largestAnswerKb: largest.answerKb, healthIdleP99: f.idle.p99, healthBusyP99: healthP99, healthP99s: f.attacked.map((a) => a.p99), comingBackHoldMs: f.back.holds.max, goals: { cpu: worst.cpuMs < 50, answer: largest.answerKb < 256, health: healthP99 < 100 } }));
+  const healthP99 = Math.max(...f.attacked.map((a) => a.health.p99));
+  console.log(JSON.stringify({ build: label, worstCpuMs: worst.cpuMs, worstCpuBody: worst.name, largestAnswerKb: largest.answerKb, healthIdleP99: f.idle.p99, healthBusyP99: healthP99, healthP99s: f.attacked.map((a) => a.health.p99), floorP99s: f.attacked.map((a) => a.floor.p99), comingBackHoldMs: f.back.holds.max, goals: { cpu: worst.cpuMs < 50, answer: largest.answerKb < 256, health: healthP99 < 100 } }));
+}
+
+/** One line a run: /health p99 idle, then per attack (the bare server's in brackets), and the service's longest loop hold. */
+function summary(label: string, run: number, f: Figures): string {
+  const cell = (h: HealthTimes, bare: HealthTimes) => `${h.p99.toFixed(0)} (${bare.p99.toFixed(0)})`;
+  const holds = f.attacked.map((a) => `${a.holds.max.toFixed(0)} / ${a.holds.wallMax.toFixed(0)}`).join(', ');
+  const gcs = f.attacked.map((a) => a.holds.gcMax.toFixed(0)).join(', ');
+  const probe = Math.max(f.idle.probeDelayMax, ...f.attacked.map((a) => a.health.probeDelayMax));
+  const busy = f.attacked.map((a) => a.busy.toFixed(2)).join(', ');
+  return `| ${label} | ${run + 1} | ${f.load.toFixed(1)} | ${cell(f.idle, f.idleFloor)} | ${f.attacked.map((a) => cell(a.health, a.floor)).join(' | ')} | ${holds} | ${gcs} | ${busy} | ${probe.toFixed(0)} |`;
 }
 
 async function main(): Promise<void> {
   const assetHub = await startTestChain('AssetHubPolkadot');
+  const bare = await startBare('http', [{ method: 'GET', path: '/health', body: Buffer.from('{"status":"ok"}') }]);
   console.log(`Node.js ${process.version}`);
   try {
     const bodies = bodiesFor(assetHub.registry);
     await withBuilds(async (builds) => {
       // This build first: the base is attacked with the body that costs this build most.
-      const [head, ...bases] = [...builds].reverse();
-      const figures = await measure(head!, assetHub, bodies, process.env.BENCH_EXPLAIN_ATTACK);
-      const based = [];
-      for (const base of bases) based.push({ label: base.label, figures: await measure(base, assetHub, bodies, figures.costliest) });
-      for (const { label, figures: f } of based.reverse()) print(label, f);
-      print(head!.label, figures);
+      const configs = [...builds].reverse().flatMap((build) => VARIANTS.map((flags) => ({ build, flags, label: `${build.label}${flags.length ? `, node ${flags.join(' ')}` : ''}` })));
+      let attack = process.env.BENCH_EXPLAIN_ATTACK;
+      const results: { label: string; run: number; figures: Figures }[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        for (const config of run % 2 ? [...configs].reverse() : configs) {
+          const figures = await measure(config.build, config.flags, assetHub, bare, bodies, attack);
+          attack ??= figures.costliest;
+          results.push({ label: config.label, run, figures });
+        }
+      }
+      for (const r of results) print(`${r.label}, run ${r.run + 1}`, r.figures);
+      console.log(`\n/health p99, ms (a bare node:http server's in the same window); the service's longest loop hold, CPU / wall ms; its longest GC, wall ms; its CPU in cores; the probe's longest own loop delay, ms\n\n| build | run | load | idle | ${ATTACKS.map((n) => `${n} attacker${n > 1 ? 's' : ''}`).join(' | ')} | holds (${ATTACKS.join(', ')}) | GC (${ATTACKS.join(', ')}) | busy (${ATTACKS.join(', ')}) | probe delay |\n|---|---|---|---|${ATTACKS.map(() => '---|').join('')}---|---|---|---|`);
+      for (const label of new Set(results.map((r) => r.label))) for (const r of results.filter((x) => x.label === label)) console.log(summary(r.label, r.run, r.figures));
     });
   } finally {
-    await assetHub.close();
+    await Promise.all([assetHub.close(), bare.stop()]);
   }
 }
 

@@ -75,20 +75,33 @@ export async function post(service: Service, path: string, body: unknown): Promi
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const settle = (ms = 1_500) => new Promise((r) => setTimeout(r, ms));
 
+export interface HealthTimes {
+  p50: number;
+  p99: number;
+  n: number;
+  /** The probe's own longest event-loop delay and its p99 (ms): time the probe itself waited for a core. */
+  probeDelayMax: number;
+  probeDelayP99: number;
+}
+
 /** /health answer times (ms), `samples` one after another, taken by bench/health-probe.ts in its own process. */
-export async function healthTimes(service: Service, samples: number): Promise<{ p50: number; p99: number; n: number }> {
+export async function healthTimes(service: Pick<Service, 'url'>, samples: number): Promise<HealthTimes> {
   const probe = spawn(process.execPath, [join(projectRoot(), 'dist/bench/health-probe.js'), service.url, String(samples)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   probe.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => probe.on('close', resolve));
   if (code !== 0) throw new Error(`the /health probe failed (exit ${code})`);
-  const times = (JSON.parse(out) as number[]).sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length };
+  const probed = JSON.parse(out) as { times: number[]; ownDelayMaxMs: number; ownDelayP99Ms: number };
+  const times = probed.times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), n: times.length, probeDelayMax: probed.ownDelayMaxMs, probeDelayP99: probed.ownDelayP99Ms };
 }
 
 export interface LoopHolds {
   /** The longest hold, ms of main-thread CPU between two turns of the loop. */
   max: number;
+  /** The longest wall time between two turns of the loop (ms), and how many passed 50 ms: over `max`, the main thread waited for a core or for the collector's helper threads. */
+  wallMax: number;
+  wallOver50: number;
   /** Holds over 50 ms. */
   over50: number;
   /** Holds over 20 ms. */

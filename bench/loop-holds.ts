@@ -2,7 +2,9 @@
 // event loop, counted in its own CPU time (process.threadCpuUsage) between two turns of a 1 ms
 // timer, so that the figure does not move with what else a shared machine runs (a wall-clock
 // /health time does). The first SIGUSR2 starts a window; the next writes the window's figures to
-// LOOP_HOLDS_FILE as JSON ({ max, over50, over20, turns, gcMax, gcOver20, majorGcMax, majorGcs, heapMb }, ms) and starts another.
+// LOOP_HOLDS_FILE as JSON ({ max, over50, over20, turns, wallMax, wallOver50, gcMax, gcOver20, majorGcMax, majorGcs, heapMb }, ms)
+// and starts another. The wall time between the same two turns is kept beside: where it passes the
+// CPU, the main thread was waiting (for a core, or for the collector's helper threads).
 // Garbage collections are observed apart (their wall time, perf_hooks): a hold that one of them
 // explains is the collector's, not the code's.
 import { writeFileSync } from 'node:fs';
@@ -12,7 +14,9 @@ const file = process.env.LOOP_HOLDS_FILE;
 let holds: number[] | undefined;
 let gcs: number[] = [];
 let majors: number[] = [];
+let walls: number[] = [];
 let last = process.threadCpuUsage();
+let lastWall = performance.now();
 
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
@@ -24,17 +28,23 @@ new PerformanceObserver((list) => {
 
 setInterval(() => {
   const now = process.threadCpuUsage();
-  holds?.push((now.user + now.system - last.user - last.system) / 1000);
+  const wall = performance.now();
+  if (holds) {
+    holds.push((now.user + now.system - last.user - last.system) / 1000);
+    walls.push(wall - lastWall);
+  }
   last = now;
+  lastWall = wall;
 }, 1).unref();
 
 process.on('SIGUSR2', () => {
   if (holds && file) {
     const sorted = holds.sort((a, b) => a - b);
     const gcMax = gcs.reduce((a, b) => Math.max(a, b), 0);
-    writeFileSync(file, JSON.stringify({ max: sorted.at(-1) ?? 0, over50: sorted.filter((ms) => ms > 50).length, over20: sorted.filter((ms) => ms > 20).length, turns: sorted.length, gcMax, gcOver20: gcs.filter((ms) => ms > 20).length, majorGcMax: majors.reduce((a, b) => Math.max(a, b), 0), majorGcs: majors.length, heapMb: process.memoryUsage().heapUsed / 2 ** 20 }));
+    writeFileSync(file, JSON.stringify({ max: sorted.at(-1) ?? 0, over50: sorted.filter((ms) => ms > 50).length, over20: sorted.filter((ms) => ms > 20).length, turns: sorted.length, wallMax: walls.reduce((a, b) => Math.max(a, b), 0), wallOver50: walls.filter((ms) => ms > 50).length, gcMax, gcOver20: gcs.filter((ms) => ms > 20).length, majorGcMax: majors.reduce((a, b) => Math.max(a, b), 0), majorGcs: majors.length, heapMb: process.memoryUsage().heapUsed / 2 ** 20 }));
   }
   holds = [];
+  walls = [];
   gcs = [];
   majors = [];
 });
