@@ -43,7 +43,7 @@ async function startProcess(script: string, env: Record<string, string>, readyPa
     // Load from one address would hit the rate limits at once, and autocannon keeps sending on a
     // connection the server closes after MAX_REQUESTS_PER_SOCKET answers (Node answers those 503):
     // benchmarks measure the work, not the limits.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', MAX_REQUESTS_PER_SOCKET: '0', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', METADATA_DECODES_PER_CLIENT_PER_MINUTE: '0', MAX_REQUESTS_PER_SOCKET: '0', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

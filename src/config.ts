@@ -141,6 +141,8 @@ const envSchema = z.object({
   // Chain sockets and the HTTP server (issue 9): see docs/security.md.
   CHAIN_MAX_FRAME_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
   MAX_METADATA_DECODING: z.coerce.number().int().positive().max(64).default(2),
+  // Runtimes a client's nodes make the service decode per minute (0: no bound): docs/security.md "Decoded runtimes".
+  METADATA_DECODES_PER_CLIENT_PER_MINUTE: perMinute(6),
   /** Route shapes whose proven answer is kept to build the next transfer of that shape without the SDK; 0 turns it off. */
   BUILD_TEMPLATES: z.coerce.number().int().min(0).max(100_000).default(1000),
   HEADERS_TIMEOUT_MS: ms(10_000),

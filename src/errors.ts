@@ -79,6 +79,22 @@ export class TooManyLookupsError extends ApiError {
   }
 }
 
+/**
+ * A client made the service decode METADATA_DECODES_PER_CLIENT_PER_MINUTE runtimes in the last
+ * minute (each holds every client's requests 170-250 ms): its next new runtime waits until then.
+ */
+export class TooManyDecodesError extends ApiError {
+  constructor(limit: number, retryAfterSeconds: number) {
+    super(
+      429,
+      'TooManyDecodesError',
+      `This client made the service decode ${limit} chain runtimes (metadata) in the last minute (METADATA_DECODES_PER_CLIENT_PER_MINUTE); a node with a runtime not decoded yet is dialled again in ${retryAfterSeconds} s`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+}
+
 /** An X-API-Key that is not in the key file (no key at all is fine: anonymous limits apply). */
 export class InvalidApiKeyError extends ApiError {
   constructor() {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { apiOnSharedRuntime, askEachReadOncePerQuery, askMetadata, askRuntime, NodeAnswers, polkadotApi, type ApiPromise } from '../sdk';
-import { ChainResponseError, ProviderUnavailableError } from '../errors';
+import { ChainResponseError, ProviderUnavailableError, TooManyDecodesError } from '../errors';
 import { AddressGuard, quote } from './address-guard';
 import { describeSocketError, headersFor, isFrameFailure, type SocketContext } from './chain-socket';
 import type { RuntimeCache } from './runtime-cache';
@@ -22,9 +22,11 @@ export interface DialOptions {
   /**
    * Decoded runtimes shared between connections: a dial that `offer`s (the registry's) shares its
    * runtime once ready; one that `take`s (a client's) reuses a shared runtime its node runs, else
-   * one decoded from the same answers (`cache`), else decodes one there.
+   * one decoded from the same answers (`cache`), else decodes one there. `spend` counts a decode
+   * against the budget of the client that named the endpoints (throws TooManyDecodesError when it
+   * is spent; a no-op for the registry's).
    */
-  runtimes?: { shared: SharedRuntimes; cache: RuntimeCache; role: 'offer' | 'take' };
+  runtimes?: { shared: SharedRuntimes; cache: RuntimeCache; role: 'offer' | 'take'; spend: () => void };
 }
 
 /** Where a connection's decoded runtime comes from: its own decode, a registry connection's, or an earlier decode of the same answers. */
@@ -57,7 +59,10 @@ type Send = (method: string, params: unknown[], ...rest: unknown[]) => Promise<u
  */
 async function apiFor(provider: InstanceType<typeof polkadotApi.WsProvider>, dial: DialOptions): Promise<{ api: ApiPromise; runtime: RuntimeOrigin; shared: boolean }> {
   const runtimes = dial.runtimes;
-  const fresh = () => ({ api: new polkadotApi.ApiPromise({ provider, noInitWarn: true }), runtime: 'decoded' as const, shared: false });
+  const fresh = () => {
+    runtimes?.spend();
+    return { api: new polkadotApi.ApiPromise({ provider, noInitWarn: true }), runtime: 'decoded' as const, shared: false };
+  };
   if (runtimes?.role !== 'take') return fresh();
   const node = provider as unknown as { send: Send };
   const send = (method: string, params: unknown[]): Promise<unknown> => node.send(method, params);
@@ -68,7 +73,7 @@ async function apiFor(provider: InstanceType<typeof polkadotApi.WsProvider>, dia
   const source = runtimes.shared.sourceFor(runtime);
   if (source) return { api: apiOnSharedRuntime(source, provider), runtime: 'shared', shared: true };
   await askMetadata(answers, runtime.apis);
-  const { api: decoded, decoded: own } = await runtimes.cache.runtimeFor(answers, send);
+  const { api: decoded, decoded: own } = await runtimes.cache.runtimeFor(answers, send, runtimes.spend);
   return { api: apiOnSharedRuntime(decoded, provider), runtime: own ? 'decoded' : 'cached', shared: true };
 }
 
@@ -232,6 +237,8 @@ export async function connectFirst(
     try {
       return await openEndpoint(chain, url, budget, signal, dial, attempt);
     } catch (error) {
+      // The client's decodes are spent: every endpoint of its would need one; say so, as a 429.
+      if (error instanceof TooManyDecodesError) throw error;
       lastReason = message(error);
       lastWasBadFrame = isFrameFailure(attempt.context?.lastFailure);
       failures.push({ endpoint: quote(url), reason: lastReason });

@@ -5,6 +5,7 @@ import { AddressGuard, quote } from './address-guard';
 import { DEFAULT_MAX_FRAME_BYTES, type SocketContext } from './chain-socket';
 import { asSharedWork, currentClient } from './clients';
 import { connectFirst, type Connection, type DialOptions, type RuntimeOrigin } from './connect';
+import { DecodeBudget } from './decode-budget';
 import { RuntimeCache } from './runtime-cache';
 import { SharedRuntimes } from './shared-runtimes';
 import { distinctEndpoints } from './endpoint';
@@ -45,6 +46,8 @@ export interface PoolOptions {
   maxFrameBytes?: number;
   /** New connections decoding metadata at once (default 2). */
   maxDecoding?: number;
+  /** Metadata decodes per minute a client's connections may cause (decode-budget.ts; default and 0: no bound). */
+  decodesPerClientPerMinute?: number;
   logger?: Logger;
   /** Told about borrows and connect outcomes (metrics, /status); must not throw. */
   observer?: PoolObserver;
@@ -122,6 +125,7 @@ export class ConnectionPool {
   readonly #runtimes = new SharedRuntimes();
   /** Runtimes decoded from clients' nodes' answers, kept for connections whose nodes answer the same. */
   readonly #decoded = new RuntimeCache();
+  readonly #decodes: DecodeBudget;
   readonly #budget: ClientBudget;
   #closed = false;
 
@@ -135,6 +139,7 @@ export class ConnectionPool {
       operatorEndpoints: new Set(distinctEndpoints(options.operatorEndpoints ?? [])),
     };
     this.#budget = options.clientBudget ?? DEFAULT_CLIENT_BUDGET;
+    this.#decodes = new DecodeBudget(options.decodesPerClientPerMinute ?? 0);
   }
 
   /** The address policy every connection of this pool obeys. */
@@ -229,7 +234,14 @@ export class ConnectionPool {
     const { connectTimeoutMs, logger } = this.#options;
     // A shared connection belongs to no request: dial it outside the request's engine scope, and
     // a registry one as nobody's (its name lookups are no client's).
-    const runtimes = { shared: this.#runtimes, cache: this.#decoded, role: this.#trusted(client, endpoints) ? ('offer' as const) : ('take' as const) };
+    const runtimes = {
+      shared: this.#runtimes,
+      cache: this.#decoded,
+      role: this.#trusted(client, endpoints) ? ('offer' as const) : ('take' as const),
+      spend: () => {
+        if (client !== undefined) this.#decodes.spend(client);
+      },
+    };
     const dial = (): Promise<Connection> => connectFirst(chain, endpoints, connectTimeoutMs, abort.signal, { ...this.#dial, runtimes }, logger);
     const ready = outsideEngineScopes(() => (client === undefined ? asSharedWork(dial) : dial())).then(
       ({ api, context, runtime, retired }) => {

@@ -29,15 +29,17 @@ export class RuntimeCache {
 
   /**
    * The runtime `answers` decode to: a kept one (`decoded` false) or a new decode, kept when
-   * polkadot.js read nothing but `answers` and they fit. `forward` answers what `answers` lack.
+   * polkadot.js read nothing but `answers` and they fit. `forward` answers what `answers` lack;
+   * `spend` is called before a new decode (and may refuse it by throwing).
    */
-  async runtimeFor(answers: NodeAnswers, forward: (method: string, params: unknown[]) => Promise<unknown>): Promise<{ api: ApiPromise; decoded: boolean }> {
+  async runtimeFor(answers: NodeAnswers, forward: (method: string, params: unknown[]) => Promise<unknown>, spend: () => void = noop): Promise<{ api: ApiPromise; decoded: boolean }> {
     const transcript = answers.transcript();
     const key = createHash('sha256').update(transcript).digest('hex');
     const kept = this.#runtimes.get(key);
     if (kept) return { api: kept, decoded: false };
     const pending = this.#decoding.get(key);
     if (pending) return { api: await pending, decoded: false };
+    spend();
     const decoding = decodeRuntime(answers, forward).then(({ api, exact }) => {
       if (exact && transcript.length <= MAX_CACHED_RUNTIME_CHARS / MAX_CACHED_RUNTIMES) this.#runtimes.set(key, api, { size: transcript.length });
       return api;

@@ -83,6 +83,7 @@ export function createServices(config: Config, logger: Logger, deps: ServiceDeps
     operatorEndpoints,
     maxFrameBytes: config.CHAIN_MAX_FRAME_BYTES,
     maxDecoding: config.MAX_METADATA_DECODING,
+    decodesPerClientPerMinute: config.METADATA_DECODES_PER_CLIENT_PER_MINUTE,
     logger,
     observer: chainActivity,
   });

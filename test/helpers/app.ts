@@ -7,10 +7,11 @@ import { createServices, type Services } from '../../src/service';
 export const FAMILIES = ['v5', 'v2'] as const;
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  // Rate limits are off unless a test turns them on (test/ops covers them): suites send bursts from one address.
+  // Rate limits and the decode budget are off unless a test turns them on (test/ops, test/http/decode-budget.test.ts
+  // cover them): suites send bursts from one address, over many test chains.
   // A client's connections idle as the registry's (IDLE_TIMEOUT_MS) unless a test sets CLIENT_IDLE_TIMEOUT_MS
   // (SHIPPED_CLIENT_IDLE): suites warm a connection to their test nodes and count on it seconds later.
-  return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', CLIENT_IDLE_TIMEOUT_MS: '3600000', ...overrides });
+  return loadConfig({ LOG_LEVEL: 'silent', ALLOW_PRIVATE_OVERRIDES: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_CHAIN_PER_MINUTE: '0', METADATA_DECODES_PER_CLIENT_PER_MINUTE: '0', CLIENT_IDLE_TIMEOUT_MS: '3600000', ...overrides });
 }
 
 /** CLIENT_IDLE_TIMEOUT_MS as shipped, for the tests of what a client leaves behind at its nodes. */

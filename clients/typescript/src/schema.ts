@@ -2166,7 +2166,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The client went over a rate limit (`RateLimitExceededError`), or has `DNS_MAX_LOOKUPS_PER_CLIENT` lookups of hosts it named in flight (`TooManyLookupsError`); the message and `Retry-After` say when to retry. Any limited operation can answer this. */
+        /** @description The client went over a rate limit (`RateLimitExceededError`), or has `DNS_MAX_LOOKUPS_PER_CLIENT` lookups of hosts it named in flight (`TooManyLookupsError`), or its nodes made the service decode `METADATA_DECODES_PER_CLIENT_PER_MINUTE` runtimes in the last minute and the node it names has a runtime not decoded yet (`TooManyDecodesError`); the message and `Retry-After` say when to retry. Any limited operation can answer this. */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
