@@ -12,7 +12,11 @@
 //     counted in it (/metrics xcm_gateway_chain_runtimes_total: decoded, shared, cached; a build
 //     without that metric prints none), so a hold over 50 ms can be told apart;
 //   - the four clients coming back once their connections closed when idle (CLIENT_IDLE_TIMEOUT_MS):
-//     their first requests' loop holds and decodes again.
+//     their first requests' loop holds and decodes again;
+//   - a decode storm: one more client naming node after node of its own, each answering another
+//     chain name (so another runtime to decode), for a /health window: the decodes it caused, its
+//     answers by status, /health p99 and the loop holds meanwhile (METADATA_DECODES_PER_CLIENT_PER_MINUTE
+//     as shipped; a build without it decodes on every connection).
 //   - the machine's floor in each window: the same probe against a bare node:http server in a
 //     process of its own (nothing of ours), and the probe's own longest event-loop delay; beside the
 //     service's longest loop hold in CPU, its longest in wall time (waiting for a core or the
@@ -29,7 +33,9 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registry } from '@polkadot/types/types';
+import { loadConfig } from '../src/config';
 import { projectRoot } from '../src/project-root';
+import { answerTo, startHostileNode, type HostileNode } from '../test/support/hostile-node';
 import { callData, executeCall, hostileProgram, nestedReserveSends, unlistedAssets } from '../test/support/hostile-programs';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { withBuilds, type Build } from './baseline';
@@ -41,6 +47,8 @@ const HEALTH_SAMPLES = Number(process.env.BENCH_EXPLAIN_HEALTH ?? 300);
 /** Attackers at once, each from an address of its own. */
 const ATTACKS = [1, 4];
 const RUNS = Number(process.env.BENCH_EXPLAIN_RUNS ?? 1);
+/** Nodes the decode storm's client names in turn (more than its connections and the runtimes kept). */
+const STORM_NODES = 12;
 /** Node flag sets measured, each added to the deployed ones. */
 const VARIANTS = (process.env.BENCH_EXPLAIN_FLAGS ?? '').split(',').map((set) => set.split(' ').filter(Boolean));
 
@@ -123,13 +131,14 @@ interface Figures {
   idleHolds: LoopHolds;
   /** The four clients' first requests again, once their connections closed when idle. */
   back: { holds: LoopHolds; decodes: Record<string, number> };
+  storm: { health: HealthTimes; holds: LoopHolds; decodes: Record<string, number>; statuses: Record<number, number> };
 }
 
 /** `attack`: the body the attackers send; by default the costliest of this build's. `bare`: the floor's server. */
-async function measure(build: Build, flags: string[], assetHub: TestChain, bare: Service, bodies: Record<string, string>, attack?: string): Promise<Figures> {
+async function measure(build: Build, flags: string[], assetHub: TestChain, bare: Service, stormNodes: HostileNode[], bodies: Record<string, string>, attack?: string): Promise<Figures> {
   const holdsFile = join(tmpdir(), `explain-loop-holds-${process.pid}.json`);
   const service = await startService(
-    { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
+    { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', METADATA_DECODES_PER_CLIENT_PER_MINUTE: String(loadConfig({}).METADATA_DECODES_PER_CLIENT_PER_MINUTE), NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
     build.root,
     [...DEPLOYED_FLAGS, ...flags],
   );
@@ -194,7 +203,25 @@ async function measure(build: Build, flags: string[], assetHub: TestChain, bare:
     await Promise.all(agents.map((agent, i) => postFrom(service, agent, `127.0.0.${i + 2}`, '/v5/explain', body(bodies[costliest]!))));
     const back = { holds: await loopHolds(service, holdsFile), decodes: delta(await runtimeCounts(service), beforeBack) };
     agents.forEach((agent) => agent.destroy());
-    return { rows, costliest, load: loadavg()[0]!, idle, idleFloor, idleHolds, attacked, back };
+    // The storm: each request names the next of the nodes, so each dials (and decodes) anew.
+    const beforeStorm = await runtimeCounts(service);
+    service.child.kill('SIGUSR2');
+    let storming = true;
+    const statuses: Record<number, number> = {};
+    const storm = (async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      for (let i = 0; storming; i++) {
+        const status = await postFrom(service, agent, '127.0.0.6', '/v5/explain', { ...body(bodies['system.remark']!), options: { development: true, apiOverrides: { AssetHubPolkadot: stormNodes[i % stormNodes.length]!.url } } });
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+      agent.destroy();
+    })();
+    const stormHealth = await healthTimes(service, HEALTH_SAMPLES);
+    const stormHolds = await loopHolds(service, holdsFile);
+    storming = false;
+    await storm;
+    const stormed = { health: stormHealth, holds: stormHolds, decodes: delta(await runtimeCounts(service), beforeStorm), statuses };
+    return { rows, costliest, load: loadavg()[0]!, idle, idleFloor, idleHolds, attacked, back, storm: stormed };
   } finally {
     await service.stop();
     rmSync(holdsFile, { force: true });
@@ -216,6 +243,7 @@ function print(label: string, f: Figures): void {
     console.log(`    (before, their first requests, connecting: the loop held at most ${a.connecting.max.toFixed(1)} ms of CPU, ${a.connecting.over50} times over 50 ms; ${decodes(a.connectingDecodes)})`);
   }
   console.log(`  the ${ATTACKS.at(-1)} clients back once their connections closed when idle, their first requests: the loop held at most ${f.back.holds.max.toFixed(1)} ms of CPU, ${f.back.holds.over50} times over 50 ms; ${decodes(f.back.decodes)}`);
+  console.log(`  a decode storm (one client naming ${STORM_NODES} nodes of other runtimes in turn), answers ${JSON.stringify(f.storm.statuses)}: ${health(f.storm.health)}; the loop held at most ${f.storm.holds.max.toFixed(1)} ms of CPU, ${f.storm.holds.over50} times over 50 ms; ${decodes(f.storm.decodes)}`);
   const worst = f.rows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
   const largest = f.rows.reduce((a, b) => (b.answerKb > a.answerKb ? b : a));
   const healthP99 = Math.max(...f.attacked.map((a) => a.health.p99));
@@ -229,12 +257,17 @@ function summary(label: string, run: number, f: Figures): string {
   const gcs = f.attacked.map((a) => a.holds.gcMax.toFixed(0)).join(', ');
   const probe = Math.max(f.idle.probeDelayMax, ...f.attacked.map((a) => a.health.probeDelayMax));
   const busy = f.attacked.map((a) => a.busy.toFixed(2)).join(', ');
-  return `| ${label} | ${run + 1} | ${f.load.toFixed(1)} | ${cell(f.idle, f.idleFloor)} | ${f.attacked.map((a) => cell(a.health, a.floor)).join(' | ')} | ${holds} | ${gcs} | ${busy} | ${probe.toFixed(0)} |`;
+  const storm = `${f.storm.health.p99.toFixed(0)}, ${f.storm.decodes.decoded ?? 0} decodes, ${f.storm.holds.over50} holds over 50 ms`;
+  return `| ${label} | ${run + 1} | ${f.load.toFixed(1)} | ${cell(f.idle, f.idleFloor)} | ${f.attacked.map((a) => cell(a.health, a.floor)).join(' | ')} | ${holds} | ${gcs} | ${busy} | ${probe.toFixed(0)} | ${storm} |`;
 }
 
 async function main(): Promise<void> {
   const assetHub = await startTestChain('AssetHubPolkadot');
   const bare = await startBare('http', [{ method: 'GET', path: '/health', body: Buffer.from('{"status":"ok"}') }]);
+  // Each answers another chain name: what the service hashes with the metadata to key a runtime.
+  const stormNodes = await Promise.all(
+    Array.from({ length: STORM_NODES }, (_, i) => startHostileNode({ upstream: assetHub.url, onRequest: (f) => (f.method === 'system_chain' ? { send: answerTo(f, `Asset Hub ${i}`) } : 'forward') })),
+  );
   console.log(`Node.js ${process.version}`);
   try {
     const bodies = bodiesFor(assetHub.registry);
@@ -245,17 +278,17 @@ async function main(): Promise<void> {
       const results: { label: string; run: number; figures: Figures }[] = [];
       for (let run = 0; run < RUNS; run++) {
         for (const config of run % 2 ? [...configs].reverse() : configs) {
-          const figures = await measure(config.build, config.flags, assetHub, bare, bodies, attack);
+          const figures = await measure(config.build, config.flags, assetHub, bare, stormNodes, bodies, attack);
           attack ??= figures.costliest;
           results.push({ label: config.label, run, figures });
         }
       }
       for (const r of results) print(`${r.label}, run ${r.run + 1}`, r.figures);
-      console.log(`\n/health p99, ms (a bare node:http server's in the same window); the service's longest loop hold, CPU / wall ms; its longest GC, wall ms; its CPU in cores; the probe's longest own loop delay, ms\n\n| build | run | load | idle | ${ATTACKS.map((n) => `${n} attacker${n > 1 ? 's' : ''}`).join(' | ')} | holds (${ATTACKS.join(', ')}) | GC (${ATTACKS.join(', ')}) | busy (${ATTACKS.join(', ')}) | probe delay |\n|---|---|---|---|${ATTACKS.map(() => '---|').join('')}---|---|---|---|`);
+      console.log(`\n/health p99, ms (a bare node:http server's in the same window); the service's longest loop hold, CPU / wall ms; its longest GC, wall ms; its CPU in cores; the probe's longest own loop delay, ms; the decode storm's /health p99\n\n| build | run | load | idle | ${ATTACKS.map((n) => `${n} attacker${n > 1 ? 's' : ''}`).join(' | ')} | holds (${ATTACKS.join(', ')}) | GC (${ATTACKS.join(', ')}) | busy (${ATTACKS.join(', ')}) | probe delay | decode storm |\n|---|---|---|---|${ATTACKS.map(() => '---|').join('')}---|---|---|---|---|`);
       for (const label of new Set(results.map((r) => r.label))) for (const r of results.filter((x) => x.label === label)) console.log(summary(r.label, r.run, r.figures));
     });
   } finally {
-    await Promise.all([assetHub.close(), bare.stop()]);
+    await Promise.all([assetHub.close(), bare.stop(), ...stormNodes.map((node) => node.close())]);
   }
 }
 
