@@ -118,6 +118,8 @@ export function startBare(kind: 'http' | 'express', answers: BareAnswer[]): Prom
 
 export interface LoadResult {
   reqPerSec: number;
+  /** Answers received. */
+  answers: number;
   p50: number;
   p99: number;
   /** Mean bytes on the wire per answer (headers included). */
@@ -156,6 +158,7 @@ export async function load({ url, method = 'GET', body, headers = {}, connection
   });
   return {
     reqPerSec: Math.round(result.requests.average),
+    answers: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bytesPerReq: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
