@@ -5,7 +5,7 @@
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
 //                                         address-memo.ts, chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
-//                                         fee-refusals.ts, payment-info-era.ts,
+//                                         fee-refusals.ts, payment-info-era.ts, payment-info-bytes.ts,
 //                                         xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
@@ -26,6 +26,7 @@ import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
+import { priceFakeSignedBytes } from './payment-info-bytes';
 import { priceWithAGenesisEra } from './payment-info-era';
 import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
@@ -42,6 +43,7 @@ export function patchSdk(): void {
   readAccountBalancesAsBigInt();
   reportFeeRefusalsAsUnableToCompute();
   priceWithAGenesisEra();
+  priceFakeSignedBytes();
   priceFeesWithXcmPaymentApi();
   readCustomAssetsInTheRegistry();
   anchorNestedProgramsToTheirChains();
