@@ -12,6 +12,7 @@
 //                                         relay-after-hop.ts, bridge-destination.ts,
 //                                         metadata-xcm-version.ts, runtime-dry-run-api.ts,
 //                                         dry-run-mint-overflow.ts,
+//                                         signed-extension-types.ts,
 //                                         query-memo.ts (last: it wraps the patched methods)
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
@@ -31,6 +32,7 @@ import { priceWithAGenesisEra } from './payment-info-era';
 import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
 import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
+import { expandSignedExtensionTypesOnce } from './signed-extension-types';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -54,5 +56,6 @@ export function patchSdk(): void {
   buildWithTheMetadataXcmVersion();
   refuseDryRunsWithoutTheRuntimeApi();
   refuseAmountsPastTheDryRunMint();
+  expandSignedExtensionTypesOnce();
   memoizeWithinAQuery();
 }

@@ -10,8 +10,8 @@
 // compact(length) ++ 0x84 ++ signature ++ call, and its signature part (signer, fake signature,
 // era, nonce, tip, the other signed extensions' extras) is made from the signing options, never
 // from the call: it is made by polkadot.js's own `GenericExtrinsicSignatureV4.signFake` with the
-// options `paymentInfo` would pass, kept per registry (a new runtime, a new registry) by account
-// and nonce, and the call's own bytes follow it. The nonce is read as polkadot.js's signing info
+// options `paymentInfo` would pass, kept per runtime (the registry's metadata) by account and
+// nonce, and the call's own bytes follow it. The nonce is read as polkadot.js's signing info
 // reads it (`derive.balances.account`), at every fee; the fee is asked with the same runtime call.
 // Anything else (a V5 extrinsic type, a signed transaction, no `paymentInfo`) takes the path before.
 //
@@ -60,13 +60,14 @@ const SIGNED_V4 = 0x84;
 /** Signatures kept per registry: one or two accounts a request, a nonce each. */
 export const SIGNATURES_PER_RUNTIME = 1_000;
 
-const signatures = new WeakMap<Registry, LRUCache<string, Uint8Array>>();
+/** By the registry's metadata: polkadot.js gives a connection's registry a runtime upgrade's metadata (and its signed extensions). */
+const signatures = new WeakMap<object, LRUCache<string, Uint8Array>>();
 
 /** The encoded signature part for `address` at `nonce`, as polkadot.js's paymentInfo signs it. */
 function fakeSignature(api: FeeApi, tx: PricedTx, address: string, nonce: Codec): Uint8Array {
   const { registry } = tx;
-  let known = signatures.get(registry);
-  if (!known) signatures.set(registry, (known = new LRUCache({ max: SIGNATURES_PER_RUNTIME })));
+  let known = signatures.get(registry.metadata);
+  if (!known) signatures.set(registry.metadata, (known = new LRUCache({ max: SIGNATURES_PER_RUNTIME })));
   const key = `${address} ${nonce.toString()}`;
   let signature = known.get(key);
   if (!signature) {
