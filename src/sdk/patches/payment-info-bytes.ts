@@ -57,8 +57,8 @@ interface SdkFeeApi {
 
 /** A signed V4 extrinsic's version byte: format 4 with the signed bit. */
 const SIGNED_V4 = 0x84;
-/** Signatures kept per registry: one or two accounts a request, a nonce each. */
-export const SIGNATURES_PER_RUNTIME = 1_000;
+/** Signatures kept per runtime: one or two accounts a request, a nonce each. */
+const SIGNATURES_PER_RUNTIME = 1_000;
 
 /** By the registry's metadata: polkadot.js gives a connection's registry a runtime upgrade's metadata (and its signed extensions). */
 const signatures = new WeakMap<object, LRUCache<string, Uint8Array>>();
