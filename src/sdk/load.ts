@@ -23,6 +23,7 @@ export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOn
 export const polkadotApi: typeof import('@polkadot/api') = load('@polkadot/api');
 export const utilCrypto: typeof import('@polkadot/util-crypto') = load('@polkadot/util-crypto');
 export const polkadotUtil: typeof import('@polkadot/util') = load('@polkadot/util');
+export const polkadotTypes: typeof import('@polkadot/types') = load('@polkadot/types');
 
 /** The parts of Snowbridge's published environment (a dependency the SDK pins) that we read. */
 interface SnowbridgeEnvironment {

@@ -1,6 +1,8 @@
 // Payment info asks the chains no block headers (src/sdk/patches/payment-info-era.ts): the fake
 // signature's era is a mortal one born at genesis, and the extrinsic priced is as long as the one
-// polkadot.js signs with a recent block, so TransactionPaymentApi answers the same fee.
+// polkadot.js signs with a recent block, so TransactionPaymentApi answers the same fee. The
+// extrinsic is put together from the call's bytes and a signature kept per account and nonce
+// (src/sdk/patches/payment-info-bytes.ts): the same bytes polkadot.js's paymentInfo signs.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
@@ -32,6 +34,23 @@ function priceByLength(chain: TestChain): Priced[] {
     return { weight: { refTime: 200_000_000n, proofSize: 4_000n }, class: 'Normal', partialFee: 1_000n * BigInt(length) };
   });
   return priced;
+}
+
+/** Every query_info's arguments (the extrinsic and its length), as hex, in the order asked. */
+function recordQueryInfo(chain: TestChain): string[] {
+  const asked: string[] = [];
+  chain.setRuntimeCall('TransactionPaymentApi_query_info', (args) => {
+    asked.push(Buffer.from(args).toString('hex'));
+    return { weight: { refTime: 200_000_000n, proofSize: 4_000n }, class: 'Normal', partialFee: 1_000n * BigInt(args.length) };
+  });
+  return asked;
+}
+
+/** Sets `address`'s nonce in `chain`'s state (System.Account; its balance stays zero). */
+function setNonce(chain: TestChain, api: ApiPromise, address: string, nonce: number): void {
+  const account = api.query.system.account;
+  const type = api.registry.createLookupType(account.creator.meta.type.asMap.value);
+  chain.setStorage(account.key(address), api.createType(type, { nonce }).toHex());
 }
 
 const headerReads = (chain: TestChain): number => HEADER_READS.reduce((sum, method) => sum + chain.asked(method), 0);
@@ -71,6 +90,32 @@ describe.each(FAMILIES)('/%s xcm-fee prices payment info without reading block h
       await apis[name].tx(apis[name].createType('Call', service.call)).paymentInfo(account);
       expect(headerReads(chains[name])).toBeGreaterThan(asked);
       expect(priced[name][1]).toEqual(service);
+    }
+  });
+
+  it('the extrinsic priced is, byte for byte, the one polkadot.js\'s paymentInfo signs, for each nonce', async () => {
+    const asked = recordQueryInfo(chains.Polkadot);
+    recordQueryInfo(chains.AssetHubPolkadot);
+    const api = apis.Polkadot;
+    const era = api.createType('ExtrinsicEra', { current: 0, period: 64 });
+    const nonceOf = (hex: string) => api.createType('Extrinsic', `0x${hex}`).nonce.toNumber();
+    // 1-, 2- and 4-byte compact nonces, then the first again: a signature kept for one nonce is not another's.
+    for (const nonce of [5, 300, 70_000, 5]) {
+      setNonce(chains.Polkadot, api, SENDER, nonce);
+      chains.Polkadot.produceBlock(); // account subscriptions (polkadot.js's signing info reads one) hear of it
+      let priced = '';
+      for (let tries = 0; priced === '' || nonceOf(priced) !== nonce; tries++) {
+        if (tries === 100) throw new Error(`the service never priced nonce ${nonce}`);
+        asked.length = 0;
+        const res = await fee();
+        expect(res.body).toMatchObject({ origin: { feeType: 'paymentInfo' } });
+        expect(asked).toHaveLength(1);
+        priced = asked[0];
+      }
+      // The same call through polkadot.js's own paymentInfo, with the era payment-info-era.ts gives it (and the nonce).
+      await api.tx(api.createType('Call', api.createType('Extrinsic', `0x${priced}`).method.toHex())).paymentInfo(SENDER, { era, blockHash: api.genesisHash, nonce });
+      expect(asked).toHaveLength(2);
+      expect(priced).toBe(asked[1]);
     }
   });
 });

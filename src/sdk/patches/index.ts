@@ -5,13 +5,14 @@
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
 //                                         address-memo.ts, chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
-//                                         fee-refusals.ts, payment-info-era.ts,
+//                                         fee-refusals.ts, payment-info-era.ts, payment-info-bytes.ts,
 //                                         xcm-payment-pricing.ts,
 //                                         custom-assets.ts, nested-destinations.ts,
 //                                         moonbeam-erc20-balances.ts, delivery-fees-asset.ts,
 //                                         relay-after-hop.ts, bridge-destination.ts,
 //                                         metadata-xcm-version.ts, runtime-dry-run-api.ts,
 //                                         dry-run-mint-overflow.ts,
+//                                         signed-extension-types.ts,
 //                                         query-memo.ts (last: it wraps the patched methods)
 // Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
@@ -26,10 +27,12 @@ import { askDeliveryFeesInTheNativeAsset } from './delivery-fees-asset';
 import { reportFeeRefusalsAsUnableToCompute } from './fee-refusals';
 import { readMoonbeamErc20BalancesOverTheChain } from './moonbeam-erc20-balances';
 import { anchorNestedProgramsToTheirChains } from './nested-destinations';
+import { priceFakeSignedBytes } from './payment-info-bytes';
 import { priceWithAGenesisEra } from './payment-info-era';
 import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
 import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
+import { expandSignedExtensionTypesOnce } from './signed-extension-types';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -42,6 +45,7 @@ export function patchSdk(): void {
   readAccountBalancesAsBigInt();
   reportFeeRefusalsAsUnableToCompute();
   priceWithAGenesisEra();
+  priceFakeSignedBytes();
   priceFeesWithXcmPaymentApi();
   readCustomAssetsInTheRegistry();
   anchorNestedProgramsToTheirChains();
@@ -52,5 +56,6 @@ export function patchSdk(): void {
   buildWithTheMetadataXcmVersion();
   refuseDryRunsWithoutTheRuntimeApi();
   refuseAmountsPastTheDryRunMint();
+  expandSignedExtensionTypesOnce();
   memoizeWithinAQuery();
 }

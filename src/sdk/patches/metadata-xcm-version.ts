@@ -77,8 +77,20 @@ function down(kind: Kind, from: number, value: unknown): unknown {
   }
 }
 
+type Versioned = { kind?: Kind; versions: number[] } | undefined;
+
+/** What versionedType found, per type lookup (a runtime upgrade gives the registry a new one) and type id. */
+const versionedTypes = new WeakMap<object, Map<number, Versioned>>();
+
 /** The XCM versions a `xcm::Versioned*` type has and what it holds; undefined for any other type. */
-function versionedType(registry: Registry, id: number): { kind?: Kind; versions: number[] } | undefined {
+function versionedType(registry: Registry, id: number): Versioned {
+  let known = versionedTypes.get(registry.lookup);
+  if (!known) versionedTypes.set(registry.lookup, (known = new Map()));
+  if (!known.has(id)) known.set(id, readVersionedType(registry, id));
+  return known.get(id);
+}
+
+function readVersionedType(registry: Registry, id: number): Versioned {
   const type = registry.lookup.getSiType(id);
   const path = type.path.map((p) => p.toString());
   if (path[0] !== 'xcm' || !path[1]?.startsWith('Versioned') || !type.def.isVariant) return undefined;

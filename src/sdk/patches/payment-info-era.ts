@@ -32,7 +32,7 @@ interface SdkFeeApi {
 
 /** A mortal era of block 0 (64 blocks: the length of every mortal era is 2 bytes), one per registry. */
 const eras = new WeakMap<Registry, Codec>();
-function genesisEra(registry: Registry): Codec {
+export function genesisEra(registry: Registry): Codec {
   let era = eras.get(registry);
   if (!era) eras.set(registry, (era = registry.createType('ExtrinsicEra', { current: 0, period: 64 })));
   return era;
