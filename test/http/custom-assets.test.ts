@@ -6,7 +6,7 @@ import { parseTransaction, toHex, type Hex } from 'viem';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { customAssetsSchema } from '../../src/schemas/custom-assets';
 import { sdk, utilCrypto } from '../../src/sdk';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { chainsForFile } from '../support/chains-for-file';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
@@ -14,7 +14,6 @@ import { decodeCall } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 const UNIT = 1_000_000n; // MYUSD has 6 decimals
 const amountOf = (family: string, units: bigint) => (family === 'v5' ? (units * UNIT).toString() : units.toString());
@@ -54,8 +53,8 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     from: 'AssetHubPolkadot',
     to: 'Hydration',
     currency: { ...currency, amount: amountOf(family, units) },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: options(extra),
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
@@ -76,7 +75,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     const refused = await p('x-transfer', { ...body({ symbol: 'MYUSD' }, 2n), options: plain });
     expectErrorBody(refused.body, 400, 'InvalidCurrencyError');
     // A local transfer: pallet-assets with the custom id.
-    const localRes = await p('x-transfer', { ...body({ id: '9999' }, 1n), to: 'AssetHubPolkadot', [field(family).recipient]: ADDRESS });
+    const localRes = await p('x-transfer', { ...body({ id: '9999' }, 1n), to: 'AssetHubPolkadot', [accountFields(family).recipient]: ADDRESS });
     expect(localRes.status, JSON.stringify(localRes.body)).toBe(200);
     const kept = await decodeCall(chains.AssetHubPolkadot, localRes.body as string);
     expect(`${kept.section}.${kept.method}`).toBe('assets.transferKeepAlive');
@@ -105,7 +104,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
   });
 
   it('a batch carries custom assets in its shared options', async () => {
-    const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: 'MYUSD', amount: amountOf(family, 1n) }, [field(family).recipient]: ADDRESS };
+    const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: 'MYUSD', amount: amountOf(family, 1n) }, [accountFields(family).recipient]: ADDRESS };
     const res = await p('x-transfer-batch', { transfers: [transfer, transfer], options: options() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const call = await decodeCall(chains.AssetHubPolkadot, res.body as string);
@@ -265,7 +264,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer with options.customAssets (XTokens p
   const send = (options: object) =>
     request(app)
       .post(`/${family}/evm-x-transfer`)
-      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'xcMYUSD', amount: amountOf(family, 3n) }, [field(family).sender]: '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326', [field(family).recipient]: ADDRESS, options });
+      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'xcMYUSD', amount: amountOf(family, 3n) }, [accountFields(family).sender]: '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326', [accountFields(family).recipient]: ADDRESS, options });
 
   it('the precompile call names the custom asset\'s XC-20 and its amount in its decimals', async () => {
     const res = await send({ customAssets });

@@ -3,7 +3,7 @@
 // hex above 2^52); src/sdk/patches/account-balances.ts hands them on as bigints.
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FAMILIES, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, testApp } from '../helpers/app';
 import { USDT_AH, USDT_HYDRATION } from '../fixtures/sdk-results';
 import { chainsForFile } from '../support/chains-for-file';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
@@ -11,7 +11,6 @@ import { seedAsset, seedNative, seedTokens } from '../support/seed';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 const USDT = 1_000_000n; // 1 USDt (6 decimals)
 const amountOf = (family: string, usdt: bigint) => (family === 'v5' ? (usdt * USDT).toString() : usdt.toString());
@@ -50,8 +49,8 @@ describe.each(FAMILIES)('/%s pre-flight of USDt (pallet-assets) from AssetHubPol
     from: 'AssetHubPolkadot',
     to: 'Hydration',
     currency: { id: 1984, amount: amountOf(family, usdt) },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, Hydration: chains.Hydration.url }, ...extra },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);

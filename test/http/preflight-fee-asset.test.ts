@@ -8,7 +8,7 @@
 // of Asset Hub -> Ethereum.
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { USDT_AH } from '../fixtures/sdk-results';
 import { sdk } from '../../src/sdk';
 import {
@@ -29,7 +29,6 @@ import { startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 const USDT = 1_000_000n; // 1 USDt (6 decimals)
 const amountOf = (family: string, usdt: bigint) => (family === 'v5' ? (usdt * USDT).toString() : usdt.toString());
@@ -132,8 +131,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     to: 'Hydration',
     currency: { id: 1984, amount: amountOf(family, usdt) },
     feeAsset: { id: 1984 },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url } },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
@@ -294,8 +293,8 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     from: 'AssetHubPolkadot',
     to: 'Ethereum',
     currency: { location: WETH, amount: family === 'v5' ? wethAmount.toString() : '0.001' },
-    [field(family).recipient]: ETH_RECIPIENT,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ETH_RECIPIENT,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, BridgeHubPolkadot: bridgeHub.url } },
   });
   const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());
@@ -355,8 +354,8 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset DOT from Hydration to Asse
     to: 'AssetHubPolkadot',
     currency: { id: 5, amount: family === 'v5' ? DOT.toString() : '1' },
     feeAsset: { id: 5 },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides: { Hydration: hydration.url, AssetHubPolkadot: ah.url } },
   });
   const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());

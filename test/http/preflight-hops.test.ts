@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../../src/sdk';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { DOT_AH, HDX } from '../fixtures/sdk-results';
 import { answerDryRunCall, answerQueryInfo, callFailure, callSuccess, parachain, throughReserveMessage } from '../support/runtime-answers';
 import { seedNative, seedTokens } from '../support/seed';
@@ -12,7 +12,6 @@ import { startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 /** A registry asset as the contract shows it (the registry's own fields, nothing computed). */
 const registryAsset = (chain: TChain, currency: { symbol: string } | 'native') =>
@@ -80,8 +79,8 @@ describe.each(FAMILIES)('/%s pre-flight over a hop without dry-run support (Hydr
     from: 'Hydration',
     to: 'AssetHubPolkadot',
     currency: { symbol: 'KILT', amount: oneKilt(family) },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides },
     ...extra,
   });
@@ -203,8 +202,8 @@ describe.each(FAMILIES)('/%s UnableToComputeError through the real SDK', (family
     from: 'AssetHubPolkadot',
     to,
     currency,
-    [field(family).recipient]: recipient,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: recipient,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url, AssetHubKusama: ahKusama.url } },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
