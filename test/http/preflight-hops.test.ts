@@ -6,6 +6,7 @@ import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../../src/sdk';
 import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { DOT_AH, HDX } from '../fixtures/sdk-results';
+import { chainsForFile } from '../support/chains-for-file';
 import { answerDryRunCall, answerQueryInfo, callFailure, callSuccess, parachain, throughReserveMessage } from '../support/runtime-answers';
 import { seedNative, seedTokens } from '../support/seed';
 import { startTestChain, type TestChain } from '../support/test-chain';
@@ -177,25 +178,14 @@ const AH_PARTIAL_FEE = 15_000_000n;
 const unableToCompute = (message: RegExp) => ({ error: 'UnableToComputeError', message: expect.stringMatching(message) });
 
 describe.each(FAMILIES)('/%s UnableToComputeError through the real SDK', (family) => {
-  let ah: TestChain;
-  let hydration: TestChain;
-  let ahKusama: TestChain;
-  let local: ReturnType<typeof testApp>;
-
-  beforeAll(async () => {
-    [ah, hydration, ahKusama] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration'), startTestChain('AssetHubKusama')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([ah.close(), hydration.close(), ahKusama.close()]);
-  });
+  const local = testApp();
+  const { chains } = chainsForFile(['AssetHubPolkadot', 'Hydration', 'AssetHubKusama'], local.services, {});
 
   beforeEach(() => {
-    seedNative(ah, SENDER, 5n * ONE_DOT);
-    answerQueryInfo(ah, AH_PARTIAL_FEE);
-    answerQueryInfo(hydration, 5_000_000n);
-    answerQueryInfo(ahKusama, 5_000_000n);
+    seedNative(chains.AssetHubPolkadot, SENDER, 5n * ONE_DOT);
+    answerQueryInfo(chains.AssetHubPolkadot, AH_PARTIAL_FEE);
+    answerQueryInfo(chains.Hydration, 5_000_000n);
+    answerQueryInfo(chains.AssetHubKusama, 5_000_000n);
   });
 
   const body = (to: string, currency: Record<string, unknown>, recipient = ADDRESS) => ({
@@ -204,14 +194,14 @@ describe.each(FAMILIES)('/%s UnableToComputeError through the real SDK', (family
     currency,
     [accountFields(family).recipient]: recipient,
     [accountFields(family).sender]: SENDER,
-    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url, AssetHubKusama: ahKusama.url } },
+    options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, Hydration: chains.Hydration.url, AssetHubKusama: chains.AssetHubKusama.url } },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
-  const originFailsWith = (xcmError: string) => answerDryRunCall(ah, (r) => callFailure(r, { xcmError, instruction: 1 }));
+  const originFailsWith = (xcmError: string) => answerDryRunCall(chains.AssetHubPolkadot, (r) => callFailure(r, { xcmError, instruction: 1 }));
 
   it('DOT to Hydration with a failed origin dry run: the fee is in HDX, so the SDK cannot compute the DOT received', async () => {
     originFailsWith('FailedToTransactAsset');
-    seedTokens(hydration, ADDRESS, 5, ONE_DOT); // the recipient holds 1 DOT on Hydration
+    seedTokens(chains.Hydration, ADDRESS, 5, ONE_DOT); // the recipient holds 1 DOT on Hydration
     const b = body('Hydration', { symbol: { type: 'Native', value: 'DOT' }, amount: oneDot(family) });
     const info = await p('transfer-info', b).expect(200);
     const feeCurrency = unableToCompute(/^Unable to compute if dest balance will be sufficient\. Fee currency is not the same$/);
