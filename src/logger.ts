@@ -145,18 +145,20 @@ function callerPackage(): string | undefined {
  * polkadot.js's own (`API-WS`, `RPC-CORE`, ...), else the package that wrote it, else `console`.
  * The chain clients' reports are `debug` lines: the service reports each failure they repeat
  * itself, once (a failed dial, a dropped connection, the request's answer), and a dial they give
- * up on would otherwise add half a dozen warnings of its own.
+ * up on would otherwise add half a dozen warnings of its own. A chain client's report that
+ * `notAFailure` names (a call cut short by a close the service asked for) is no line at all.
  */
-export function routeConsoleTo(logger: Logger): void {
+export function routeConsoleTo(logger: Logger, notAFailure: (text: string) => boolean = () => false): void {
   const levels: Record<'error' | 'warn' | 'info' | 'log' | 'debug', Level> = { error: 'warn', warn: 'warn', info: 'info', log: 'info', debug: 'debug' };
   for (const [method, level] of Object.entries(levels) as [keyof typeof levels, Level][]) {
     console[method] = (...args: unknown[]) => {
       const from = callerPackage();
-      const lineLevel = from && CHAIN_CLIENT.test(from) ? 'debug' : level;
+      const chainClient = from !== undefined && CHAIN_CLIENT.test(from);
       const [date, origin, ...values] = args;
       const tagged = typeof date === 'string' && POLKADOT_DATE.test(date) && typeof origin === 'string' ? POLKADOT_ORIGIN.exec(origin)?.[1] : undefined;
-      if (tagged) logger[lineLevel]({ console: method, origin: tagged }, format(...values));
-      else logger[lineLevel]({ console: method, origin: from ?? 'console' }, format(...args));
+      const text = tagged ? format(...values) : format(...args);
+      if (chainClient && notAFailure(text)) return;
+      logger[chainClient ? 'debug' : level]({ console: method, origin: tagged ?? from ?? 'console' }, text);
     };
   }
 }

@@ -3,6 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { isOwnCloseReport } from './chains/own-closes';
 import { loadConfig, type Config } from './config';
 import { createLogger, flushLogger, routeConsoleTo } from './logger';
 import { closeStalledWrites } from './http/write-deadline';
@@ -145,7 +146,7 @@ async function main(): Promise<void> {
   } catch (error) {
     return refuse(error instanceof Error ? error.message : String(error));
   }
-  routeConsoleTo(createLogger(config.LOG_LEVEL));
+  routeConsoleTo(createLogger(config.LOG_LEVEL), isOwnCloseReport);
   try {
     running = await start(config);
   } catch (error) {

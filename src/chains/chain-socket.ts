@@ -12,6 +12,7 @@ import { AddressGuard, quote } from './address-guard';
 import { answerBudgets } from './answer-budget';
 import { deliveringFor, errorText, type Containable } from './containment';
 import { FrameCheck, HOLD_MS } from './frame-check';
+import { handingOverOwnClose } from './own-closes';
 import { inTurn } from './turns';
 
 const load = createRequire(__filename);
@@ -109,6 +110,8 @@ export class ChainSocket extends WsWebSocket implements Containable {
   /** Events waiting to reach the clients in order, one a turn, behind a large frame (see #later). */
   #queue: [event: string, args: unknown[]][] | undefined;
   #failed = false;
+  /** Whether our client closed this socket (polkadot.js's `disconnect()`): its reports of the calls that close cuts short are not failures. */
+  #closedHere = false;
   /** Fails the connection if notifications wait too long for their subscription id (frame-check.ts). */
   #holdTimer: NodeJS.Timeout | undefined;
 
@@ -126,6 +129,11 @@ export class ChainSocket extends WsWebSocket implements Containable {
       else this.#noteFailure(describeSocketError(error));
     });
     context.onSocket?.(this);
+  }
+
+  override close(code?: number, data?: string | Buffer): void {
+    this.#closedHere = true;
+    super.close(code, data);
   }
 
   override send(data: unknown, ...rest: unknown[]): void {
@@ -222,6 +230,7 @@ export class ChainSocket extends WsWebSocket implements Containable {
   /** Hands an event to the clients; whatever they throw, now or from what they schedule, ends this connection only. */
   #deliver(event: string | symbol, args: unknown[]): boolean {
     try {
+      if (event === 'close' && this.#closedHere) return handingOverOwnClose(this.url, () => deliveringFor(this, () => super.emit(event, ...args)));
       return deliveringFor(this, () => super.emit(event, ...args));
     } catch (error) {
       this.failForClientError(error);

@@ -6,6 +6,7 @@
 // `sandbox: true`. SIGINT or SIGTERM stops the service
 // and the nodes, then the process.
 import { z } from 'zod';
+import { isOwnCloseReport } from '../chains/own-closes';
 import { loadConfig, type Config } from '../config';
 import { createLogger, flushLogger, routeConsoleTo } from '../logger';
 import { runtimeProblem, SANDBOX_LOG_BINDINGS, start, type Running } from '../server';
@@ -80,7 +81,7 @@ async function main(): Promise<void> {
     return void stop(1);
   }
   const logger = createLogger(config.LOG_LEVEL, SANDBOX_LOG_BINDINGS);
-  routeConsoleTo(logger);
+  routeConsoleTo(logger, isOwnCloseReport);
   const rateLimits = { perMinute: config.RATE_LIMIT_PER_MINUTE, chainPerMinute: config.RATE_LIMIT_CHAIN_PER_MINUTE };
   logger.info(
     { chains: sandbox.endpoints, ethereum: sandbox.ethereum.url, blockMs, accounts: DEV_ACCOUNTS.map((name) => `//${name}`), moonbeamAccounts: MOONBEAM_DEV_ACCOUNTS, localWebhookReceivers: true, rateLimits },

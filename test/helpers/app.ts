@@ -36,6 +36,10 @@ export function expectErrorBody(body: unknown, status: number, kind?: string): v
   });
 }
 
+/** A family's names of the recipient's and the sender's fields: `/v5` address and senderAddress, `/v2` recipient and sender. */
+export const accountFields = (family: string): { recipient: string; sender: string } =>
+  family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' };
+
 /** The teleport Polkadot -> AssetHubPolkadot DOT priced by `POST /{family}/xcm-fee`, in that family's field names. */
 export const teleportFeeBody = (family: string, apiOverrides: Record<string, string>, address: string, sender: string): object => ({
   from: 'Polkadot',

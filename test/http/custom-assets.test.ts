@@ -3,17 +3,17 @@
 // a transfer, pre-flight queries, a balance, the conflict with a registry asset and its override.
 import request from 'supertest';
 import { parseTransaction, toHex, type Hex } from 'viem';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { customAssetsSchema } from '../../src/schemas/custom-assets';
 import { sdk, utilCrypto } from '../../src/sdk';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
+import { chainsForFile } from '../support/chains-for-file';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
-import { decodeCall, startTestChain, type TestChain } from '../support/test-chain';
+import { decodeCall } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 const UNIT = 1_000_000n; // MYUSD has 6 decimals
 const amountOf = (family: string, units: bigint) => (family === 'v5' ? (units * UNIT).toString() : units.toString());
@@ -33,38 +33,28 @@ const CUSTOM = {
 const USDT_LOCATION = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
 
 describe.each(FAMILIES)('/%s options.customAssets', (family) => {
-  let ah: TestChain;
-  let hydration: TestChain;
-  let local: ReturnType<typeof testApp>;
-
-  beforeAll(async () => {
-    [ah, hydration] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([ah.close(), hydration.close()]);
-  });
+  const local = testApp();
+  const { chains } = chainsForFile(['AssetHubPolkadot', 'Hydration'], local.services, {});
 
   beforeEach(() => {
-    seedNative(ah, SENDER, 5n * 10n ** 10n);
-    seedAsset(ah, 9999, SENDER, SENDER_BALANCE);
-    seedTokens(hydration, ADDRESS, 9999, RECIPIENT_BALANCE);
-    answerQueryInfo(ah, 15_000_000n);
-    answerQueryInfo(hydration, 15_000_000n);
-    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+    seedNative(chains.AssetHubPolkadot, SENDER, 5n * 10n ** 10n);
+    seedAsset(chains.AssetHubPolkadot, 9999, SENDER, SENDER_BALANCE);
+    seedTokens(chains.Hydration, ADDRESS, 9999, RECIPIENT_BALANCE);
+    answerQueryInfo(chains.AssetHubPolkadot, 15_000_000n);
+    answerQueryInfo(chains.Hydration, 15_000_000n);
+    answerXcmPayment(chains.Hydration, { fee: HYDRATION_FEE });
     const ten = 10n * UNIT;
-    answerDryRunCall(ah, (r) => callSuccess(r, { sender: SENDER, amount: ten, deliveryFee: 3_000_000n, forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, MYUSD) } }));
-    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
+    answerDryRunCall(chains.AssetHubPolkadot, (r) => callSuccess(r, { sender: SENDER, amount: ten, deliveryFee: 3_000_000n, forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, MYUSD) } }));
+    answerDryRunXcm(chains.Hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
   });
 
-  const options = (extra: Record<string, unknown> = {}) => ({ development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url }, customAssets: CUSTOM, ...extra });
+  const options = (extra: Record<string, unknown> = {}) => ({ development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, Hydration: chains.Hydration.url }, customAssets: CUSTOM, ...extra });
   const body = (currency: Record<string, unknown>, units: bigint, extra: Record<string, unknown> = {}) => ({
     from: 'AssetHubPolkadot',
     to: 'Hydration',
     currency: { ...currency, amount: amountOf(family, units) },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: options(extra),
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
@@ -73,7 +63,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     for (const currency of [{ symbol: 'MYUSD' }, { id: 9999 }, { location: MYUSD }]) {
       const res = await p('x-transfer', body(currency, 2n));
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      const call = await decodeCall(ah, res.body as string);
+      const call = await decodeCall(chains.AssetHubPolkadot, res.body as string);
       expect(`${call.section}.${call.method}`).toBe('polkadotXcm.limitedReserveTransferAssets');
       expect(JSON.stringify(call.args.dest)).toContain('{"parachain":2034}');
       // In /v2 the amount is in whole MYUSD: the custom asset's decimals scale it.
@@ -85,9 +75,9 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     const refused = await p('x-transfer', { ...body({ symbol: 'MYUSD' }, 2n), options: plain });
     expectErrorBody(refused.body, 400, 'InvalidCurrencyError');
     // A local transfer: pallet-assets with the custom id.
-    const localRes = await p('x-transfer', { ...body({ id: '9999' }, 1n), to: 'AssetHubPolkadot', [field(family).recipient]: ADDRESS });
+    const localRes = await p('x-transfer', { ...body({ id: '9999' }, 1n), to: 'AssetHubPolkadot', [accountFields(family).recipient]: ADDRESS });
     expect(localRes.status, JSON.stringify(localRes.body)).toBe(200);
-    const kept = await decodeCall(ah, localRes.body as string);
+    const kept = await decodeCall(chains.AssetHubPolkadot, localRes.body as string);
     expect(`${kept.section}.${kept.method}`).toBe('assets.transferKeepAlive');
     expect(kept.args).toEqual({ id: 9999, target: { id: ADDRESS }, amount: Number(UNIT) });
   });
@@ -102,7 +92,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
       to: 'AssetHubPolkadot',
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const call = await decodeCall(hydration, res.body as string);
+    const call = await decodeCall(chains.Hydration, res.body as string);
     expect(`${call.section}.${call.method}`).toBe('xTokens.transferMultiasset');
     expect(call.args).toMatchObject({
       asset: { v4: { id: { parents: 1, interior: { x3: [{ parachain: 1000 }, { palletInstance: 50 }, { generalIndex: 80003 }] } }, fun: { fungible: Number(2n * UNIT) } } },
@@ -114,10 +104,10 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
   });
 
   it('a batch carries custom assets in its shared options', async () => {
-    const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: 'MYUSD', amount: amountOf(family, 1n) }, [field(family).recipient]: ADDRESS };
+    const transfer = { from: 'AssetHubPolkadot', to: 'Hydration', currency: { symbol: 'MYUSD', amount: amountOf(family, 1n) }, [accountFields(family).recipient]: ADDRESS };
     const res = await p('x-transfer-batch', { transfers: [transfer, transfer], options: options() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const call = await decodeCall(ah, res.body as string);
+    const call = await decodeCall(chains.AssetHubPolkadot, res.body as string);
     expect(`${call.section}.${call.method}`).toBe('utility.batchAll');
     expect(JSON.stringify(call.args)).toContain('"generalIndex":9999');
   });
@@ -156,7 +146,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     expect((await p('receivable-amount', noEd).expect(200)).body).toBe(received.toString());
     expect((await p('transferable-amount', noEd).expect(200)).body).toBe(SENDER_BALANCE.toString());
     // A new account on Hydration: amount - fee > 0 is enough when there is no ED.
-    seedTokens(hydration, ADDRESS, 9999, 0n);
+    seedTokens(chains.Hydration, ADDRESS, 9999, 0n);
     expect((await p('verify-ed-on-destination', noEd).expect(200)).body).toBe(true);
   });
 
@@ -164,7 +154,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     const account = family === 'v5' ? 'address' : 'recipient';
     const res = await request(local.app)
       .post(`/${family}/balance/AssetHubPolkadot`)
-      .send({ [account]: SENDER, currency: { symbol: 'MYUSD' }, options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url }, customAssets: CUSTOM } });
+      .send({ [account]: SENDER, currency: { symbol: 'MYUSD' }, options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url }, customAssets: CUSTOM } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toBe(SENDER_BALANCE.toString());
     const lookup = await request(local.app).post(`/${family}/assets/AssetHubPolkadot/asset-info`).send({ currency: { symbol: 'MYUSD' } });
@@ -183,7 +173,7 @@ describe.each(FAMILIES)('/%s options.customAssets', (family) => {
     expectErrorBody(conflict0.body, 400, 'CustomAssetConflictError');
     expect(conflict0.body.details).toEqual([{ path: 'body.options.customAssets.AssetHubPolkadot.0.location', message: expect.stringContaining('USDt') }]);
     // Overridden: the registry's USDt is MYUSDT for this request (its symbol, its ED), and only for it.
-    seedAsset(ah, 1984, SENDER, SENDER_BALANCE);
+    seedAsset(chains.AssetHubPolkadot, 1984, SENDER, SENDER_BALANCE);
     const forced = { customAssets: { AssetHubPolkadot: [{ ...usdt, forceOverride: true }] } };
     const local = { ...body({ symbol: 'MYUSDT' }, 1n, forced), to: 'AssetHubPolkadot' };
     expect((await p('x-transfer', local)).status).toBe(200);
@@ -274,7 +264,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer with options.customAssets (XTokens p
   const send = (options: object) =>
     request(app)
       .post(`/${family}/evm-x-transfer`)
-      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'xcMYUSD', amount: amountOf(family, 3n) }, [field(family).sender]: '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326', [field(family).recipient]: ADDRESS, options });
+      .send({ from: 'Moonbeam', to: 'Hydration', currency: { symbol: 'xcMYUSD', amount: amountOf(family, 3n) }, [accountFields(family).sender]: '0x1f9090aaE28b8a3dCeaDf281B0F12828e676c326', [accountFields(family).recipient]: ADDRESS, options });
 
   it('the precompile call names the custom asset\'s XC-20 and its amount in its decimals', async () => {
     const res = await send({ customAssets });

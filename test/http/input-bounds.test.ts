@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sdk } from '../../src/sdk';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
-import { startTestChain, type TestChain } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
 
 // Hostile input (issue 9, parts 3 and 5): whatever a client sends is answered by a small 400
 // naming the field, never a 500, never an answer that grows with the number of mistakes.
@@ -21,18 +21,7 @@ async function expect400(res: request.Response, kind: string, path: string): Pro
   expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
 }
 
-let polkadot: TestChain;
-let assetHub: TestChain;
-
-beforeAll(async () => {
-  polkadot = await startTestChain('Polkadot');
-  assetHub = await startTestChain('AssetHubPolkadot');
-});
-
-afterAll(async () => {
-  await services.close();
-  await Promise.all([polkadot?.close(), assetHub?.close()]);
-});
+const { overrides } = chainsForFile(['Polkadot', 'AssetHubPolkadot'], services, {});
 
 describe.each(FAMILIES)('/%s: work and answers bounded by the input', (family) => {
   const address = recipientField(family);
@@ -131,7 +120,7 @@ describe.each(FAMILIES)('/%s: amounts the engine would read differently are refu
   const address = recipientField(family);
   const transferText = (amount: string, abstractDecimals = family === 'v2') =>
     `{"from":"Polkadot","to":"AssetHubPolkadot","currency":{"symbol":"DOT","amount":${amount}},"${address}":"${ALICE}",` +
-    `"options":{"development":true,"abstractDecimals":${abstractDecimals},"apiOverrides":{"Polkadot":"${polkadot.url}","AssetHubPolkadot":"${assetHub.url}"}}}`;
+    `"options":{"development":true,"abstractDecimals":${abstractDecimals},"apiOverrides":{"Polkadot":"${overrides.Polkadot}","AssetHubPolkadot":"${overrides.AssetHubPolkadot}"}}}`;
 
   it.each([
     ['1e309 (Infinity)', '1e309'],

@@ -1,31 +1,22 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { seedAsset, seedNative } from '../support/seed';
-import { decodeCall, startTestChain, type TestChain } from '../support/test-chain';
+import { chainsForFile } from '../support/chains-for-file';
+import { decodeCall } from '../support/test-chain';
 
 // A client written for the ParaSpell XCM API changes its base URL and nothing else: what it sends
 // and how it reads the answer work here too (docs/paraspell-api.md).
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const { app, services } = testApp();
-let polkadot: TestChain;
-let assetHub: TestChain;
-
-beforeAll(async () => {
-  polkadot = await startTestChain('Polkadot');
-  assetHub = await startTestChain('AssetHubPolkadot');
-});
-afterAll(async () => {
-  await services.close();
-  await Promise.all([polkadot?.close(), assetHub?.close()]);
-});
+const { chains, overrides } = chainsForFile(['Polkadot', 'AssetHubPolkadot'], services, {});
 
 const transfer = (family: string) => ({
   from: 'Polkadot',
   to: 'AssetHubPolkadot',
   currency: { symbol: 'DOT', amount: family === 'v5' ? '10000000000' : '1' },
   [family === 'v5' ? 'address' : 'recipient']: ALICE,
-  options: { apiOverrides: { Polkadot: polkadot.url, AssetHubPolkadot: assetHub.url } },
+  options: { apiOverrides: overrides },
 });
 
 describe.each(FAMILIES)('/%s answers read as text', (family) => {
@@ -37,7 +28,7 @@ describe.each(FAMILIES)('/%s answers read as text', (family) => {
     expect(text.headers['content-type']).toMatch(/^text\/plain/);
     expect(text.text).toBe(json.body);
     expect(text.text).toMatch(/^0x[0-9a-f]+$/);
-    expect((await decodeCall(polkadot, text.text)).section).toBe('xcmPallet');
+    expect((await decodeCall(chains.Polkadot, text.text)).section).toBe('xcmPallet');
     // Any type, or JSON first, is JSON.
     for (const accept of ['*/*', 'application/json, text/plain', 'text/plain;q=0.5, application/json']) {
       const res = await request(app).post(`/${family}/x-transfer`).set('Accept', accept).send(transfer(family)).expect(200);
@@ -55,11 +46,11 @@ describe.each(FAMILIES)('/%s answers read as text', (family) => {
 });
 
 describe('/v2 balance as the ParaSpell XCM API sends it', () => {
-  const options = () => ({ apiOverrides: { AssetHubPolkadot: assetHub.url } });
+  const options = () => ({ apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url } });
 
   it('takes address for recipient, and currency is optional (the native asset), as in /v5', async () => {
-    seedNative(assetHub, ALICE, 12_345_678_900n);
-    seedAsset(assetHub, 1984, ALICE, 777n);
+    seedNative(chains.AssetHubPolkadot, ALICE, 12_345_678_900n);
+    seedAsset(chains.AssetHubPolkadot, 1984, ALICE, 777n);
     const native = await request(app).post('/v2/balance/AssetHubPolkadot').send({ address: ALICE, options: options() }).expect(200);
     expect(native.body).toBe((await request(app).post('/v5/balance/AssetHubPolkadot').send({ address: ALICE, options: options() }).expect(200)).body);
     expect(native.body).not.toBe('0');

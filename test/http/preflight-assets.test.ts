@@ -2,16 +2,15 @@
 // real SDK over local test chains. sdk-pjs 11.14.8 reads these balances with toJSON() (a number,
 // hex above 2^52); src/sdk/patches/account-balances.ts hands them on as bigints.
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAMILIES, testApp } from '../helpers/app';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FAMILIES, accountFields, testApp } from '../helpers/app';
 import { USDT_AH, USDT_HYDRATION } from '../fixtures/sdk-results';
+import { chainsForFile } from '../support/chains-for-file';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callSuccess, parachain, reserveMessage, xcmComplete } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
-import { startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 const USDT = 1_000_000n; // 1 USDt (6 decimals)
 const amountOf = (family: string, usdt: bigint) => (family === 'v5' ? (usdt * USDT).toString() : usdt.toString());
@@ -24,52 +23,42 @@ const USDT_ED = BigInt(USDT_AH.existentialDeposit ?? '0');
 const USDT_FROM_AH = { parents: 1, interior: { X3: [{ Parachain: 1000 }, { PalletInstance: 50 }, { GeneralIndex: 1984 }] } };
 
 describe.each(FAMILIES)('/%s pre-flight of USDt (pallet-assets) from AssetHubPolkadot to Hydration', (family) => {
-  let ah: TestChain;
-  let hydration: TestChain;
-  let local: ReturnType<typeof testApp>;
+  const local = testApp();
+  const { chains } = chainsForFile(['AssetHubPolkadot', 'Hydration'], local.services, {});
   /** The calls the SDK asked Asset Hub to dry-run, as `section.method` trees. */
   let dryRunCalls: unknown[];
 
-  beforeAll(async () => {
-    [ah, hydration] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([ah.close(), hydration.close()]);
-  });
-
   beforeEach(() => {
     dryRunCalls = [];
-    seedNative(ah, SENDER, 5n * 10n ** 10n);
-    seedAsset(ah, 1984, SENDER, SENDER_USDT);
-    seedTokens(hydration, ADDRESS, 10, RECIPIENT_USDT); // USDT is Tokens id 10 on Hydration (USDT_HYDRATION.assetId)
-    answerQueryInfo(ah, 15_000_000n);
-    answerQueryInfo(hydration, 15_000_000n);
-    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+    seedNative(chains.AssetHubPolkadot, SENDER, 5n * 10n ** 10n);
+    seedAsset(chains.AssetHubPolkadot, 1984, SENDER, SENDER_USDT);
+    seedTokens(chains.Hydration, ADDRESS, 10, RECIPIENT_USDT); // USDT is Tokens id 10 on Hydration (USDT_HYDRATION.assetId)
+    answerQueryInfo(chains.AssetHubPolkadot, 15_000_000n);
+    answerQueryInfo(chains.Hydration, 15_000_000n);
+    answerXcmPayment(chains.Hydration, { fee: HYDRATION_FEE });
     const ten = 10n * USDT;
     answerDryRunCall(
-      ah,
+      chains.AssetHubPolkadot,
       (r) => callSuccess(r, { sender: SENDER, amount: ten, deliveryFee: 3_000_000n, forwarded: { destination: parachain(2034), message: reserveMessage(r, ten, ADDRESS, USDT_FROM_AH) } }),
       dryRunCalls,
     );
-    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
+    answerDryRunXcm(chains.Hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
   });
 
   const body = (usdt: bigint, extra: Record<string, unknown> = {}) => ({
     from: 'AssetHubPolkadot',
     to: 'Hydration',
     currency: { id: 1984, amount: amountOf(family, usdt) },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
-    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url }, ...extra },
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, Hydration: chains.Hydration.url }, ...extra },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
 
   /** A dry-run call as `section.method` names, nested calls in order (decoded with Asset Hub's metadata). */
   const names = (call: unknown): unknown => {
     const { callIndex, args } = call as { callIndex: string; args: Record<string, unknown> };
-    const { section, method } = ah.registry.findMetaCall(Buffer.from(callIndex.slice(2), 'hex'));
+    const { section, method } = chains.AssetHubPolkadot.registry.findMetaCall(Buffer.from(callIndex.slice(2), 'hex'));
     const inner = (args.calls as unknown[] | undefined) ?? (args.call ? [args.call] : []);
     return inner.length ? { [`${section}.${method}`]: inner.map(names) } : `${section}.${method}`;
   };
@@ -103,11 +92,11 @@ describe.each(FAMILIES)('/%s pre-flight of USDt (pallet-assets) from AssetHubPol
 
   it('balance: above 2^52 base units it is still a decimal string', async () => {
     const big = 2n ** 53n + 1n; // toJSON() turns such a u128 into hex
-    seedAsset(ah, 1984, ADDRESS, big);
+    seedAsset(chains.AssetHubPolkadot, 1984, ADDRESS, big);
     const account = family === 'v5' ? 'address' : 'recipient';
     const res = await request(local.app)
       .post(`/${family}/balance/AssetHubPolkadot`)
-      .send({ [account]: ADDRESS, currency: { id: 1984 }, options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url } } })
+      .send({ [account]: ADDRESS, currency: { id: 1984 }, options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url } } })
       .expect(200);
     expect(res.body).toBe(big.toString());
   });

@@ -7,10 +7,11 @@
 // DOT had the same fault (its HDX payment info as DOT); the same condition decides the DOT pricing
 // of Asset Hub -> Ethereum.
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { USDT_AH } from '../fixtures/sdk-results';
 import { sdk } from '../../src/sdk';
+import { chainsForFile } from '../support/chains-for-file';
 import {
   answerAssetFees,
   answerDryRunCall,
@@ -25,11 +26,9 @@ import {
   xcmComplete,
 } from '../support/runtime-answers';
 import { seedAsset, seedNative, seedTokens } from '../support/seed';
-import { startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 const USDT = 1_000_000n; // 1 USDt (6 decimals)
 const amountOf = (family: string, usdt: bigint) => (family === 'v5' ? (usdt * USDT).toString() : usdt.toString());
@@ -68,9 +67,8 @@ const localReserveTransfer = (amount: bigint) => [
 ];
 
 describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot to Hydration', (family) => {
-  let ah: TestChain;
-  let hydration: TestChain;
-  let local: ReturnType<typeof testApp>;
+  const local = testApp();
+  const { chains } = chainsForFile(['AssetHubPolkadot', 'Hydration'], local.services, {});
   /** The programs Asset Hub's XcmPaymentApi was asked to weigh. */
   let weighed: unknown[];
   /** The calls Asset Hub was asked to dry-run. */
@@ -80,30 +78,21 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   /** Asset Hub's XcmPaymentApi takes USDt for fees (false: it refuses it, AssetNotFound). */
   let acceptsUsdt: boolean;
 
-  beforeAll(async () => {
-    [ah, hydration] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([ah.close(), hydration.close()]);
-  });
-
   beforeEach(() => {
     weighed = [];
     dryRunCalls = [];
     localXcm = localReserveTransfer(10n * USDT);
     acceptsUsdt = true;
-    seedNative(ah, SENDER, 5n * 10n ** 10n);
-    seedAsset(ah, 1984, SENDER, SENDER_USDT);
-    seedTokens(hydration, ADDRESS, 10, 5n * USDT);
-    answerQueryInfo(ah, 15_000_000n);
-    answerQueryInfo(hydration, 15_000_000n);
-    answerXcmPayment(ah, { fee: 0n, deliveryFee: DELIVERY_DOT });
-    answerPoolQuote(ah, usdtForDot);
+    seedNative(chains.AssetHubPolkadot, SENDER, 5n * 10n ** 10n);
+    seedAsset(chains.AssetHubPolkadot, 1984, SENDER, SENDER_USDT);
+    seedTokens(chains.Hydration, ADDRESS, 10, 5n * USDT);
+    answerQueryInfo(chains.AssetHubPolkadot, 15_000_000n);
+    answerQueryInfo(chains.Hydration, 15_000_000n);
+    answerXcmPayment(chains.AssetHubPolkadot, { fee: 0n, deliveryFee: DELIVERY_DOT });
+    answerPoolQuote(chains.AssetHubPolkadot, usdtForDot);
     // Asset Hub prices the weight it gave (and no other) in USDt, asked by USDt's location on Asset
     // Hub; it refuses any other asset id.
-    answerAssetFees(ah, {
+    answerAssetFees(chains.AssetHubPolkadot, {
       weight: LOCAL_WEIGHT,
       feeIn: (assetId, weight) => {
         const isLocalWeight = JSON.stringify(weight) === JSON.stringify({ refTime: Number(LOCAL_WEIGHT.refTime), proofSize: Number(LOCAL_WEIGHT.proofSize) });
@@ -112,9 +101,9 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
       },
       weighed,
     });
-    answerXcmPayment(hydration, { fee: HYDRATION_FEE });
+    answerXcmPayment(chains.Hydration, { fee: HYDRATION_FEE });
     const ten = 10n * USDT;
-    answerDryRunCall(ah, (r) =>
+    answerDryRunCall(chains.AssetHubPolkadot, (r) =>
       callSuccess(r, {
         sender: SENDER,
         amount: ten,
@@ -124,7 +113,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
       }),
       dryRunCalls,
     );
-    answerDryRunXcm(hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
+    answerDryRunXcm(chains.Hydration, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: ten - HYDRATION_FEE }));
   });
 
   const body = (usdt: bigint) => ({
@@ -132,14 +121,14 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
     to: 'Hydration',
     currency: { id: 1984, amount: amountOf(family, usdt) },
     feeAsset: { id: 1984 },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
-    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url } },
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, Hydration: chains.Hydration.url } },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
 
   /** The local XCM as the chain decoded what the SDK asked it to weigh (polkadot.js JSON). */
-  const localXcmJson = () => ah.registry.createType('XcmVersionedXcm', { V5: localReserveTransfer(10n * USDT) }).toJSON();
+  const localXcmJson = () => chains.AssetHubPolkadot.registry.createType('XcmVersionedXcm', { V5: localReserveTransfer(10n * USDT) }).toJSON();
 
   it('xcm-fee, origin-xcm-fee, dry-run and transfer-info: the origin fee is what XcmPaymentApi charges in USDt for the local XCM, plus the delivery fee quoted in USDt', async () => {
     const usdtFee = { fee: ORIGIN_FEE_USDT.toString(), asset: USDT_AH };
@@ -194,7 +183,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   });
 
   it('a failing dry run is not priced by the DOT payment-info fallback either: the dry-run error, 400', async () => {
-    answerDryRunCall(ah, (r) => callFailure(r, { xcmError: 'FailedToTransactAsset', instruction: 0 }));
+    answerDryRunCall(chains.AssetHubPolkadot, (r) => callFailure(r, { xcmError: 'FailedToTransactAsset', instruction: 0 }));
     for (const endpoint of ['origin-xcm-fee', 'transferable-amount']) {
       const res = await p(endpoint, body(10n)).expect(400);
       expectErrorBody(res.body, 400, 'DryRunFailedError');
@@ -205,7 +194,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset USDt from AssetHubPolkadot
   it('x-transfer: the execute XCM Asset Hub builds keeps back the USDt fee XcmPaymentApi charges (padded 40%), not a DOT figure; xcmFormatCheck does not price again', async () => {
     const b = body(10n);
     const res = await p('x-transfer', b).expect(200);
-    const call = ah.registry.createType('Call', res.body);
+    const call = chains.AssetHubPolkadot.registry.createType('Call', res.body);
     expect(`${call.section}.${call.method}`).toBe('polkadotXcm.execute');
     // The SDK sends on what is left after the origin fee and its minimal reserve fee (1000 base units), each padded by 40%.
     type Instruction = Record<string, { xcm?: Instruction[]; fees?: { fun: { fungible: number } } } | undefined>;
@@ -247,9 +236,8 @@ const BRIDGE_DELIVERY_DOT = 4_000_000_000n;
 const DOT_ASSET_ID_JSON = { v4: { parents: 1, interior: { here: null } } };
 
 describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the origin fee priced by XcmPaymentApi in DOT', (family) => {
-  let ah: TestChain;
-  let bridgeHub: TestChain;
-  let local: ReturnType<typeof testApp>;
+  const local = testApp();
+  const { chains } = chainsForFile(['AssetHubPolkadot', 'BridgeHubPolkadot'], local.services, {});
   let weighed: unknown[];
   const wethAmount = 10n ** 15n; // 0.001 WETH
 
@@ -266,26 +254,17 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     { ExportMessage: { network: { Ethereum: { chainId: 1 } }, destination: 'Here', xcm: [{ ClearOrigin: null }] } },
   ];
 
-  beforeAll(async () => {
-    [ah, bridgeHub] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('BridgeHubPolkadot')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([ah.close(), bridgeHub.close()]);
-  });
-
   beforeEach(() => {
     weighed = [];
-    seedNative(ah, SENDER, 5n * 10n ** 10n);
-    answerQueryInfo(ah, 15_000_000n);
-    answerXcmPayment(ah, { fee: 0n, deliveryFee: BRIDGE_DELIVERY_DOT });
-    answerAssetFees(ah, {
+    seedNative(chains.AssetHubPolkadot, SENDER, 5n * 10n ** 10n);
+    answerQueryInfo(chains.AssetHubPolkadot, 15_000_000n);
+    answerXcmPayment(chains.AssetHubPolkadot, { fee: 0n, deliveryFee: BRIDGE_DELIVERY_DOT });
+    answerAssetFees(chains.AssetHubPolkadot, {
       weight: LOCAL_WEIGHT,
       feeIn: (assetId) => (JSON.stringify(assetId) === JSON.stringify(DOT_ASSET_ID_JSON) ? DOT_EXECUTION_FEE : undefined),
       weighed,
     });
-    answerDryRunCall(ah, (r) =>
+    answerDryRunCall(chains.AssetHubPolkadot, (r) =>
       callSuccess(r, { sender: SENDER, amount: wethAmount, deliveryFee: BRIDGE_DELIVERY_DOT, localXcm, forwarded: { destination: parachain(1002), message: toBridgeHub } }),
     );
   });
@@ -294,9 +273,9 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     from: 'AssetHubPolkadot',
     to: 'Ethereum',
     currency: { location: WETH, amount: family === 'v5' ? wethAmount.toString() : '0.001' },
-    [field(family).recipient]: ETH_RECIPIENT,
-    [field(family).sender]: SENDER,
-    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, BridgeHubPolkadot: bridgeHub.url } },
+    [accountFields(family).recipient]: ETH_RECIPIENT,
+    [accountFields(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, BridgeHubPolkadot: chains.BridgeHubPolkadot.url } },
   });
   const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());
 
@@ -304,16 +283,15 @@ describe.each(FAMILIES)('/%s pre-flight from AssetHubPolkadot to Ethereum: the o
     const dot = sdk.findNativeAssetInfoOrThrow('AssetHubPolkadot');
     const res = await p('origin-xcm-fee').expect(200);
     expect(res.body.origin).toMatchObject({ fee: (DOT_EXECUTION_FEE + BRIDGE_DELIVERY_DOT).toString(), feeType: 'dryRun', asset: { symbol: dot.symbol, decimals: dot.decimals } });
-    expect(weighed[0]).toEqual(ah.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
+    expect(weighed[0]).toEqual(chains.AssetHubPolkadot.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
   });
 });
 
 // Hydration, the other chain that builds an execute with a feeAsset: DOT (Tokens id 5) to Asset Hub,
 // its fee paid in DOT rather than HDX.
 describe.each(FAMILIES)('/%s pre-flight with feeAsset DOT from Hydration to AssetHubPolkadot', (family) => {
-  let hydration: TestChain;
-  let ah: TestChain;
-  let local: ReturnType<typeof testApp>;
+  const local = testApp();
+  const { chains } = chainsForFile(['Hydration', 'AssetHubPolkadot'], local.services, {});
   let weighed: unknown[];
   const DOT = 10n ** 10n;
   const HYDRATION_DOT_FEE = 3_210_000n; // Hydration's XcmPaymentApi price of the local XCM, in DOT planck
@@ -322,32 +300,23 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset DOT from Hydration to Asse
     { InitiateReserveWithdraw: { assets: { Wild: { AllCounted: 1 } }, reserve: parachain(1000), xcm: [] } },
   ];
 
-  beforeAll(async () => {
-    [hydration, ah] = await Promise.all([startTestChain('Hydration'), startTestChain('AssetHubPolkadot')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([hydration.close(), ah.close()]);
-  });
-
   beforeEach(() => {
     weighed = [];
-    seedNative(hydration, SENDER, 10n ** 14n);
-    seedTokens(hydration, SENDER, 5, 20n * DOT);
-    answerQueryInfo(hydration, 1_000_000n);
-    answerXcmPayment(hydration, { fee: 0n });
-    answerAssetFees(hydration, {
+    seedNative(chains.Hydration, SENDER, 10n ** 14n);
+    seedTokens(chains.Hydration, SENDER, 5, 20n * DOT);
+    answerQueryInfo(chains.Hydration, 1_000_000n);
+    answerXcmPayment(chains.Hydration, { fee: 0n });
+    answerAssetFees(chains.Hydration, {
       weight: LOCAL_WEIGHT,
       feeIn: (assetId) => (JSON.stringify(assetId) === JSON.stringify({ v4: { parents: 1, interior: { here: null } } }) ? HYDRATION_DOT_FEE : undefined),
       weighed,
     });
-    answerDryRunCall(hydration, (r) =>
+    answerDryRunCall(chains.Hydration, (r) =>
       callSuccess(r, { sender: SENDER, amount: DOT, localXcm, forwarded: { destination: parachain(1000), message: reserveMessage(r, DOT, ADDRESS) } }),
     );
-    answerQueryInfo(ah, 15_000_000n);
-    answerXcmPayment(ah, { fee: 1_500_000n });
-    answerDryRunXcm(ah, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: DOT - 1_500_000n }));
+    answerQueryInfo(chains.AssetHubPolkadot, 15_000_000n);
+    answerXcmPayment(chains.AssetHubPolkadot, { fee: 1_500_000n });
+    answerDryRunXcm(chains.AssetHubPolkadot, (r) => xcmComplete(r, { beneficiary: ADDRESS, received: DOT - 1_500_000n }));
   });
 
   const body = () => ({
@@ -355,9 +324,9 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset DOT from Hydration to Asse
     to: 'AssetHubPolkadot',
     currency: { id: 5, amount: family === 'v5' ? DOT.toString() : '1' },
     feeAsset: { id: 5 },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
-    options: { development: true, apiOverrides: { Hydration: hydration.url, AssetHubPolkadot: ah.url } },
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { Hydration: chains.Hydration.url, AssetHubPolkadot: chains.AssetHubPolkadot.url } },
   });
   const p = (endpoint: string) => request(local.app).post(`/${family}/${endpoint}`).send(body());
 
@@ -365,7 +334,7 @@ describe.each(FAMILIES)('/%s pre-flight with feeAsset DOT from Hydration to Asse
     const dot = sdk.findAssetInfoOrThrow('Hydration', { id: 5 }, null);
     const res = await p('origin-xcm-fee').expect(200);
     expect(res.body.origin).toMatchObject({ fee: HYDRATION_DOT_FEE.toString(), feeType: 'dryRun', asset: { symbol: 'DOT', assetId: '5' } });
-    expect(weighed[0]).toEqual(hydration.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
+    expect(weighed[0]).toEqual(chains.Hydration.registry.createType('XcmVersionedXcm', { V5: localXcm }).toJSON());
     // Rule 1: max(balance - ED - originFee, 0), the fee paid in the queried asset (feeAsset = DOT).
     expect((await p('transferable-amount').expect(200)).body).toBe((20n * DOT - BigInt(dot.existentialDeposit ?? '0') - HYDRATION_DOT_FEE).toString());
   });

@@ -4,15 +4,15 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk } from '../../src/sdk';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { DOT_AH, HDX } from '../fixtures/sdk-results';
+import { chainsForFile } from '../support/chains-for-file';
 import { answerDryRunCall, answerQueryInfo, callFailure, callSuccess, parachain, throughReserveMessage } from '../support/runtime-answers';
 import { seedNative, seedTokens } from '../support/seed';
 import { startTestChain, type TestChain } from '../support/test-chain';
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const SENDER = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 
 /** A registry asset as the contract shows it (the registry's own fields, nothing computed). */
 const registryAsset = (chain: TChain, currency: { symbol: string } | 'native') =>
@@ -80,8 +80,8 @@ describe.each(FAMILIES)('/%s pre-flight over a hop without dry-run support (Hydr
     from: 'Hydration',
     to: 'AssetHubPolkadot',
     currency: { symbol: 'KILT', amount: oneKilt(family) },
-    [field(family).recipient]: ADDRESS,
-    [field(family).sender]: SENDER,
+    [accountFields(family).recipient]: ADDRESS,
+    [accountFields(family).sender]: SENDER,
     options: { development: true, apiOverrides },
     ...extra,
   });
@@ -178,41 +178,30 @@ const AH_PARTIAL_FEE = 15_000_000n;
 const unableToCompute = (message: RegExp) => ({ error: 'UnableToComputeError', message: expect.stringMatching(message) });
 
 describe.each(FAMILIES)('/%s UnableToComputeError through the real SDK', (family) => {
-  let ah: TestChain;
-  let hydration: TestChain;
-  let ahKusama: TestChain;
-  let local: ReturnType<typeof testApp>;
-
-  beforeAll(async () => {
-    [ah, hydration, ahKusama] = await Promise.all([startTestChain('AssetHubPolkadot'), startTestChain('Hydration'), startTestChain('AssetHubKusama')]);
-    local = testApp();
-  });
-  afterAll(async () => {
-    await local.services.close();
-    await Promise.all([ah.close(), hydration.close(), ahKusama.close()]);
-  });
+  const local = testApp();
+  const { chains } = chainsForFile(['AssetHubPolkadot', 'Hydration', 'AssetHubKusama'], local.services, {});
 
   beforeEach(() => {
-    seedNative(ah, SENDER, 5n * ONE_DOT);
-    answerQueryInfo(ah, AH_PARTIAL_FEE);
-    answerQueryInfo(hydration, 5_000_000n);
-    answerQueryInfo(ahKusama, 5_000_000n);
+    seedNative(chains.AssetHubPolkadot, SENDER, 5n * ONE_DOT);
+    answerQueryInfo(chains.AssetHubPolkadot, AH_PARTIAL_FEE);
+    answerQueryInfo(chains.Hydration, 5_000_000n);
+    answerQueryInfo(chains.AssetHubKusama, 5_000_000n);
   });
 
   const body = (to: string, currency: Record<string, unknown>, recipient = ADDRESS) => ({
     from: 'AssetHubPolkadot',
     to,
     currency,
-    [field(family).recipient]: recipient,
-    [field(family).sender]: SENDER,
-    options: { development: true, apiOverrides: { AssetHubPolkadot: ah.url, Hydration: hydration.url, AssetHubKusama: ahKusama.url } },
+    [accountFields(family).recipient]: recipient,
+    [accountFields(family).sender]: SENDER,
+    options: { development: true, apiOverrides: { AssetHubPolkadot: chains.AssetHubPolkadot.url, Hydration: chains.Hydration.url, AssetHubKusama: chains.AssetHubKusama.url } },
   });
   const p = (endpoint: string, b: unknown) => request(local.app).post(`/${family}/${endpoint}`).send(b as object);
-  const originFailsWith = (xcmError: string) => answerDryRunCall(ah, (r) => callFailure(r, { xcmError, instruction: 1 }));
+  const originFailsWith = (xcmError: string) => answerDryRunCall(chains.AssetHubPolkadot, (r) => callFailure(r, { xcmError, instruction: 1 }));
 
   it('DOT to Hydration with a failed origin dry run: the fee is in HDX, so the SDK cannot compute the DOT received', async () => {
     originFailsWith('FailedToTransactAsset');
-    seedTokens(hydration, ADDRESS, 5, ONE_DOT); // the recipient holds 1 DOT on Hydration
+    seedTokens(chains.Hydration, ADDRESS, 5, ONE_DOT); // the recipient holds 1 DOT on Hydration
     const b = body('Hydration', { symbol: { type: 'Native', value: 'DOT' }, amount: oneDot(family) });
     const info = await p('transfer-info', b).expect(200);
     const feeCurrency = unableToCompute(/^Unable to compute if dest balance will be sufficient\. Fee currency is not the same$/);

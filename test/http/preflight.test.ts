@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sdk, utilCrypto } from '../../src/sdk';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, accountFields, expectErrorBody, testApp } from '../helpers/app';
 import { DOT_AH, DOT_HYDRATION, DOT_POLKADOT, HDX } from '../fixtures/sdk-results';
 import { answerDryRunCall, answerDryRunXcm, answerQueryInfo, answerXcmPayment, callFailure, callSuccess, parachain, RELAY, reserveMessage, teleportMessage, xcmComplete, xcmIncomplete } from '../support/runtime-answers';
 import { seedAsset, seedForeignAsset, seedNative, seedTokens } from '../support/seed';
@@ -15,13 +15,12 @@ const NO_DRY_RUN = 'Interlay'; // sdk.hasDryRunSupport('Interlay') === false in 
 const { app } = testApp();
 const post = (path: string, body: unknown) => request(app).post(path).send(body as object);
 
-const field = (family: string) => (family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' });
 const bodyOf = (family: string, extra: Record<string, unknown> = {}) => ({
   from: 'AssetHubPolkadot',
   to: 'Hydration',
   currency: { symbol: { type: 'Native', value: 'DOT' }, amount: '10000000000' },
-  [field(family).recipient]: ADDRESS,
-  [field(family).sender]: SENDER,
+  [accountFields(family).recipient]: ADDRESS,
+  [accountFields(family).sender]: SENDER,
   ...extra,
 });
 
@@ -48,7 +47,7 @@ const needs = (endpoint: string) => (endpoint === 'best-amount-out' ? { swapOpti
 
 describe.each(FAMILIES)('/%s pre-flight validation', (family) => {
   const v = `/${family}`;
-  const f = field(family);
+  const f = accountFields(family);
 
   describe.each(ENDPOINTS)('POST /%s', (endpoint) => {
     const url = `${v}/${endpoint}`;

@@ -8,6 +8,8 @@ import { refusedUrl, startTestChain } from '../support/test-chain';
 // (The polkadot.js reports below are dropped in test processes: test/support/setup.ts.)
 beforeAll(() => builtServer(), 180_000);
 
+const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
+
 const nonJson = (server: ServerProcess) => server.lines.filter((l) => !l.json).map((l) => `${l.stream}: ${l.text}`);
 
 describe('start-up output', () => {
@@ -21,7 +23,7 @@ describe('start-up output', () => {
     expect(server.lines.map((l) => l.json?.msg)).toEqual(['listening', 'shutting down', 'stopped']);
   });
 
-  it('a chain that never answers: one warn line for the failed dial, with its origin and every endpoint; the chain client\'s console reports are debug lines naming theirs', async () => {
+  it('a chain that never answers: one warn line for the failed dial, with its origin and every endpoint; no chain client report of the close of the dial given up', async () => {
     const silent = await startTestChain('Polkadot', { silent: true });
     const refused = await refusedUrl();
     try {
@@ -36,7 +38,7 @@ describe('start-up output', () => {
           from: 'Polkadot',
           to: 'AssetHubPolkadot',
           currency: { symbol: 'DOT', amount: '10000000000' },
-          address: '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ',
+          address: ADDRESS,
           options: {},
         }),
       });
@@ -59,11 +61,35 @@ describe('start-up output', () => {
         }),
         expect.objectContaining({ level: 50, status: 503, msg: 'request failed' }),
       ]);
-      const reports = server.lines.filter((l) => l.json?.console !== undefined);
-      expect(reports.length).toBeGreaterThan(0);
-      for (const { json } of reports) expect(json).toMatchObject({ level: 20, origin: expect.stringMatching(/^(RPC-CORE|API\/INIT|API-WS)$/) });
+      // The service closed the dial it gave up: polkadot.js's reports of the calls that close cut
+      // short (`disconnected from <url>: 1000:: Normal Closure`, one per call) are no lines.
+      expect(server.lines.filter((l) => l.text.includes('Normal Closure'))).toEqual([]);
+      for (const { json } of server.lines.filter((l) => l.json?.console !== undefined)) expect(json).toMatchObject({ level: 20 });
     } finally {
       await silent.close();
+    }
+  });
+
+  it('a node that refuses a call: the chain client\'s console report is a debug line naming its origin', async () => {
+    const [polkadot, assetHub] = await Promise.all([startTestChain('Polkadot'), startTestChain('AssetHubPolkadot')]);
+    try {
+      const server = await runServer({ env: { LOG_LEVEL: 'debug', CHAIN_ENDPOINTS: JSON.stringify({ Polkadot: [polkadot.url], AssetHubPolkadot: [assetHub.url] }) } });
+      const url = await server.listening;
+      // The test chains refuse the dry run /xcm-fee asks for.
+      const res = await fetch(`${url}/v5/xcm-fee`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ from: 'Polkadot', to: 'AssetHubPolkadot', currency: { symbol: 'DOT', amount: '10000000000' }, address: ADDRESS, senderAddress: ADDRESS, options: {} }),
+      });
+      expect(res.status).toBe(502);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(nonJson(server)).toEqual([]);
+      const refused = server.lines.filter((l) => l.json?.console !== undefined && /cannot execute runtime call/.test(String(l.json.msg)));
+      expect(refused.length).toBeGreaterThan(0);
+      for (const { json } of refused) expect(json).toMatchObject({ level: 20, console: 'error', origin: 'RPC-CORE' });
+    } finally {
+      await Promise.all([polkadot.close(), assetHub.close()]);
     }
   });
 

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/project-root';
 import { RedisBackend } from '../../../src/service/watch/redis-backend';
-import { builtServer, runServer, type ServerProcess } from '../../support/built-server';
+import { builtServer, runServer, type OutputLine, type ServerProcess } from '../../support/built-server';
 import { redisForTest } from '../../support/redis-server';
 import { requiredProgram } from '../../support/required-program';
 import { defaultOptions, eventually, progressOf, watchOf } from './backend-contract';
@@ -19,6 +19,16 @@ const hasRedis = requiredProgram('redis-server', 'redis-server', 'test/service/w
 const PREFIX = 'xcmgw:watch:replicas:';
 const LEASE_MS = 1_000;
 const LAST_BLOCK = 5;
+/** The warning of a replica whose lease lapsed (it stalled past it) and went to another replica. */
+const LEASE_LOST = 'watch lease lost: other replicas take its watches';
+
+/**
+ * The warnings of a replica the machine stalled (a busy 2-core machine starves a fresh process for
+ * seconds): its lease lapsed, or a Redis command went 2 s unanswered. The backend carries on from
+ * both; the test checks what it promises then (one body per event, every event delivered).
+ */
+const stalled = (line: OutputLine): boolean =>
+  line.json?.level === 40 && (line.json.msg === LEASE_LOST || (line.json.msg === 'watch requeue failed' && String(line.json.err) === 'Command timed out'));
 
 interface Received {
   id: string;
@@ -118,6 +128,10 @@ describe.skipIf(!hasRedis)('watch replicas sharing one Redis', () => {
       (await Promise.all(ids.map((id) => observer.get(id)))).every((v) => v?.progress.ended === 'final' && v.deliveries.every((d) => d.state === 'delivered')),
     );
 
+    // A replica stalled past its lease loses its watches to another replica: it says so, and the
+    // records keep that from making any event twice. Which live replica made an event can change only then.
+    const lines = replicas.flatMap((r) => r.lines);
+    const lost = new Set(lines.filter((l) => l.json?.msg === LEASE_LOST).map((l) => String(l.json?.replica)));
     // Each event id reached the receiver, always with one body: block n is event n - 1, made by the
     // replica that followed the watch when the chain reached it.
     const bodies = new Map<string, Set<string>>();
@@ -132,15 +146,17 @@ describe.skipIf(!hasRedis)('watch replicas sharing one Redis', () => {
     expect(bodies.size).toBe(ids.length * LAST_BLOCK);
     for (const [i, id] of ids.entries()) {
       const first = madeBy(id, 0);
-      if (i < 3) expect(first).toBe('a');
-      expect(madeBy(id, 1)).toBe(first);
+      const second = madeBy(id, 1);
+      expect(['a', 'b']).toContain(first);
+      if (i < 3 && !lost.has('a')) expect(first).toBe('a');
+      if (!lost.has(String(first))) expect(second).toBe(first);
+      // `a` was killed: `b`, alone until block 3 was made, made it.
       expect(madeBy(id, 2)).toBe('b');
       expect(madeBy(id, 3)).toBe('a2');
       expect(madeBy(id, 4)).toBe('a2');
     }
     expect(await observer.counts()).toEqual({ open: 0, ended: ids.length, queued: 0 });
-    // Only JSON lines, and nothing worse than the replicas' own news.
-    const lines = replicas.flatMap((r) => r.lines);
-    expect(lines.filter((l) => l.stream === 'stderr' || !l.json || (l.json.level ?? 0) > 30)).toEqual([]);
+    // Only JSON lines, and nothing worse than the replicas' own news (a stall is news).
+    expect(lines.filter((l) => l.stream === 'stderr' || !l.json || ((l.json.level ?? 0) > 30 && !stalled(l)))).toEqual([]);
   }, 120_000);
 });
