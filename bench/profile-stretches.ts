@@ -1,0 +1,132 @@
+// The longest synchronous stretches of a process over a window, from its `--cpu-prof` profile: what
+// held its event loop, not what its CPU time adds up to (the same in two builds can be spread thin
+// in one and held in long blocks in the other). A stretch is a run of samples with no `(idle)` one
+// between them: JavaScript, GC and native work of one or more tasks back to back, during which no
+// timer, socket or answer of the process is served. Profile times are V8's monotonic clock, the
+// one `process.hrtime` reads in any process of the machine: the bench marks the window with it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** One stretch: when it began (µs, the monotonic clock), how long it held the loop, and where its time went. */
+export interface Stretch {
+  atUs: number;
+  ms: number;
+  /** Self time by function, most first. */
+  self: Array<{ frame: string; ms: number }>;
+  /** By the innermost frame of the service's own code (dist/src) on the stack, most first: whose work it was. */
+  ours: Array<{ frame: string; ms: number }>;
+}
+
+export interface Stretches {
+  busyMs: number;
+  idleMs: number;
+  /** Stretches over 50 ms, and their time together. */
+  over50: { count: number; ms: number };
+  longest: Stretch[];
+}
+
+/** The monotonic clock in µs, as the profile's timestamps read it. */
+export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** The main thread's profile a process wrote into `dir` (`--cpu-prof-dir`): thread 0 of `pid`. */
+export function profileOf(dir: string, pid: number): string {
+  const file = readdirSync(dir).find((name) => name.includes(`.${pid}.0.`) && name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile of process ${pid} in ${dir}`);
+  return join(dir, file);
+}
+
+const frameName = ({ functionName, url, lineNumber }: CallFrame): string => `${functionName || '(anonymous)'} ${url.replace(/^.*\/(dist|node_modules)\//, '$1/')}:${lineNumber + 1}`;
+
+const top = (by: Map<string, number>, n: number): Array<{ frame: string; ms: number }> =>
+  [...by]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([frame, us]) => ({ frame, ms: us / 1000 }));
+
+/** The stretches of `path`'s profile that began within [fromUs, toUs], the `count` longest. */
+export function stretchesOf(path: string, fromUs: number, toUs: number, count = 5): Stretches {
+  const profile = JSON.parse(readFileSync(path, 'utf8')) as Profile;
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+  /** The innermost frame of our own code above a node (memoized per node). */
+  const oursOf = new Map<number, string>();
+  const ours = (id: number): string => {
+    const known = oursOf.get(id);
+    if (known !== undefined) return known;
+    const node = nodes.get(id)!;
+    const up = parent.get(id);
+    const name = node.callFrame.url.includes('/dist/src/') ? frameName(node.callFrame) : up === undefined ? '(none of ours)' : ours(up);
+    oursOf.set(id, name);
+    return name;
+  };
+  const stretches: Stretch[] = [];
+  let busyUs = 0;
+  let idleUs = 0;
+  let open: { atUs: number; endUs: number; self: Map<string, number>; ours: Map<string, number> } | undefined;
+  const close = () => {
+    if (!open) return;
+    stretches.push({ atUs: open.atUs, ms: (open.endUs - open.atUs) / 1000, self: top(open.self, 4), ours: top(open.ours, 4) });
+    open = undefined;
+  };
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i]!;
+    // A sample stands for the time up to the next one.
+    const span = (profile.timeDeltas[i + 1] ?? 0) > 0 ? profile.timeDeltas[i + 1]! : 0;
+    const node = nodes.get(profile.samples[i]!)!;
+    const idle = node.callFrame.functionName === '(idle)';
+    const inside = t >= fromUs && t <= toUs;
+    if (idle) {
+      if (inside) idleUs += span;
+      close();
+      continue;
+    }
+    if (!open && !inside) continue;
+    if (inside) busyUs += span;
+    open ??= { atUs: t, endUs: t, self: new Map(), ours: new Map() };
+    open.endUs = t + span;
+    const self = frameName(node.callFrame);
+    open.self.set(self, (open.self.get(self) ?? 0) + span);
+    const mine = ours(node.id);
+    open.ours.set(mine, (open.ours.get(mine) ?? 0) + span);
+  }
+  close();
+  const long = stretches.filter((s) => s.ms > 50);
+  return {
+    busyMs: busyUs / 1000,
+    idleMs: idleUs / 1000,
+    over50: { count: long.length, ms: long.reduce((sum, s) => sum + s.ms, 0) },
+    longest: stretches.sort((a, b) => b.ms - a.ms).slice(0, count),
+  };
+}
+
+/** A few lines for the bench's output. */
+export function stretchesText(holds: Stretches, fromUs: number): string {
+  const lines = [
+    `busy ${(holds.busyMs / 1000).toFixed(1)} s, idle ${(holds.idleMs / 1000).toFixed(1)} s; ${holds.over50.count} stretches over 50 ms (${holds.over50.ms.toFixed(0)} ms together); longest:`,
+  ];
+  for (const s of holds.longest) {
+    const part = (list: Array<{ frame: string; ms: number }>) => list.map((f) => `${f.frame} ${f.ms.toFixed(0)}`).join(', ');
+    lines.push(`    ${s.ms.toFixed(0)} ms at +${((s.atUs - fromUs) / 1e6).toFixed(2)} s; self: ${part(s.self)}; ours: ${part(s.ours)}`);
+  }
+  return lines.join('\n');
+}
