@@ -4,6 +4,9 @@
 // between them: JavaScript, GC and native work of one or more tasks back to back, during which no
 // timer, socket or answer of the process is served. Profile times are V8's monotonic clock, the
 // one `process.hrtime` reads in any process of the machine: the bench marks the window with it.
+// A sample that came long after the one before (the sampler runs every ~1 ms) stands for a time the
+// process did not run (a busy machine gave its core to others): counted apart, as `not running`,
+// not as the work of the function it happened to be in (1 s "in" one polkadot.js function once).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,7 +28,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** One stretch: when it began (µs, the monotonic clock), how long it held the loop, and where its time went. */
+/** One stretch: when it began (µs, the monotonic clock), how long it held the loop running (its time not running left out), and where its time went. */
 export interface Stretch {
   atUs: number;
   ms: number;
@@ -38,10 +41,15 @@ export interface Stretch {
 export interface Stretches {
   busyMs: number;
   idleMs: number;
+  /** Gaps between samples past NOT_RUNNING_US, past that bound: the process was not running. */
+  notRunningMs: number;
   /** Stretches over 50 ms, and their time together. */
   over50: { count: number; ms: number };
   longest: Stretch[];
 }
+
+/** A sample counts for at most this long (four sampling intervals); the rest of its gap is `not running`. */
+const NOT_RUNNING_US = 4_000;
 
 /** The monotonic clock in µs, as the profile's timestamps read it. */
 export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
@@ -81,20 +89,23 @@ export function stretchesOf(path: string, fromUs: number, toUs: number, count = 
   const stretches: Stretch[] = [];
   let busyUs = 0;
   let idleUs = 0;
-  let open: { atUs: number; endUs: number; self: Map<string, number>; ours: Map<string, number> } | undefined;
+  let notRunningUs = 0;
+  let open: { atUs: number; cpuUs: number; self: Map<string, number>; ours: Map<string, number> } | undefined;
   const close = () => {
     if (!open) return;
-    stretches.push({ atUs: open.atUs, ms: (open.endUs - open.atUs) / 1000, self: top(open.self, 4), ours: top(open.ours, 4) });
+    stretches.push({ atUs: open.atUs, ms: open.cpuUs / 1000, self: top(open.self, 4), ours: top(open.ours, 4) });
     open = undefined;
   };
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     t += profile.timeDeltas[i]!;
-    // A sample stands for the time up to the next one.
-    const span = (profile.timeDeltas[i + 1] ?? 0) > 0 ? profile.timeDeltas[i + 1]! : 0;
+    // A sample stands for the time up to the next one, up to NOT_RUNNING_US.
+    const gap = Math.max(0, profile.timeDeltas[i + 1] ?? 0);
+    const span = Math.min(gap, NOT_RUNNING_US);
     const node = nodes.get(profile.samples[i]!)!;
     const idle = node.callFrame.functionName === '(idle)';
     const inside = t >= fromUs && t <= toUs;
+    if (inside) notRunningUs += gap - span;
     if (idle) {
       if (inside) idleUs += span;
       close();
@@ -102,8 +113,8 @@ export function stretchesOf(path: string, fromUs: number, toUs: number, count = 
     }
     if (!open && !inside) continue;
     if (inside) busyUs += span;
-    open ??= { atUs: t, endUs: t, self: new Map(), ours: new Map() };
-    open.endUs = t + span;
+    open ??= { atUs: t, cpuUs: 0, self: new Map(), ours: new Map() };
+    open.cpuUs += span;
     const self = frameName(node.callFrame);
     open.self.set(self, (open.self.get(self) ?? 0) + span);
     const mine = ours(node.id);
@@ -114,6 +125,7 @@ export function stretchesOf(path: string, fromUs: number, toUs: number, count = 
   return {
     busyMs: busyUs / 1000,
     idleMs: idleUs / 1000,
+    notRunningMs: notRunningUs / 1000,
     over50: { count: long.length, ms: long.reduce((sum, s) => sum + s.ms, 0) },
     longest: stretches.sort((a, b) => b.ms - a.ms).slice(0, count),
   };
@@ -122,7 +134,7 @@ export function stretchesOf(path: string, fromUs: number, toUs: number, count = 
 /** A few lines for the bench's output. */
 export function stretchesText(holds: Stretches, fromUs: number): string {
   const lines = [
-    `busy ${(holds.busyMs / 1000).toFixed(1)} s, idle ${(holds.idleMs / 1000).toFixed(1)} s; ${holds.over50.count} stretches over 50 ms (${holds.over50.ms.toFixed(0)} ms together); longest:`,
+    `busy ${(holds.busyMs / 1000).toFixed(1)} s, idle ${(holds.idleMs / 1000).toFixed(1)} s, not running ${(holds.notRunningMs / 1000).toFixed(1)} s; ${holds.over50.count} stretches over 50 ms (${holds.over50.ms.toFixed(0)} ms together); longest:`,
   ];
   for (const s of holds.longest) {
     const part = (list: Array<{ frame: string; ms: number }>) => list.map((f) => `${f.frame} ${f.ms.toFixed(0)}`).join(', ');

@@ -205,7 +205,8 @@ interface Figures {
   /** The service's GC time and its longest event-loop delay over the settling blocks. */
   gcMs: number;
   delayMaxMs: number;
-  /** Its longest loop hold in its own CPU time over those blocks, and holds over 50 ms. */
+  /** Its CPU time over those blocks (every thread's), its longest loop hold in its own CPU time, and holds over 50 ms. */
+  cpuSettlingMs: number;
   holdMaxMs: number;
   holdsOver50: number;
   /** With BENCH_CPU_PROF: the longest stretch of its profile over those blocks (wall clock). */
@@ -290,6 +291,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     const loopBefore = await loopFigures(service);
     service.child.kill('SIGUSR2');
     window.fromUs = monotonicUs();
+    const cpuBefore = service.threadsCpuMs();
     const share = Math.ceil(half / SETTLING_BLOCKS);
     const delivered = receiver.countOf('transfer.delivered');
     for (let at = 0; at < half; at += share) {
@@ -298,6 +300,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     }
     const lateFirst = await receiver.waitFor('transfer.delivered', delivered + half, DELIVERY_WAIT_MS).then(() => 0, () => delivered + half - receiver.countOf('transfer.delivered'));
     window.toUs = monotonicUs();
+    const cpuSettling = service.threadsCpuMs() - cpuBefore;
     const holds = await cpuHolds(service, holdsFile);
     const loopAfter = await loopFigures(service);
     const gc = gcBetween(loopBefore.gcMs, loopAfter.gcMs);
@@ -319,7 +322,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     latencies.sort((a, b) => a - b);
     console.log(`  block to receiver, ${half} transfer.delivered over ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart: p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}${lateFirst ? `; ${lateFirst} not arrived within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     console.log(`  split of those (p50 / p99 of each part): ${PARTS.map((part) => `${PART_NAMES[part]} ${splitText(split[part])}`).join('; ')}`);
-    console.log(`  the service over those blocks: GC ${gc.all.toFixed(0)} ms (major ${gc.major.toFixed(0)} ms), event-loop delay p99 ${loopAfter.delayP99Ms.toFixed(0)} ms, max ${loopAfter.delayMaxMs.toFixed(0)} ms; longest loop hold in its CPU time ${holds.max.toFixed(0)} ms, ${holds.over50} over 50 ms`);
+    console.log(`  the service over those blocks: CPU ${cpuSettling.toFixed(0)} ms in ${((window.toUs - window.fromUs) / 1000).toFixed(0)} ms, GC ${gc.all.toFixed(0)} ms (major ${gc.major.toFixed(0)} ms), event-loop delay p99 ${loopAfter.delayP99Ms.toFixed(0)} ms, max ${loopAfter.delayMaxMs.toFixed(0)} ms; longest loop hold in its CPU time ${holds.max.toFixed(0)} ms, ${holds.over50} over 50 ms`);
 
     // Counted by watch: stragglers of the first half may still be arriving.
     const burstAt = settleTransfers(half, transfers.length);
@@ -336,14 +339,14 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     console.log(`  ${transfers.length - half} settled by one block: ${times.length} delivered at ${rate.toFixed(0)}/s from the block to the last${lateBurst ? `; ${lateBurst} not within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     const { repeats, different, forged } = receiver.state;
     console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures; ${loadAverage()}`);
-    figures = { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split, gcMs: gc.all, delayMaxMs: loopAfter.delayMaxMs, holdMaxMs: holds.max, holdsOver50: holds.over50 };
+    figures = { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split, gcMs: gc.all, delayMaxMs: loopAfter.delayMaxMs, holdMaxMs: holds.max, holdsOver50: holds.over50, cpuSettlingMs: cpuSettling };
   } finally {
     // SIGTERM: the service shuts down and exits, which writes its profile.
     await service.stop();
   }
   if (profileDir) {
     const stretches = stretchesOf(profileOf(profileDir, service.child.pid!), window.fromUs, window.toUs);
-    console.log(`  its profile over the settling blocks (${profileDir}): ${stretchesText(stretches, window.fromUs)}`);
+    console.log(`  its profile over the settling blocks (${profileDir}, monotonic ${window.fromUs}-${window.toUs} µs): ${stretchesText(stretches, window.fromUs)}`);
     figures.stretchMaxMs = stretches.longest[0]?.ms;
   }
   return figures;
@@ -399,7 +402,7 @@ async function main(): Promise<void> {
         }
         if (builds.length > 1) for (let round = 0; round < ROUNDS; round++) console.log(`round ${round + 1}: ${ratioRow(backend, figures[0]![round]!, figures.at(-1)![round]!)}`);
         if (ROUNDS > 1) for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: block to receiver p50 ${runs.map((f) => ms(f.p50)).join(', ')}; p99 ${runs.map((f) => ms(f.p99)).join(', ')}`);
-        for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: over the settling blocks, GC ${runs.map((f) => `${f.gcMs.toFixed(0)} ms`).join(', ')}; longest event-loop delay ${runs.map((f) => `${f.delayMaxMs.toFixed(0)} ms`).join(', ')}; longest loop hold in CPU time ${runs.map((f) => `${f.holdMaxMs.toFixed(0)} ms (${f.holdsOver50} over 50)`).join(', ')}${runs[0]?.stretchMaxMs === undefined ? '' : `; longest profiled stretch ${runs.map((f) => `${f.stretchMaxMs?.toFixed(0)} ms`).join(', ')}`}`);
+        for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: over the settling blocks, CPU ${runs.map((f) => `${f.cpuSettlingMs.toFixed(0)} ms`).join(', ')}; GC ${runs.map((f) => `${f.gcMs.toFixed(0)} ms`).join(', ')}; longest event-loop delay ${runs.map((f) => `${f.delayMaxMs.toFixed(0)} ms`).join(', ')}; longest loop hold in CPU time ${runs.map((f) => `${f.holdMaxMs.toFixed(0)} ms (${f.holdsOver50} over 50)`).join(', ')}${runs[0]?.stretchMaxMs === undefined ? '' : `; longest profiled stretch ${runs.map((f) => `${f.stretchMaxMs?.toFixed(0)} ms`).join(', ')}`}`);
         for (const [b, runs] of figures.entries()) for (const part of PARTS) console.log(`${backend}, ${builds[b]!.label}: ${PART_NAMES[part]} (p50 / p99) ${runs.map((f) => splitText(f.split[part])).join(', ')}`);
       }
     } finally {
