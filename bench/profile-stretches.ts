@@ -131,14 +131,17 @@ export function stretchesOf(path: string, fromUs: number, toUs: number, count = 
   };
 }
 
+/** One stretch, `fromUs` its window's start: its length, when, and where its time went. */
+export function stretchText(s: Stretch, fromUs: number): string {
+  const part = (list: Array<{ frame: string; ms: number }>) => list.map((f) => `${f.frame} ${f.ms.toFixed(0)}`).join(', ');
+  return `${s.ms.toFixed(0)} ms at +${((s.atUs - fromUs) / 1e6).toFixed(2)} s; self: ${part(s.self)}; ours: ${part(s.ours)}`;
+}
+
 /** A few lines for the bench's output. */
 export function stretchesText(holds: Stretches, fromUs: number): string {
   const lines = [
     `busy ${(holds.busyMs / 1000).toFixed(1)} s, idle ${(holds.idleMs / 1000).toFixed(1)} s, not running ${(holds.notRunningMs / 1000).toFixed(1)} s; ${holds.over50.count} stretches over 50 ms (${holds.over50.ms.toFixed(0)} ms together); longest:`,
   ];
-  for (const s of holds.longest) {
-    const part = (list: Array<{ frame: string; ms: number }>) => list.map((f) => `${f.frame} ${f.ms.toFixed(0)}`).join(', ');
-    lines.push(`    ${s.ms.toFixed(0)} ms at +${((s.atUs - fromUs) / 1e6).toFixed(2)} s; self: ${part(s.self)}; ours: ${part(s.ours)}`);
-  }
+  for (const s of holds.longest) lines.push(`    ${stretchText(s, fromUs)}`);
   return lines.join('\n');
 }

@@ -22,7 +22,7 @@ import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { processed } from '../test/support/xcm-events';
 import { ratio, withBuilds, type Build } from './baseline';
 import { DEPLOYED_FLAGS, startService, type Service } from './harness';
-import { monotonicUs, profileOf, stretchesOf, stretchesText } from './profile-stretches';
+import { monotonicUs, profileOf, stretchesOf, stretchesText, stretchText } from './profile-stretches';
 import { startRedis } from './redis';
 import { openStatusStreams } from './status-streams';
 import { projectRoot } from '../src/project-root';
@@ -178,11 +178,11 @@ async function loopFigures(service: Service): Promise<{ gcMs: Map<string, number
  * The longest hold of the service's loop in its own CPU time since the last call, and holds over
  * 50 ms (bench/loop-holds.ts in the service: SIGUSR2 writes its window and starts the next).
  */
-async function cpuHolds(service: Service, file: string): Promise<{ max: number; over50: number }> {
+async function cpuHolds(service: Service, file: string): Promise<{ max: number; over50: number; maxFromUs: number; maxToUs: number }> {
   rmSync(file, { force: true });
   service.child.kill('SIGUSR2');
   for (let i = 0; i < 250 && !existsSync(file); i++) await sleep(20);
-  return JSON.parse(readFileSync(file, 'utf8')) as { max: number; over50: number };
+  return JSON.parse(readFileSync(file, 'utf8')) as { max: number; over50: number; maxFromUs: number; maxToUs: number };
 }
 
 /** The service's GC time between two scrapes, ms: in all, and major. */
@@ -240,8 +240,8 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     build.root,
     profileDir ? [...DEPLOYED_FLAGS, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : DEPLOYED_FLAGS,
   );
-  /** The settling blocks' window, on the profile's clock. */
-  const window = { fromUs: 0, toUs: 0 };
+  /** The settling blocks' window on the profile's clock, and its longest CPU-time hold (its turns, its CPU). */
+  const window = { fromUs: 0, toUs: 0, hold: { fromUs: 0, toUs: 0, ms: 0 } };
   let figures: Figures;
   try {
     // Chains connected (one status read), then nothing open.
@@ -302,6 +302,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     window.toUs = monotonicUs();
     const cpuSettling = service.threadsCpuMs() - cpuBefore;
     const holds = await cpuHolds(service, holdsFile);
+    window.hold = { fromUs: holds.maxFromUs, toUs: holds.maxToUs, ms: holds.max };
     const loopAfter = await loopFigures(service);
     const gc = gcBetween(loopBefore.gcMs, loopAfter.gcMs);
     const latencies: number[] = [];
@@ -348,6 +349,9 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     const stretches = stretchesOf(profileOf(profileDir, service.child.pid!), window.fromUs, window.toUs);
     console.log(`  its profile over the settling blocks (${profileDir}, monotonic ${window.fromUs}-${window.toUs} µs): ${stretchesText(stretches, window.fromUs)}`);
     figures.stretchMaxMs = stretches.longest[0]?.ms;
+    // The profile between the two timer turns of the longest CPU-time hold: whose task it was.
+    const [hold] = stretchesOf(profileOf(profileDir, service.child.pid!), window.hold.fromUs, window.hold.toUs, 1).longest;
+    if (hold) console.log(`  its longest loop hold (${window.hold.ms.toFixed(0)} ms of CPU) in its profile: ${stretchText(hold, window.fromUs)}`);
   }
   return figures;
 }
