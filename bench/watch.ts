@@ -6,18 +6,26 @@
 // the watches run again with REDIS_URL, on a redis-server this bench starts (its RSS reported too).
 // With BENCH_BASE=<git ref> that build runs first, then this one (BENCH_HEAD=<git ref> in its place),
 // each in a service of its own on the same chains and receiver, and new/old is printed
-// (BENCH_ROUNDS rounds, ABBA, new/old per round).
+// (BENCH_ROUNDS rounds, ABBA, new/old per round). Over the settling blocks each service's longest
+// loop holds are measured in its own CPU time (bench/loop-holds.ts), which the machine's load does
+// not lengthen as it does a wall-clock delay; with BENCH_CPU_PROF=<dir> each service runs under
+// `--cpu-prof` (written there when the bench stops it) and its longest stretches over those blocks
+// are printed with where their time went (bench/profile-stretches.ts).
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { processed } from '../test/support/xcm-events';
 import { ratio, withBuilds, type Build } from './baseline';
-import { startService, type Service } from './harness';
+import { DEPLOYED_FLAGS, startService, type Service } from './harness';
+import { monotonicUs, profileOf, stretchesOf, stretchesText, stretchText } from './profile-stretches';
 import { startRedis } from './redis';
 import { openStatusStreams } from './status-streams';
+import { projectRoot } from '../src/project-root';
 import { ALICE, cpuPerEmptyBlock, includeTransfers, loadAverage, makeWatches, percentile, SECRET, watchServiceEnv, type Transfer } from './watch-setup';
 
 const WATCHES = Number(process.env.BENCH_WATCHES ?? 10_000);
@@ -33,6 +41,8 @@ const CREATE_CONCURRENCY = Number(process.env.BENCH_CREATE_CONCURRENCY ?? 64);
 const DELIVERY_WAIT_MS = Number(process.env.BENCH_DELIVERY_WAIT_MS ?? 120_000);
 /** Runs of each build, in ABBA order (BENCH_ROUNDS=2: base, this, this, base). */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+/** Where each service's CPU profile goes (kept), when set. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const settle = () => sleep(2_000);
@@ -164,6 +174,17 @@ async function loopFigures(service: Service): Promise<{ gcMs: Map<string, number
   return { gcMs, delayP99Ms: gauge('nodejs_eventloop_lag_p99_seconds'), delayMaxMs: gauge('nodejs_eventloop_lag_max_seconds') };
 }
 
+/**
+ * The longest hold of the service's loop in its own CPU time since the last call, and holds over
+ * 50 ms (bench/loop-holds.ts in the service: SIGUSR2 writes its window and starts the next).
+ */
+async function cpuHolds(service: Service, file: string): Promise<{ max: number; over50: number; maxFromUs: number; maxToUs: number }> {
+  rmSync(file, { force: true });
+  service.child.kill('SIGUSR2');
+  for (let i = 0; i < 250 && !existsSync(file); i++) await sleep(20);
+  return JSON.parse(readFileSync(file, 'utf8')) as { max: number; over50: number; maxFromUs: number; maxToUs: number };
+}
+
 /** The service's GC time between two scrapes, ms: in all, and major. */
 function gcBetween(before: Map<string, number>, after: Map<string, number>): { all: number; major: number } {
   let all = 0;
@@ -184,6 +205,12 @@ interface Figures {
   /** The service's GC time and its longest event-loop delay over the settling blocks. */
   gcMs: number;
   delayMaxMs: number;
+  /** Its CPU time over those blocks (every thread's), its longest loop hold in its own CPU time, and holds over 50 ms. */
+  cpuSettlingMs: number;
+  holdMaxMs: number;
+  holdsOver50: number;
+  /** With BENCH_CPU_PROF: the longest stretch of its profile over those blocks (wall clock). */
+  stretchMaxMs?: number;
 }
 
 /**
@@ -205,10 +232,17 @@ const splitText = ({ p50, p99 }: { p50: number; p99: number }): string => `${p50
 
 /** Makes WATCHES watches of pending transfers, measures them open, then settles every transfer; prints as it goes. */
 async function runWatches(name: string, build: Build, env: Record<string, string>, assetHub: TestChain, options: object, transfers: Transfer[], receiver: Receiver, streamKb: number, redisPid?: number): Promise<Figures> {
+  const holdsFile = join(tmpdir(), `watch-loop-holds-${process.pid}.json`);
+  const profileDir = PROFILE_DIR && join(PROFILE_DIR, name.replace(/[^\w.-]+/g, '-'));
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const service = await startService(
-    { ...watchServiceEnv(WATCHES), ...env },
+    { ...watchServiceEnv(WATCHES), NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile, ...env },
     build.root,
+    profileDir ? [...DEPLOYED_FLAGS, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : DEPLOYED_FLAGS,
   );
+  /** The settling blocks' window on the profile's clock, and its longest CPU-time hold (its turns, its CPU). */
+  const window = { fromUs: 0, toUs: 0, hold: { fromUs: 0, toUs: 0, ms: 0 } };
+  let figures: Figures;
   try {
     // Chains connected (one status read), then nothing open.
     await post(`${service.url}/v5/x-transfer/status`, { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: transfers[0].hash, blockHash: transfers[0].blockHash, options });
@@ -255,6 +289,9 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     };
     const half = Math.floor(transfers.length / 2);
     const loopBefore = await loopFigures(service);
+    service.child.kill('SIGUSR2');
+    window.fromUs = monotonicUs();
+    const cpuBefore = service.threadsCpuMs();
     const share = Math.ceil(half / SETTLING_BLOCKS);
     const delivered = receiver.countOf('transfer.delivered');
     for (let at = 0; at < half; at += share) {
@@ -262,6 +299,10 @@ async function runWatches(name: string, build: Build, env: Record<string, string
       await sleep(BLOCK_GAP_MS);
     }
     const lateFirst = await receiver.waitFor('transfer.delivered', delivered + half, DELIVERY_WAIT_MS).then(() => 0, () => delivered + half - receiver.countOf('transfer.delivered'));
+    window.toUs = monotonicUs();
+    const cpuSettling = service.threadsCpuMs() - cpuBefore;
+    const holds = await cpuHolds(service, holdsFile);
+    window.hold = { fromUs: holds.maxFromUs, toUs: holds.maxToUs, ms: holds.max };
     const loopAfter = await loopFigures(service);
     const gc = gcBetween(loopBefore.gcMs, loopAfter.gcMs);
     const latencies: number[] = [];
@@ -282,7 +323,7 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     latencies.sort((a, b) => a - b);
     console.log(`  block to receiver, ${half} transfer.delivered over ${SETTLING_BLOCKS} blocks ${BLOCK_GAP_MS} ms apart: p50 ${ms(percentile(latencies, 0.5))}, p99 ${ms(percentile(latencies, 0.99))}${lateFirst ? `; ${lateFirst} not arrived within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     console.log(`  split of those (p50 / p99 of each part): ${PARTS.map((part) => `${PART_NAMES[part]} ${splitText(split[part])}`).join('; ')}`);
-    console.log(`  the service over those blocks: GC ${gc.all.toFixed(0)} ms (major ${gc.major.toFixed(0)} ms), event-loop delay p99 ${loopAfter.delayP99Ms.toFixed(0)} ms, max ${loopAfter.delayMaxMs.toFixed(0)} ms`);
+    console.log(`  the service over those blocks: CPU ${cpuSettling.toFixed(0)} ms in ${((window.toUs - window.fromUs) / 1000).toFixed(0)} ms, GC ${gc.all.toFixed(0)} ms (major ${gc.major.toFixed(0)} ms), event-loop delay p99 ${loopAfter.delayP99Ms.toFixed(0)} ms, max ${loopAfter.delayMaxMs.toFixed(0)} ms; longest loop hold in its CPU time ${holds.max.toFixed(0)} ms, ${holds.over50} over 50 ms`);
 
     // Counted by watch: stragglers of the first half may still be arriving.
     const burstAt = settleTransfers(half, transfers.length);
@@ -299,10 +340,20 @@ async function runWatches(name: string, build: Build, env: Record<string, string
     console.log(`  ${transfers.length - half} settled by one block: ${times.length} delivered at ${rate.toFixed(0)}/s from the block to the last${lateBurst ? `; ${lateBurst} not within ${DELIVERY_WAIT_MS / 1000} s` : ''}`);
     const { repeats, different, forged } = receiver.state;
     console.log(`  receiver so far: ${repeats} repeated ids (${different} with a different body), ${forged} bad signatures; ${loadAverage()}`);
-    return { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split, gcMs: gc.all, delayMaxMs: loopAfter.delayMaxMs };
+    figures = { kbPerWatch, cpuBlockMs: cpuBlock!.median, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), burstPerSec: rate, split, gcMs: gc.all, delayMaxMs: loopAfter.delayMaxMs, holdMaxMs: holds.max, holdsOver50: holds.over50, cpuSettlingMs: cpuSettling };
   } finally {
+    // SIGTERM: the service shuts down and exits, which writes its profile.
     await service.stop();
   }
+  if (profileDir) {
+    const stretches = stretchesOf(profileOf(profileDir, service.child.pid!), window.fromUs, window.toUs);
+    console.log(`  its profile over the settling blocks (${profileDir}, monotonic ${window.fromUs}-${window.toUs} µs): ${stretchesText(stretches, window.fromUs)}`);
+    figures.stretchMaxMs = stretches.longest[0]?.ms;
+    // The profile between the two timer turns of the longest CPU-time hold: whose task it was.
+    const [hold] = stretchesOf(profileOf(profileDir, service.child.pid!), window.hold.fromUs, window.hold.toUs, 1).longest;
+    if (hold) console.log(`  its longest loop hold (${window.hold.ms.toFixed(0)} ms of CPU) in its profile: ${stretchText(hold, window.fromUs)}`);
+  }
+  return figures;
 }
 
 const ratioRow = (backend: string, older: Figures, newer: Figures): string =>
@@ -355,7 +406,7 @@ async function main(): Promise<void> {
         }
         if (builds.length > 1) for (let round = 0; round < ROUNDS; round++) console.log(`round ${round + 1}: ${ratioRow(backend, figures[0]![round]!, figures.at(-1)![round]!)}`);
         if (ROUNDS > 1) for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: block to receiver p50 ${runs.map((f) => ms(f.p50)).join(', ')}; p99 ${runs.map((f) => ms(f.p99)).join(', ')}`);
-        for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: over the settling blocks, GC ${runs.map((f) => `${f.gcMs.toFixed(0)} ms`).join(', ')}; longest event-loop delay ${runs.map((f) => `${f.delayMaxMs.toFixed(0)} ms`).join(', ')}`);
+        for (const [b, runs] of figures.entries()) console.log(`${backend}, ${builds[b]!.label}: over the settling blocks, CPU ${runs.map((f) => `${f.cpuSettlingMs.toFixed(0)} ms`).join(', ')}; GC ${runs.map((f) => `${f.gcMs.toFixed(0)} ms`).join(', ')}; longest event-loop delay ${runs.map((f) => `${f.delayMaxMs.toFixed(0)} ms`).join(', ')}; longest loop hold in CPU time ${runs.map((f) => `${f.holdMaxMs.toFixed(0)} ms (${f.holdsOver50} over 50)`).join(', ')}${runs[0]?.stretchMaxMs === undefined ? '' : `; longest profiled stretch ${runs.map((f) => `${f.stretchMaxMs?.toFixed(0)} ms`).join(', ')}`}`);
         for (const [b, runs] of figures.entries()) for (const part of PARTS) console.log(`${backend}, ${builds[b]!.label}: ${PART_NAMES[part]} (p50 / p99) ${runs.map((f) => splitText(f.split[part])).join(', ')}`);
       }
     } finally {
