@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { concat as concatBytes, decodeFunctionData, getAddress, hexToBytes, parseAbi, parseTransaction, stringToBytes, toFunctionSelector, toHex, type Hex } from 'viem';
 import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk, utilCrypto } from '../../src/sdk';
-import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
+import { accountFields, expectErrorBody, FAMILIES, testApp, transferBody } from '../helpers/app';
 import { until } from '../hostile/helpers';
 import { startEthNode } from '../support/eth-node';
 import { ethereumApp } from '../support/ethereum-app';
@@ -33,16 +33,9 @@ const EVM_RECIPIENT = '0x24d18dbfbced732eadf98ee520853e13909fe258';
 const WETH = getAddress('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2');
 const XCDOT_ID = '42259045809535163221576417993425387648';
 
-const names = (family: string) => (family === 'v5' ? { sender: 'senderAddress', recipient: 'address' } : { sender: 'sender', recipient: 'recipient' });
-
 function body(family: string, fields: { from: string; to: string; currency: object; recipient?: string; sender?: string; options?: object }) {
-  const n = names(family);
   return {
-    from: fields.from,
-    to: fields.to,
-    currency: fields.currency,
-    [n.sender]: fields.sender ?? SENDER,
-    [n.recipient]: fields.recipient ?? SS58,
+    ...transferBody(family, { ...fields, recipient: fields.recipient ?? SS58, sender: fields.sender ?? SENDER }),
     ...(fields.options ? { options: fields.options } : {}),
   };
 }
@@ -163,15 +156,15 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
     const bad = SENDER.replace('aE28', 'ae28');
     const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: bad })).expect(400);
     expectErrorBody(res.body, 400, 'InvalidAddressError');
-    expect(res.body.details[0]).toMatchObject({ path: `body.${names(family).sender}`, message: expect.stringContaining('checksum') });
+    expect(res.body.details[0]).toMatchObject({ path: `body.${accountFields(family).sender}`, message: expect.stringContaining('checksum') });
     const ss58Sender = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: SS58 })).expect(400);
-    expect(ss58Sender.body.details[0].path).toBe(`body.${names(family).sender}`);
+    expect(ss58Sender.body.details[0].path).toBe(`body.${accountFields(family).sender}`);
   });
 
   it('the recipient must fit the destination', async () => {
     const evmToSubstrate = await post(body(family, { from: 'Moonbeam', to: 'Hydration', recipient: EVM_RECIPIENT, currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
     expectErrorBody(evmToSubstrate.body, 400, 'InvalidAddressError');
-    expect(evmToSubstrate.body.details[0].path).toBe(`body.${names(family).recipient}`);
+    expect(evmToSubstrate.body.details[0].path).toBe(`body.${accountFields(family).recipient}`);
     const ss58ToEvm = await post(body(family, { from: 'Moonbeam', to: 'Darwinia', recipient: SS58, currency: { symbol: 'xcUSDT', amount: '1' } })).expect(400);
     expectErrorBody(ss58ToEvm.body, 400, 'InvalidAddressError');
   });
@@ -676,7 +669,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     const ours = await send({ currency: { symbol: 'WETH', amount } });
     expect(ours.status, JSON.stringify(ours.body)).toBe(200);
     const { assets, xcm } = decodeAnswer(ours.body);
-    const n = names(family);
+    const n = accountFields(family);
     const sdkBuilt = await request(ctx.app)
       .post(`/${family}/x-transfer`)
       .send({ from: 'Moonbeam', to: 'Ethereum', currency: { symbol: 'WETH.e', amount }, [n.sender]: SENDER, [n.recipient]: EVM_RECIPIENT, ahAddress: SS58, options: { development: true, apiOverrides: overrides() } });
