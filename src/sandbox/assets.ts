@@ -5,13 +5,9 @@
 // GLMR is also `{0, X1[PalletInstance 10]}` on Moonbeam, HDX `{0, X1[GeneralIndex 0]}` on
 // Hydration); one a chain does not list here is one it cannot hold (a deposit of it fails with
 // AssetNotFound). Ids are the real chains' (Moonbeam's XC-20 ids, Hydration's asset registry).
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import { parseLocation, sameLocation, type Loc } from '../xcm/location';
 import type { SandboxChainName } from './chain-data';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 /** Where a chain's runtime stores an asset's balances. */
 export type AssetStore =

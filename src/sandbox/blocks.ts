@@ -9,13 +9,9 @@
 // `Timestamp.Now`, as on a real chain (the first block's inherent sets it).
 //
 // Loading rule: @polkadot/* through `require`, like chain-node.ts.
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import type { TypeRegistry } from '@polkadot/types';
 import type { SiLookupTypeId } from '@polkadot/types/interfaces';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 /** Timestamp (ms) of block #0 of every emulated chain; each later block is BLOCK_MS after its parent. */
 export const BASE_TIMESTAMP = Date.UTC(2025, 0, 1);

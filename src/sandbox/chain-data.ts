@@ -79,27 +79,31 @@ export interface ChainStatic {
   properties: ChainProperties;
 }
 
+// The relays' tokens, which their system parachains keep.
+const DOT: ChainProperties = { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' };
+const KSM: ChainProperties = { ss58Format: 2, tokenDecimals: 12, tokenSymbol: 'KSM' };
+
 // Real genesis hashes (same as @polkadot/networks), so that anything keyed on them behaves.
 export const CHAIN_STATIC: Record<SandboxChainName, ChainStatic> = {
   Polkadot: {
     systemChain: 'Polkadot',
     genesisHash: '0x91b171bb158e2d3848fa23a9f1c25182fb8e20313b2c1eb49219da7a70ce90c3',
-    properties: { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' },
+    properties: DOT,
   },
   AssetHubPolkadot: {
     systemChain: 'Polkadot Asset Hub',
     genesisHash: '0x68d56f15f85d3136970ec16946040bc1752654e906147f7e43e9d539d7c3de2f',
-    properties: { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' },
+    properties: DOT,
   },
   Kusama: {
     systemChain: 'Kusama',
     genesisHash: '0xb0a8d493285c2df73290dfb7e61f870f17b41801197a149ca93654499ea3dafe',
-    properties: { ss58Format: 2, tokenDecimals: 12, tokenSymbol: 'KSM' },
+    properties: KSM,
   },
   AssetHubKusama: {
     systemChain: 'Kusama Asset Hub',
     genesisHash: '0x48239ef607d7928874027a43a67689209727dfb3d3dc5e5b03a39bdc2eda771a',
-    properties: { ss58Format: 2, tokenDecimals: 12, tokenSymbol: 'KSM' },
+    properties: KSM,
   },
   Hydration: {
     systemChain: 'Hydration',
@@ -114,7 +118,7 @@ export const CHAIN_STATIC: Record<SandboxChainName, ChainStatic> = {
   BridgeHubPolkadot: {
     systemChain: 'Polkadot BridgeHub',
     genesisHash: '0xdcf691b5a3fbe24adc99ddc959c0561b973e329b1aef4c4b22e7bb2ddecb4464',
-    properties: { ss58Format: 0, tokenDecimals: 10, tokenSymbol: 'DOT' },
+    properties: DOT,
   },
 };
 

@@ -4,7 +4,7 @@
 import * as http from 'node:http';
 import { EthereumMainnet } from './ethereum-mainnet';
 import { EthereumRpcError } from './ethereum-rpc';
-import { closeServer, listen } from './rpc-server';
+import { closeServer, listen } from './loopback-server';
 
 /** The largest request body read: a batch of calls, not a stranger's upload. */
 const MAX_BODY_BYTES = 1 << 20;

@@ -4,16 +4,13 @@
 // the EMA oracle entries the router asks for, in the storage shapes of Hydration's metadata. The
 // reserves are the sandbox's own, priced round (1 DOT = 4 USDT, 1 HDX = 0.01 USDT), not the market's.
 // Hydration's other pools (XYK, LBP, stableswap, Aave) are empty, as on a node without them.
-import { createRequire } from 'node:module';
+import { util } from './polkadot-libs';
 import { assetsOf } from './assets';
 import type { ChainNode } from './chain-node';
 import type { Ledger } from './ledger';
 import { seedTokens } from './seed';
 import { storageEntry } from './storage-keys';
 import { toSdkJson } from '../xcm/location';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
 
 /** The Omnipool's account: PalletId "omnipool" as `modl` + id, zero-padded to 32 bytes. */
 export const OMNIPOOL_ACCOUNT = util.u8aToHex(util.stringToU8a('modlomnipool'.padEnd(32, '\0')));

@@ -4,17 +4,13 @@
 // balances in its contract's EVM storage, EVM.AccountStorages at the `balanceOf` mapping's slot)
 // when a block is made, so wallets and our /balance read them with their usual queries. A dispatch that must be all or
 // nothing (a batchAll, an XCM program's effects) works on a copy and commits it.
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import { toSdkJson, type Loc } from '../xcm/location';
 import { assetsOf, balanceSlot, xc20Address, type ChainAsset } from './assets';
 import type { SandboxChainName } from './chain-data';
 import type { ChainNode } from './chain-node';
 import { seedAsset, seedEvmStorage, seedForeignAsset, seedNative, seedTokens } from './seed';
 import { PLACES } from './topology';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 export interface Balance {
   free: bigint;

@@ -9,11 +9,7 @@ import type { SandboxChainName } from './chain-data';
 import { xcmPalletOf } from './topology';
 import type { Outcome } from './xcm-executor';
 import { assetJson, locJson, type Asset } from './xcm-program';
-import { createRequire } from 'node:module';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
+import { crypto, util } from './polkadot-libs';
 
 export type Event = Omit<EventSpec, 'phase'>;
 

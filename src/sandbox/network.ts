@@ -7,6 +7,7 @@
 // events are what happened (MessageQueue.Processed { success }, AssetsTrapped, Sent, transfers,
 // ExtrinsicSuccess / ExtrinsicFailed), and its storage is the state after it.
 import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import { assetsOf, nativeOf, type ChainAsset } from './assets';
 import { encodeEvents, type EventSpec } from './blocks';
 import { SANDBOX_CHAINS, startChainNode, type ChainNode, type SandboxChainName } from './chain-node';
@@ -27,10 +28,7 @@ import { locationOf, programOf } from './xcm-program';
 import { toSdkJson } from '../xcm/location';
 import { destinationJson } from './xcm-transfers';
 
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
-const { Keyring } = load('@polkadot/keyring') as typeof import('@polkadot/keyring');
+const { Keyring } = createRequire(__filename)('@polkadot/keyring') as typeof import('@polkadot/keyring');
 
 /** The well-known development accounts (sr25519, `//Alice` ...), funded on every chain but Moonbeam. */
 export const DEV_ACCOUNTS = ['Alice', 'Bob', 'Charlie', 'Dave', 'Eve', 'Ferdie'] as const;

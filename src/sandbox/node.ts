@@ -21,25 +21,17 @@ export interface Subscription {
   watched?: Map<string, string | null>;
 }
 
+// Each subscription's aliases (Finalized/Finalised, NewHead/NewHeads, state_/chain_) share one entry.
+const RUNTIME_VERSION = { notify: 'state_runtimeVersion', unsubscribe: ['state_unsubscribeRuntimeVersion', 'chain_unsubscribeRuntimeVersion'] };
+const NEW_HEADS = { notify: 'chain_newHead', unsubscribe: ['chain_unsubscribeNewHeads', 'chain_unsubscribeNewHead'] };
+const FINALIZED_HEADS = { notify: 'chain_finalizedHead', unsubscribe: ['chain_unsubscribeFinalizedHeads', 'chain_unsubscribeFinalisedHeads'] };
 const SUBSCRIPTIONS: Record<string, { notify: string; unsubscribe: string[] }> = {
-  state_subscribeRuntimeVersion: {
-    notify: 'state_runtimeVersion',
-    unsubscribe: ['state_unsubscribeRuntimeVersion', 'chain_unsubscribeRuntimeVersion'],
-  },
-  chain_subscribeRuntimeVersion: {
-    notify: 'state_runtimeVersion',
-    unsubscribe: ['state_unsubscribeRuntimeVersion', 'chain_unsubscribeRuntimeVersion'],
-  },
-  chain_subscribeNewHeads: { notify: 'chain_newHead', unsubscribe: ['chain_unsubscribeNewHeads', 'chain_unsubscribeNewHead'] },
-  chain_subscribeNewHead: { notify: 'chain_newHead', unsubscribe: ['chain_unsubscribeNewHeads', 'chain_unsubscribeNewHead'] },
-  chain_subscribeFinalizedHeads: {
-    notify: 'chain_finalizedHead',
-    unsubscribe: ['chain_unsubscribeFinalizedHeads', 'chain_unsubscribeFinalisedHeads'],
-  },
-  chain_subscribeFinalisedHeads: {
-    notify: 'chain_finalizedHead',
-    unsubscribe: ['chain_unsubscribeFinalizedHeads', 'chain_unsubscribeFinalisedHeads'],
-  },
+  state_subscribeRuntimeVersion: RUNTIME_VERSION,
+  chain_subscribeRuntimeVersion: RUNTIME_VERSION,
+  chain_subscribeNewHeads: NEW_HEADS,
+  chain_subscribeNewHead: NEW_HEADS,
+  chain_subscribeFinalizedHeads: FINALIZED_HEADS,
+  chain_subscribeFinalisedHeads: FINALIZED_HEADS,
   chain_subscribeAllHeads: { notify: 'chain_allHead', unsubscribe: ['chain_unsubscribeAllHeads'] },
   state_subscribeStorage: { notify: 'state_storage', unsubscribe: ['state_unsubscribeStorage'] },
 };

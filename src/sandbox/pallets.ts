@@ -7,7 +7,7 @@
 // XC-20 balance). An XCM transfer is turned into the local program pallet-xcm executes
 // (xcm-transfers.ts), run by the executor; what it sends goes out by the network. Any other call
 // fails with System.CallFiltered naming it: never a silent success.
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import type { Call } from '@polkadot/types/interfaces';
 import type { TypeRegistry } from '@polkadot/types';
 import { assetById, assetsOf, nativeOf, xc20Address, type ChainAsset } from './assets';
@@ -21,10 +21,6 @@ import { PLACES, xcmPalletOf } from './topology';
 import { chainAt, execute, type Hex, type Outgoing } from './xcm-executor';
 import { assetsIn, field, locationOf, programOf, type Asset } from './xcm-program';
 import { destinationJson, interiorJson, senderLocation, transferProgram, xTokensTransfer, type TransferKind } from './xcm-transfers';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 export interface Dispatch {
   chain: SandboxChainName;

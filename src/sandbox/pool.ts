@@ -7,7 +7,7 @@
 // head answer it, so a client that reads any of them signs the next one. A refused transaction is
 // remembered, and its validity answers why, so a client that broadcast it (transaction_v1, which
 // reports nothing) hears of it at the next block instead of waiting for ever.
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import type { TypeRegistry } from '@polkadot/types';
 import type { Extrinsic, RuntimeVersion } from '@polkadot/types/interfaces';
 import { nativeOf } from './assets';
@@ -15,10 +15,6 @@ import type { SandboxChainName } from './chain-data';
 import type { ChainNode } from './chain-node';
 import { transactionFee } from './fee-model';
 import type { Ledger } from './ledger';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 /** Why a transaction is invalid, as `InvalidTransaction` names it. */
 type InvalidKind = 'Call' | 'Payment' | 'Future' | 'Stale' | 'BadProof' | 'AncientBirthBlock';

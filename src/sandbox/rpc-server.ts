@@ -3,8 +3,8 @@
 // notifications back on the same socket, in order.
 import { SpecV2 } from './rpc-spec-v2';
 import * as http from 'node:http';
-import * as net from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { closeServer, Connections, countedServer, listen, type CountedServer } from './loopback-server';
 import type { Node } from './node';
 import { RpcError } from './rpc-error';
 
@@ -17,26 +17,6 @@ interface RpcRequest {
 
 const CLOSE_GRACE_MS = 100;
 
-export function listen(server: net.Server, port = 0): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve((server.address() as net.AddressInfo).port);
-    });
-  });
-}
-
-export function closeServer(server: net.Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!server.listening) {
-      resolve();
-      return;
-    }
-    server.close(() => resolve());
-  });
-}
-
 export interface RpcServerOptions {
   /** Accept WebSocket connections (counted) but never answer any RPC message. */
   silent?: boolean;
@@ -46,34 +26,23 @@ export interface RpcServerOptions {
   port?: number;
 }
 
-export interface RpcServer {
-  readonly port: number;
-  readonly connectionsOpened: number;
-  readonly openConnections: number;
-  close(): Promise<void>;
-}
-
 /** Serves `node` over WebSocket until closed. */
-export async function serveRpc(node: Node, options: RpcServerOptions = {}): Promise<RpcServer> {
+export async function serveRpc(node: Node, options: RpcServerOptions = {}): Promise<CountedServer> {
   const silent = options.silent === true;
   const server = http.createServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' });
     res.end('sandbox: WebSocket only');
   });
   const wss = new WebSocketServer({ server });
-  const sockets = new Set<WebSocket>();
-  let opened = 0;
-  let closed = false;
+  const connections = new Connections<WebSocket>();
+  const sockets = connections.open;
 
   wss.on('connection', (ws) => {
-    opened++;
-    sockets.add(ws);
+    connections.take(ws);
     ws.on('close', () => {
-      sockets.delete(ws);
       node.produced.subscriptions.dropOwner(ws);
       node.specV2.dropOwner(ws);
     });
-    ws.on('error', () => undefined);
     if (silent) return;
     ws.on('message', (raw) => {
       const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
@@ -83,32 +52,21 @@ export async function serveRpc(node: Node, options: RpcServerOptions = {}): Prom
   });
 
   const port = await listen(server, options.port);
-  return {
-    port,
-    get connectionsOpened() {
-      return opened;
-    },
-    get openConnections() {
-      return sockets.size;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      const closing = new Promise<void>((resolve) => wss.close(() => resolve()));
-      // A clean close frame first (clients that are already leaving finish quietly), then
-      // terminate whatever is still open after a short grace period.
-      if (sockets.size > 0) {
-        for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.close(1001, 'test-chain closing');
-        const deadline = Date.now() + CLOSE_GRACE_MS;
-        while (sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-        for (const ws of sockets) ws.terminate();
-        sockets.clear();
-      }
-      await closing;
-      server.closeAllConnections();
-      await closeServer(server);
-    },
-  };
+  return countedServer(port, connections, async () => {
+    const closing = new Promise<void>((resolve) => wss.close(() => resolve()));
+    // A clean close frame first (clients that are already leaving finish quietly), then
+    // terminate whatever is still open after a short grace period.
+    if (sockets.size > 0) {
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.close(1001, 'test-chain closing');
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      while (sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      for (const ws of sockets) ws.terminate();
+      sockets.clear();
+    }
+    await closing;
+    server.closeAllConnections();
+    await closeServer(server);
+  });
 }
 
 function send(ws: WebSocket, message: unknown): void {

@@ -10,12 +10,8 @@
 // finalize their head), and nothing is pruned: unpin has nothing to free.
 //
 // Loading rule: @polkadot/* through `require`, like chain-node.ts.
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import { TransactionWatches } from './transaction-watch';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 type Hex = `0x${string}`;
 

@@ -3,11 +3,9 @@
 // metadata declares, so a wrong shape fails to encode). Each test configures the answers it
 // needs: a successful or failed dry run with the events and forwarded XCMs such a run emits,
 // XcmPaymentApi weights and fees, and the transaction fee (`partialFee`).
-import { createRequire } from 'node:module';
+import { util } from './polkadot-libs';
 import type { TypeRegistry } from '@polkadot/types';
 import type { ChainNode } from './chain-node';
-
-const util = createRequire(__filename)('@polkadot/util') as typeof import('@polkadot/util');
 
 /**
  * One runtime event as the chain encodes it (pallet index, event index, fields in order), from

@@ -2,13 +2,11 @@
 // runtime version (which a runtime upgrade changes), and the answers its owner configured with
 // `setRuntimeCall`, each encoded with the output type the chain's metadata declares for the call.
 // Nothing here executes a runtime: an unconfigured call fails with -32000.
-import { createRequire } from 'node:module';
+import { crypto } from './polkadot-libs';
 import { metadataV14Of, metadataV15Of, metadataV16Of, withSpecVersion } from './metadata-versions';
 import { encodeCompact, hexU32, registryForChain, type ChainData, type RuntimeVersionJson, type SandboxChainName } from './chain-data';
 import { RpcError } from './rpc-error';
 import type { TypeRegistry as TypeRegistryClass } from '@polkadot/types';
-
-const crypto = createRequire(__filename)('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 /** The metadata versions a node can serve; 14 is what `state_getMetadata` answers, so always served. */
 export type MetadataVersion = 14 | 15 | 16;

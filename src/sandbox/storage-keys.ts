@@ -2,12 +2,8 @@
 // each key argument hashed with the hasher the metadata declares (Blake2_128Concat, Twox64Concat,
 // Identity...), values encoded with the metadata's value type. seed.ts writes with them; the
 // Moonbeam node's Ethereum JSON-RPC reads EVM storage with them.
-import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import type { TypeRegistry } from '@polkadot/types';
-
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
 
 type Hasher = 'Blake2_128' | 'Blake2_256' | 'Blake2_128Concat' | 'Twox128' | 'Twox256' | 'Twox64Concat' | 'Identity';
 

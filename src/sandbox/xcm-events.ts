@@ -7,14 +7,12 @@
 // the `id` of `messageQueue.Processed` / `ProcessingFailed`. Offline nothing executes the
 // message, so a test picks the topic (`topicOf`).
 import { createRequire } from 'node:module';
+import { crypto, util } from './polkadot-libs';
 import type { RuntimeVersion } from '@polkadot/types/interfaces';
 import type { EventPhase, EventSpec } from './blocks';
 import type { ChainNode } from './chain-node';
 
-const load = createRequire(__filename);
-const util = load('@polkadot/util') as typeof import('@polkadot/util');
-const crypto = load('@polkadot/util-crypto') as typeof import('@polkadot/util-crypto');
-const { Keyring } = load('@polkadot/keyring') as typeof import('@polkadot/keyring');
+const { Keyring } = createRequire(__filename)('@polkadot/keyring') as typeof import('@polkadot/keyring');
 
 export type Hex = `0x${string}`;
 

@@ -40,6 +40,12 @@ export function expectErrorBody(body: unknown, status: number, kind?: string): v
 export const accountFields = (family: string): { recipient: string; sender: string } =>
   family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' };
 
+/** A transfer's body in a family's field names: from, to, currency, the recipient and the sender. */
+export const transferBody = (family: string, fields: { from: string; to: string; currency: unknown; recipient: string; sender: string }): Record<string, unknown> => {
+  const names = accountFields(family);
+  return { from: fields.from, to: fields.to, currency: fields.currency, [names.recipient]: fields.recipient, [names.sender]: fields.sender };
+};
+
 /** The teleport Polkadot -> AssetHubPolkadot DOT priced by `POST /{family}/xcm-fee`, in that family's field names. */
 export const teleportFeeBody = (family: string, apiOverrides: Record<string, string>, address: string, sender: string): object => ({
   from: 'Polkadot',

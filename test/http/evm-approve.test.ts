@@ -3,10 +3,10 @@
 // code under test. The amount is the one /evm-x-transfer then sends (its fake Ethereum node is the
 // only one here; the approval itself dials nothing).
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeFunctionData, encodeFunctionData, erc20Abi, getAddress, maxUint256, parseAbi, parseTransaction, serializeTransaction, type Hex } from 'viem';
-import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
-import { startEthNode, type EthNode } from '../support/eth-node';
+import { expectErrorBody, FAMILIES } from '../helpers/app';
+import { ethereumApp } from '../support/ethereum-app';
 
 const GATEWAY = getAddress('0x27ca963c279c93801941e1eb8799c23f407d68e7');
 const GATEWAY_ABI = parseAbi(['function sendToken(address token, uint32 destinationChain, (uint8 kind, bytes data) destinationAddress, uint128 destinationFee, uint128 amount) payable']);
@@ -16,16 +16,7 @@ const WETH = getAddress('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2');
 const USDC = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
 const WETH_LOCATION = { parents: 2, interior: { X2: [{ GlobalConsensus: { Ethereum: { chainId: 1 } } }, { AccountKey20: { network: null, key: WETH.toLowerCase() } }] } };
 
-let node: EthNode;
-let ctx: ReturnType<typeof testApp>;
-beforeAll(async () => {
-  node = await startEthNode();
-  ctx = testApp({ ETHEREUM_RPC_URL: node.url });
-});
-afterAll(async () => {
-  await ctx.services.close();
-  await node.close();
-});
+const ethereum = ethereumApp();
 
 const senderField = (family: string) => (family === 'v5' ? 'senderAddress' : 'sender');
 
@@ -47,26 +38,26 @@ describe.each(FAMILIES)('/%s/evm-approve', (family) => {
   const v = `/${family}`;
   const whole = family === 'v2';
   const units = (wholeUnits: string, base: string) => (whole ? wholeUnits : base);
-  const approve = (currency: object, extra: object = {}) => request(ctx.app).post(`${v}/evm-approve`).send({ from: 'Ethereum', currency, [senderField(family)]: SENDER, ...extra });
+  const approve = (currency: object, extra: object = {}) => request(ethereum.app).post(`${v}/evm-approve`).send({ from: 'Ethereum', currency, [senderField(family)]: SENDER, ...extra });
   const transfer = (currency: object) =>
-    request(ctx.app)
+    request(ethereum.app)
       .post(`${v}/evm-x-transfer`)
       .send({ from: 'Ethereum', to: 'AssetHubPolkadot', currency, [senderField(family)]: SENDER, [family === 'v5' ? 'address' : 'recipient']: SS58 });
 
   it('approve(gateway, amount) on the token, by symbol, id or location; nothing is dialled', async () => {
-    const before = node.calls.length;
+    const before = ethereum.node.calls.length;
     const bySymbol = decodeApprove((await approve({ symbol: 'WETH', amount: units('0.5', '500000000000000000') }).expect(200)).body);
     expect(bySymbol).toEqual({ to: WETH, args: [GATEWAY, 500_000_000_000_000_000n] });
     const byId = decodeApprove((await approve({ id: USDC.toLowerCase(), amount: units('12.5', '12500000') }).expect(200)).body);
     expect(byId).toEqual({ to: USDC, args: [GATEWAY, 12_500_000n] });
     const byLocation = decodeApprove((await approve({ location: WETH_LOCATION, amount: units('2', '2000000000000000000') }).expect(200)).body);
     expect(byLocation).toEqual({ to: WETH, args: [GATEWAY, 2n * 10n ** 18n] });
-    expect(node.calls.length).toBe(before);
+    expect(ethereum.node.calls.length).toBe(before);
   });
 
   it('is the way forward /evm-x-transfer names: the amount it asks approved, the transfer then goes through', async () => {
     const currency = { symbol: 'USDC', amount: units('3.25', '3250000') };
-    node.setAllowance(USDC, 0n);
+    ethereum.node.setAllowance(USDC, 0n);
     const refused = await transfer(currency).expect(400);
     expectErrorBody(refused.body, 400, 'AllowanceRequiredError');
     expect(refused.body.message).toContain(`POST /${family}/evm-approve`);
@@ -74,13 +65,13 @@ describe.each(FAMILIES)('/%s/evm-approve', (family) => {
     expect(to).toBe(USDC);
     expect(refused.body.message).toContain(`approve(${GATEWAY}, ${args[1]})`);
     // The approval is mined: the node now reports it, and the same request builds the transfer of that amount.
-    node.setAllowance(USDC, args[1]);
+    ethereum.node.setAllowance(USDC, args[1]);
     const sent = parseTransaction((await transfer(currency).expect(200)).body as Hex);
     expect(decodeFunctionData({ abi: GATEWAY_ABI, data: sent.data! }).args[4]).toBe(args[1]);
   });
 
   it('/explain reads the approval it builds: the token, the gateway as spender, the amount; an unknown spender or no limit is flagged', async () => {
-    const explain = (hex: string) => request(ctx.app).post(`${v}/explain`).send({ chain: 'Ethereum', hex });
+    const explain = (hex: string) => request(ethereum.app).post(`${v}/explain`).send({ chain: 'Ethereum', hex });
     const hex = (await approve({ symbol: 'USDC', amount: units('12.5', '12500000') }).expect(200)).body as string;
     const ours = (await explain(hex).expect(200)).body;
     expect(ours.evm).toMatchObject({ chainId: 1, to: USDC, contract: 'USDC token (ERC-20)', function: 'approve', args: { spender: GATEWAY, amount: '12500000' }, value: '0' });
@@ -121,7 +112,7 @@ describe.each(FAMILIES)('/%s/evm-approve', (family) => {
       [{ from: 'Ethereum', currency: { symbol: 'WETH', amount: '1' }, [senderField(family)]: SENDER, to: 'AssetHubPolkadot' }, 'ValidationError', 'body'],
     ];
     for (const [body, kind, path] of cases) {
-      const res = await request(ctx.app).post(`${v}/evm-approve`).send(body).expect(400);
+      const res = await request(ethereum.app).post(`${v}/evm-approve`).send(body).expect(400);
       expectErrorBody(res.body, 400, kind);
       expect(res.body.details?.[0]?.path, JSON.stringify(res.body)).toBe(path);
     }

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { concat as concatBytes, decodeFunctionData, getAddress, hexToBytes, parseAbi, parseTransaction, stringToBytes, toFunctionSelector, toHex, type Hex } from 'viem';
 import type { TChain } from '@paraspell/sdk-pjs';
 import { sdk, utilCrypto } from '../../src/sdk';
-import { expectErrorBody, FAMILIES, testApp } from '../helpers/app';
+import { accountFields, expectErrorBody, FAMILIES, testApp, transferBody } from '../helpers/app';
 import { until } from '../hostile/helpers';
-import { startEthNode, type EthNode } from '../support/eth-node';
+import { startEthNode } from '../support/eth-node';
+import { ethereumApp } from '../support/ethereum-app';
 import { decodeCall, refusedUrl, startBlackHole, startTestChain, type TestChain } from '../support/test-chain';
 
 const XTOKENS = parseAbi([
@@ -32,16 +33,9 @@ const EVM_RECIPIENT = '0x24d18dbfbced732eadf98ee520853e13909fe258';
 const WETH = getAddress('0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2');
 const XCDOT_ID = '42259045809535163221576417993425387648';
 
-const names = (family: string) => (family === 'v5' ? { sender: 'senderAddress', recipient: 'address' } : { sender: 'sender', recipient: 'recipient' });
-
 function body(family: string, fields: { from: string; to: string; currency: object; recipient?: string; sender?: string; options?: object }) {
-  const n = names(family);
   return {
-    from: fields.from,
-    to: fields.to,
-    currency: fields.currency,
-    [n.sender]: fields.sender ?? SENDER,
-    [n.recipient]: fields.recipient ?? SS58,
+    ...transferBody(family, { ...fields, recipient: fields.recipient ?? SS58, sender: fields.sender ?? SENDER }),
     ...(fields.options ? { options: fields.options } : {}),
   };
 }
@@ -162,15 +156,15 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Moonbeam and Moonriver (XTokens
     const bad = SENDER.replace('aE28', 'ae28');
     const res = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: bad })).expect(400);
     expectErrorBody(res.body, 400, 'InvalidAddressError');
-    expect(res.body.details[0]).toMatchObject({ path: `body.${names(family).sender}`, message: expect.stringContaining('checksum') });
+    expect(res.body.details[0]).toMatchObject({ path: `body.${accountFields(family).sender}`, message: expect.stringContaining('checksum') });
     const ss58Sender = await post(body(family, { from: 'Moonbeam', to: 'Hydration', currency, sender: SS58 })).expect(400);
-    expect(ss58Sender.body.details[0].path).toBe(`body.${names(family).sender}`);
+    expect(ss58Sender.body.details[0].path).toBe(`body.${accountFields(family).sender}`);
   });
 
   it('the recipient must fit the destination', async () => {
     const evmToSubstrate = await post(body(family, { from: 'Moonbeam', to: 'Hydration', recipient: EVM_RECIPIENT, currency: { symbol: 'GLMR', amount: '1' } })).expect(400);
     expectErrorBody(evmToSubstrate.body, 400, 'InvalidAddressError');
-    expect(evmToSubstrate.body.details[0].path).toBe(`body.${names(family).recipient}`);
+    expect(evmToSubstrate.body.details[0].path).toBe(`body.${accountFields(family).recipient}`);
     const ss58ToEvm = await post(body(family, { from: 'Moonbeam', to: 'Darwinia', recipient: SS58, currency: { symbol: 'xcUSDT', amount: '1' } })).expect(400);
     expectErrorBody(ss58ToEvm.body, 400, 'InvalidAddressError');
   });
@@ -352,23 +346,14 @@ describe('/evm-x-transfer from Moonbeam and Moonriver: the whole registry', () =
 });
 
 describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, local Ethereum node)', (family) => {
-  let node: EthNode;
-  let ctx: ReturnType<typeof testApp>;
-  beforeAll(async () => {
-    node = await startEthNode();
-    ctx = testApp({ ETHEREUM_RPC_URL: node.url });
-  });
-  afterAll(async () => {
-    await ctx.services.close();
-    await node.close();
-  });
+  const ethereum = ethereumApp();
   beforeEach(() => {
-    node.calls.length = 0;
-    node.chainId = 1;
-    node.quote = 1_234_567n;
-    node.failWithStatus = undefined;
+    ethereum.node.calls.length = 0;
+    ethereum.node.chainId = 1;
+    ethereum.node.quote = 1_234_567n;
+    ethereum.node.failWithStatus = undefined;
   });
-  const post = (b: object) => request(ctx.app).post(`/${family}/evm-x-transfer`).send(b);
+  const post = (b: object) => request(ethereum.app).post(`/${family}/evm-x-transfer`).send(b);
   const units = (whole: string, base: string) => (family === 'v2' ? whole : base);
 
   function decodeGateway(hex: unknown) {
@@ -381,12 +366,12 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
   }
 
   it('an ERC-20 to the asset hub: sendToken(token, 1000, Address32, 0, amount), value = the quoted fee', async () => {
-    node.setAllowance(WETH, 10n ** 18n);
+    ethereum.node.setAllowance(WETH, 10n ** 18n);
     const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'WETH', amount: units('0.5', '500000000000000000') } })).expect(200);
     const { value, args } = decodeGateway(res.body);
     expect(value).toBe(1_234_567n);
     expect(args).toEqual([WETH, 1000, { kind: 1, data: ACCOUNT }, 0n, 500_000_000_000_000_000n]);
-    expect(node.calls).toEqual(
+    expect(ethereum.node.calls).toEqual(
       expect.arrayContaining([
         { method: 'eth_chainId' },
         { method: 'quoteSendTokenFee', to: GATEWAY, token: WETH, destinationChain: 1000, destinationFee: 0n },
@@ -402,18 +387,18 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
     const { value, args } = decodeGateway(res.body);
     expect(args).toEqual(['0x0000000000000000000000000000000000000000', 1000, { kind: 1, data: ACCOUNT }, 0n, 10n ** 18n]);
     expect(value).toBe(10n ** 18n + 1_234_567n);
-    expect(node.calls.some((c) => c.method === 'allowance')).toBe(false);
+    expect(ethereum.node.calls.some((c) => c.method === 'allowance')).toBe(false);
   });
 
   it('onwards to a parachain: its para id and Snowbridge\'s delivery fee; an EVM parachain gets Address20', async () => {
-    node.setAllowance(WETH, 10n ** 30n);
+    ethereum.node.setAllowance(WETH, 10n ** 30n);
     const bifrost = await post(body(family, { from: 'Ethereum', to: 'BifrostPolkadot', currency: { symbol: 'WETH', amount: units('1', '1000000000000000000') } })).expect(200);
     const b = decodeGateway(bifrost.body);
     expect(b.args).toEqual([WETH, 2030, { kind: 1, data: ACCOUNT }, 20_000_000n, 10n ** 18n]);
-    expect(node.calls).toContainEqual(expect.objectContaining({ method: 'quoteSendTokenFee', destinationChain: 2030, destinationFee: 20_000_000n }));
+    expect(ethereum.node.calls).toContainEqual(expect.objectContaining({ method: 'quoteSendTokenFee', destinationChain: 2030, destinationFee: 20_000_000n }));
 
     const myth = getAddress('0xba41ddf06b7ffd89d1267b5a93bfef2424eb2003');
-    node.setAllowance(myth, 10n ** 30n);
+    ethereum.node.setAllowance(myth, 10n ** 30n);
     const mythos = await post(body(family, { from: 'Ethereum', to: 'Mythos', recipient: EVM_RECIPIENT, currency: { id: myth.toLowerCase(), amount: units('2', '2000000000000000000') } }));
     expect(mythos.status, JSON.stringify(mythos.body)).toBe(200);
     expect(decodeGateway(mythos.body).args).toEqual([myth, 3369, { kind: 2, data: EVM_RECIPIENT }, 500_000_000n, 2n * 10n ** 18n]);
@@ -421,19 +406,19 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
 
   it('an allowance below the amount is a 400 naming the approval to make first', async () => {
     const usdc = getAddress('0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48');
-    node.setAllowance(usdc, 999_999n);
+    ethereum.node.setAllowance(usdc, 999_999n);
     const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'USDC', amount: units('1', '1000000') } })).expect(400);
     expectErrorBody(res.body, 400, 'AllowanceRequiredError');
     expect(res.body.message).toContain(`approve(${GATEWAY}, 1000000)`);
     expect(res.body.message).toContain(usdc);
-    node.setAllowance(usdc, 1_000_000n);
+    ethereum.node.setAllowance(usdc, 1_000_000n);
     await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'USDC', amount: units('1', '1000000') } })).expect(200);
   });
 
   it('a token whose allowance cannot be read is built anyway; a gateway that refuses to quote is a 400', async () => {
     const pepe = { symbol: 'PEPE', amount: units('1', '1000000000000000000') };
     await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: pepe })).expect(200);
-    node.quote = 'revert';
+    ethereum.node.quote = 'revert';
     const res = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: pepe })).expect(400);
     expectErrorBody(res.body, 400, 'UnsupportedOperationError');
     expect(res.body.message).toContain('gateway refuses to quote PEPE');
@@ -446,22 +431,22 @@ describe.each(FAMILIES)('/%s/evm-x-transfer from Ethereum (Snowbridge gateway, l
     expect(res.body.message).toContain('AssetHubPolkadot');
     const badSender = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', sender: SENDER.replace('aE28', 'ae28'), currency: { symbol: 'WETH', amount: '1' } })).expect(400);
     expectErrorBody(badSender.body, 400, 'InvalidAddressError');
-    expect(node.calls).toEqual([]);
+    expect(ethereum.node.calls).toEqual([]);
   });
 
   it('an Ethereum node of another chain, one that fails, or one without the gateway is a 503 naming Ethereum', async () => {
-    node.chainId = 11155111;
+    ethereum.node.chainId = 11155111;
     const wrongChain = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
     expectErrorBody(wrongChain.body, 503, 'ProviderUnavailableError');
     expect(wrongChain.body.message).toContain('chain id 11155111');
-    node.chainId = 1;
-    node.failWithStatus = 502;
+    ethereum.node.chainId = 1;
+    ethereum.node.failWithStatus = 502;
     const failing = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
     expectErrorBody(failing.body, 503, 'ProviderUnavailableError');
     expect(failing.body.message).toContain('Ethereum');
     expect(failing.headers['retry-after']).toBeDefined();
-    node.failWithStatus = undefined;
-    node.quote = 'empty';
+    ethereum.node.failWithStatus = undefined;
+    ethereum.node.quote = 'empty';
     const noGateway = await post(body(family, { from: 'Ethereum', to: 'AssetHubPolkadot', currency: { symbol: 'ETH', amount: '1' } })).expect(503);
     expectErrorBody(noGateway.body, 503, 'ProviderUnavailableError');
     expect(noGateway.body.message).toContain('quoteSendTokenFee answered 0x');
@@ -684,7 +669,7 @@ describe.each(FAMILIES)('/%s/evm-x-transfer Moonbeam -> Ethereum (XCM-interface 
     const ours = await send({ currency: { symbol: 'WETH', amount } });
     expect(ours.status, JSON.stringify(ours.body)).toBe(200);
     const { assets, xcm } = decodeAnswer(ours.body);
-    const n = names(family);
+    const n = accountFields(family);
     const sdkBuilt = await request(ctx.app)
       .post(`/${family}/x-transfer`)
       .send({ from: 'Moonbeam', to: 'Ethereum', currency: { symbol: 'WETH.e', amount }, [n.sender]: SENDER, [n.recipient]: EVM_RECIPIENT, ahAddress: SS58, options: { development: true, apiOverrides: overrides() } });

@@ -420,6 +420,20 @@ describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XC
   const topicFor = (nonceHex: string, token: string, amount: bigint) =>
     utilCrypto.blake2AsHex(concat([stringToBytes('2004'), hexToBytes(SENDER), stringToBytes(nonceHex), hexToBytes(token as Hex), stringToBytes(RECIPIENT), stringToBytes(amount.toString())]), 256);
 
+  /** A transfer to RECIPIENT on Ethereum as /explain reads it: through the asset hub, no fee limit, leftovers to ALICE there. */
+  const toEthereumTransfer = (assets: object[], feeAsset: object, topic: string) => ({
+    kind: 'toEthereum',
+    origin: 'Moonbeam',
+    destination: 'Ethereum',
+    beneficiary: getAddress(RECIPIENT),
+    assets,
+    feeAsset,
+    feeLimit: 'unlimited',
+    via: 'AssetHubPolkadot',
+    leftoversTo: ALICE,
+    topic,
+  });
+
   beforeAll(() => {
     chains.AssetHubPolkadot.setStorage(BRIDGE_FEE_KEY, u128le(BRIDGE_FEE));
     chains.Moonbeam.setAccountNextIndex(SENDER, 7);
@@ -477,18 +491,11 @@ describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XC
     });
     expect(e.evm!.customXcmOnDest!.v4.map((i) => Object.keys(i as object)[0])).toEqual(['setAppendix', 'initiateReserveWithdraw', 'setTopic']);
     expect(e.transfers).toEqual([
-      {
-        kind: 'toEthereum',
-        origin: 'Moonbeam',
-        destination: 'Ethereum',
-        beneficiary: getAddress(RECIPIENT),
-        assets: [{ symbol: 'WETH.e', amount: '250000000000000000', amountWhole: '0.25', decimals: 18, location: wethE.location }],
-        feeAsset: { symbol: 'xcDOT', amount: FEE.toString(), amountWhole: formatUnits(FEE, 10), decimals: 10, location: xcDot.location },
-        feeLimit: 'unlimited',
-        via: 'AssetHubPolkadot',
-        leftoversTo: ALICE,
+      toEthereumTransfer(
+        [{ symbol: 'WETH.e', amount: '250000000000000000', amountWhole: '0.25', decimals: 18, location: wethE.location }],
+        { symbol: 'xcDOT', amount: FEE.toString(), amountWhole: formatUnits(FEE, 10), decimals: 10, location: xcDot.location },
         topic,
-      },
+      ),
     ]);
     expect(e.xcm.map((s) => `${s.chain} ${s.instruction}`)).toEqual([
       'Moonbeam WithdrawAsset',
@@ -515,18 +522,11 @@ describe.each(FAMILIES)('/%s/explain reads Moonbeam -> Ethereum transactions (XC
     const dotOnEthereum = sdk.findAssetInfoOrThrow('Ethereum', { symbol: 'DOT' }, null) as { assetId: string };
     const both = FEE + 125_000_000_000n;
     expect(e.transfers).toEqual([
-      {
-        kind: 'toEthereum',
-        origin: 'Moonbeam',
-        destination: 'Ethereum',
-        beneficiary: getAddress(RECIPIENT),
-        assets: [{ symbol: 'xcDOT', amount: '125000000000', amountWhole: '12.5', decimals: 10, location: xcDot.location }],
-        feeAsset: { symbol: 'xcDOT', amount: both.toString(), amountWhole: formatUnits(both, 10), decimals: 10, location: xcDot.location },
-        feeLimit: 'unlimited',
-        via: 'AssetHubPolkadot',
-        leftoversTo: ALICE,
-        topic: topicFor('0x00000007', dotOnEthereum.assetId, 125_000_000_000n),
-      },
+      toEthereumTransfer(
+        [{ symbol: 'xcDOT', amount: '125000000000', amountWhole: '12.5', decimals: 10, location: xcDot.location }],
+        { symbol: 'xcDOT', amount: both.toString(), amountWhole: formatUnits(both, 10), decimals: 10, location: xcDot.location },
+        topicFor('0x00000007', dotOnEthereum.assetId, 125_000_000_000n),
+      ),
     ]);
     expect(e.xcm.map((s) => s.instruction)).toContain('DepositReserveAsset');
     expect(e.warnings).toEqual([]);

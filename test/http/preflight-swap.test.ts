@@ -1,15 +1,14 @@
 // Pre-flight queries with swapOptions (/dry-run, /xcm-fee, /transferable-amount,
 // /min-transferable-amount, /best-amount-out) are served by the router engine. Nothing offline can
 // run a swap, so the engine is replaced at its seam with results typed with xcm-router 11.14.8's
-// own types, shaped as its source builds them (as test/http/router.test.ts does).
+// own types, shaped as its source builds them (test/support/router-results.ts, as router.test.ts).
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
-import type { TRouterDryRunResult, TRouterXcmFeeResult } from '@paraspell/xcm-router';
 import { sdk } from '../../src/sdk';
 import { RouterService } from '../../src/service/router';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { fakeRouterEngine } from '../support/fake-router-engine';
+import { ROUTER_DRY_RUN, ROUTER_FEES } from '../support/router-results';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const BOB = '14E5nqKAp3oAJcmzgZhUD2RcptBeUBScxKHgJKU4HPNcKVf3';
@@ -21,26 +20,8 @@ afterAll(() => services.close());
 const { engine: fake, calls, results, last } = fakeRouterEngine();
 services.router = new RouterService(config, fake, services.pool, services.routeCheck);
 
-const asset = (chain: TChain, symbol: string): TAssetInfo => {
-  const native = sdk.findNativeAssetInfo(chain);
-  const found = native?.symbol === symbol ? native : sdk.findAssetInfo(chain, { symbol }, null);
-  if (!found) throw new Error(`no ${symbol} on ${chain}`);
-  return found;
-};
-
-// mergeDryRunResults + assignIsExchange of xcm-router 11.14.8: origin, the exchange as a hop, destination.
-const dryRun: TRouterDryRunResult = {
-  origin: { success: true, fee: 15_000_000n, weight: { refTime: 1_000n, proofSize: 2_000n }, forwardedXcms: [], destParaId: 2034, currency: 'DOT', asset: asset('Polkadot', 'DOT') },
-  hops: [{ chain: 'Hydration', result: { success: true, fee: 2_000_000_000_000n, forwardedXcms: [], destParaId: 2006, currency: 'DOT', asset: asset('Hydration', 'DOT') }, isExchange: true }],
-  destination: { success: true, fee: 3_000_000n, forwardedXcms: [], currency: 'ASTR', asset: asset('Astar', 'ASTR') },
-};
-const fees: TRouterXcmFeeResult = {
-  origin: { fee: 16_000_000n, feeType: 'dryRun', currency: 'DOT', asset: asset('Polkadot', 'DOT'), sufficient: true, weight: { refTime: 10n, proofSize: 20n } },
-  hops: [{ chain: 'Hydration', result: { fee: 9_000_000_000n, feeType: 'paymentInfo', currency: 'HDX', asset: asset('Hydration', 'HDX') }, isExchange: true }],
-  destination: { fee: 5_000_000_000_000_000n, feeType: 'paymentInfo', currency: 'ASTR', asset: asset('Astar', 'ASTR') },
-};
-results.dryRun = async () => dryRun;
-results.getXcmFees = async () => fees;
+results.dryRun = async () => ROUTER_DRY_RUN;
+results.getXcmFees = async () => ROUTER_FEES;
 results.getTransferableAmount = async () => 123_456_789_012_345_678_901n;
 results.getMinTransferableAmount = async () => 1_000_001n;
 results.getBestAmountOut = async () => ({ exchange: 'HydrationDex', amountOut: 99_999_999_999_999_999n });

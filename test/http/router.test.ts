@@ -6,13 +6,8 @@ import request from 'supertest';
 import { Binary } from 'polkadot-api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { toHex } from 'viem';
-import type { TAssetInfo, TChain } from '@paraspell/sdk-pjs';
 import type { TPapiApi, TPapiTransaction } from '@paraspell/sdk';
-import type {
-  TRouterDryRunResult,
-  TRouterPlan,
-  TRouterXcmFeeResult,
-} from '@paraspell/xcm-router';
+import type { TRouterDryRunResult, TRouterPlan } from '@paraspell/xcm-router';
 import { projectRoot } from '../../src/project-root';
 import { loadRouter, sdk, utilCrypto, type ApiPromise } from '../../src/sdk';
 import { EXCHANGE_NAMES, type RouterRequest } from '../../src/schemas/router';
@@ -20,6 +15,7 @@ import { RouterService, realEngine, toExchangeInput, type EngineCall } from '../
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
 import { decodeCallPapi } from '../helpers/papi-call';
 import { fakeRouterEngine, type EngineOp } from '../support/fake-router-engine';
+import { ROUTER_DRY_RUN, ROUTER_FEES, routerAsset } from '../support/router-results';
 import { runServer } from '../support/built-server';
 import { decodeCall, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
 
@@ -71,8 +67,8 @@ function resetEngine(): void {
   for (const op of Object.keys(results) as EngineOp[]) delete results[op];
   Object.assign(results, {
     buildTransactions: async () => twoClickPlan,
-    dryRun: async () => dryRunOk,
-    getXcmFees: async () => fees,
+    dryRun: async () => ROUTER_DRY_RUN,
+    getXcmFees: async () => ROUTER_FEES,
     getTransferableAmount: async () => 1n,
     getMinTransferableAmount: async () => 1n,
     getBestAmountOut: async () => ({ exchange: 'HydrationDex', amountOut: 1n }),
@@ -86,13 +82,6 @@ beforeEach(resetEngine);
 /** A polkadot-api transaction as far as the service touches it: getEncodedData() -> Binary. */
 const papiTx = (hex: string): TPapiTransaction => ({ getEncodedData: async () => Binary.fromHex(hex) }) as unknown as TPapiTransaction;
 const papiClient = {} as TPapiApi;
-
-const asset = (chain: TChain, symbol: string): TAssetInfo => {
-  const native = sdk.findNativeAssetInfo(chain);
-  const found = native?.symbol === symbol ? native : sdk.findAssetInfo(chain, { symbol }, null);
-  if (!found) throw new Error(`no ${symbol} on ${chain}`);
-  return found;
-};
 
 const ALICE_ID = '0xd2eb07f02043788e254d9e2df57be11566d241c56302b91199b4647947af3020';
 const BOB_ID = toHex(utilCrypto.decodeAddress(BOB));
@@ -129,29 +118,11 @@ function buildPlans(): void {
   oneClickPlan = [{ type: 'SWAP', api: papiClient, chain: 'AssetHubPolkadot', destinationChain: 'Hydration', tx: papiTx(tx.oneClick), amountOut: 42n }];
 }
 
-const dotPolkadot = asset('Polkadot', 'DOT');
-const dotHydration = asset('Hydration', 'DOT');
-const hdx = asset('Hydration', 'HDX');
-const astr = asset('Astar', 'ASTR');
-
-/** mergeDryRunResults + assignIsExchange: origin leg, the exchange as a hop, the destination. */
-const dryRunOk: TRouterDryRunResult = {
-  origin: { success: true, fee: 15_000_000n, weight: { refTime: 1_000n, proofSize: 2_000n }, forwardedXcms: [], destParaId: 2034, currency: 'DOT', asset: dotPolkadot },
-  hops: [{ chain: 'Hydration', result: { success: true, fee: 2_000_000_000_000n, forwardedXcms: [], destParaId: 2006, currency: 'DOT', asset: dotHydration }, isExchange: true }],
-  destination: { success: true, fee: 3_000_000n, forwardedXcms: [], currency: 'ASTR', asset: astr },
-};
 const dryRunFailedOnExchange: TRouterDryRunResult = {
   failureReason: 'TooExpensive',
   failureChain: 'Hydration',
-  origin: dryRunOk.origin,
-  hops: [{ chain: 'Hydration', result: { success: false, failureReason: 'TooExpensive', currency: 'DOT', asset: dotHydration }, isExchange: true }],
-};
-
-/** getRouterFees (two-click): sending chain's origin, the exchange hop (swap fee + onward fee), the receiving destination. */
-const fees: TRouterXcmFeeResult = {
-  origin: { fee: 16_000_000n, feeType: 'dryRun', currency: 'DOT', asset: dotPolkadot, sufficient: true, weight: { refTime: 10n, proofSize: 20n } },
-  hops: [{ chain: 'Hydration', result: { fee: 9_000_000_000n, feeType: 'paymentInfo', currency: 'HDX', asset: hdx }, isExchange: true }],
-  destination: { fee: 5_000_000_000_000_000n, feeType: 'paymentInfo', currency: 'ASTR', asset: astr },
+  origin: ROUTER_DRY_RUN.origin,
+  hops: [{ chain: 'Hydration', result: { success: false, failureReason: 'TooExpensive', currency: 'DOT', asset: routerAsset('Hydration', 'DOT') }, isExchange: true }],
 };
 
 // ---- helpers -------------------------------------------------------------------------------
@@ -553,7 +524,7 @@ describe('router results -> contract shapes', () => {
   }
 
   it('/router/dry-run: origin, the exchange as a hop (isExchange), destination; bigints as strings', async () => {
-    results.dryRun = async () => dryRunOk;
+    results.dryRun = async () => ROUTER_DRY_RUN;
     const res = await post('/v5/router/dry-run', BASE);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -576,13 +547,13 @@ describe('router results -> contract shapes', () => {
   });
 
   it('/router/dry-run without from: the origin is the exchange chain (isExchange)', async () => {
-    results.dryRun = async () => ({ origin: { ...dryRunOk.hops[0].result, isExchange: true }, destination: dryRunOk.destination, hops: [] });
+    results.dryRun = async () => ({ origin: { ...ROUTER_DRY_RUN.hops[0].result, isExchange: true }, destination: ROUTER_DRY_RUN.destination, hops: [] });
     const res = await post('/v5/router/dry-run', without(BASE, 'from'));
     expect(res.body).toMatchObject({ success: true, origin: { isExchange: true, asset: { symbol: 'DOT' } }, hops: [] });
   });
 
   it('/router/xcm-fees: contract fee shape, paymentInfo fees in the native asset, amount on the destination asset', async () => {
-    results.getXcmFees = async () => fees;
+    results.getXcmFees = async () => ROUTER_FEES;
     const res = await post('/v5/router/xcm-fees', BASE);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -623,7 +594,7 @@ describe('router results -> contract shapes', () => {
     expectErrorBody(slow.body, 504, 'DeadlineExceededError');
     expect(slow.body.message).toMatch(/did not finish within 300 ms$/);
     // The request was given up, not the service: the next one is answered.
-    results.dryRun = async () => dryRunOk;
+    results.dryRun = async () => ROUTER_DRY_RUN;
     expect((await post('/v5/router/dry-run', BASE)).status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
 import { checkTransactRequest, type TransactCandidate } from '../../src/service/offline-checks';
-import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { FAMILIES, expectErrorBody, testApp, transferBody } from '../helpers/app';
 import { decodeCall, refusedUrl, startTestChain, type TestChain, type TestChainName } from '../support/test-chain';
 
 const ALICE = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
@@ -58,14 +58,9 @@ type Family = 'v5' | 'v2';
 const names = (family: Family) => (family === 'v5' ? { r: 'address', s: 'senderAddress', t: 'transact' } : { r: 'recipient', s: 'sender', t: 'transactOptions' });
 
 function body(family: Family, fields: { from: string; to: string; currency: unknown; transact: Record<string, unknown>; recipient?: string; sender?: string; xcmVersion?: string; extra?: Record<string, unknown> }) {
-  const n = names(family);
   return {
-    from: fields.from,
-    to: fields.to,
-    currency: fields.currency,
-    [n.r]: fields.recipient ?? ALICE,
-    [n.s]: fields.sender ?? BOB,
-    [n.t]: fields.transact,
+    ...transferBody(family, { ...fields, recipient: fields.recipient ?? ALICE, sender: fields.sender ?? BOB }),
+    [names(family).t]: fields.transact,
     ...(fields.xcmVersion ? { xcmVersion: fields.xcmVersion } : {}),
     options: { development: true, apiOverrides: overrides, abstractDecimals: false },
     ...fields.extra,

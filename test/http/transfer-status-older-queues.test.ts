@@ -3,9 +3,9 @@
 // 0.9.42 (Kusama and its asset hub) did, and their blocks carry them. The origin's message is
 // matched by the id those events carry: the topic (`message_id`, from 1.0), or the hash the origin
 // sent it under (XCMP/UMP) before topics.
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAMILIES, testApp } from '../helpers/app';
+import { testApp } from '../helpers/app';
+import { statusInBothFamilies } from '../helpers/status-both-families';
 import { ALICE, DOT, listen, openStream } from '../helpers/transfer-status';
 import { startTestChain, type TestChain, type TestChainName, type TestChainOptions } from '../support/test-chain';
 import {
@@ -58,17 +58,7 @@ afterAll(async () => {
 
 const options = { development: true, apiOverrides: overrides };
 
-/** Asks both families the same question; they must answer alike. */
-async function statusOf(body: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const answers = [];
-  for (const family of FAMILIES) {
-    const res = await request(app).post(`/${family}/x-transfer/status`).send({ options, ...body });
-    expect(res.status, `${family}: ${JSON.stringify(res.body)}`).toBe(200);
-    answers.push(res.body as Record<string, unknown>);
-  }
-  expect(answers[1]).toEqual(answers[0]);
-  return answers[0]!;
-}
+const statusOf = (body: Record<string, unknown>) => statusInBothFamilies(app, options, body);
 
 /** `system.remark(0x03)` with the chain's own pallet and call indices. */
 function remark(chain: TestChain): Hex {

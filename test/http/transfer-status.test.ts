@@ -4,6 +4,7 @@
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FAMILIES, expectErrorBody, testApp } from '../helpers/app';
+import { statusInBothFamilies } from '../helpers/status-both-families';
 import { ALICE, DOT, signedTransfer } from '../helpers/transfer-status';
 import { type TestChainName } from '../support/test-chain';
 import { chainsForFile } from '../support/chains-for-file';
@@ -30,18 +31,7 @@ const { chains, overrides } = chainsForFile(NAMES, services);
 
 const options = { development: true, apiOverrides: overrides };
 
-/** Asks both families the same question; they must answer alike. */
-async function statusOf(body: Record<string, unknown>): Promise<unknown> {
-  const answers = [];
-  for (const family of FAMILIES) {
-    const res = await request(app).post(`/${family}/x-transfer/status`).send({ options, ...body });
-    expect(res.status, `${family}: ${JSON.stringify(res.body)}`).toBe(200);
-    answers.push(res.body);
-  }
-  expect(answers[1]).toEqual(answers[0]);
-  return answers[0];
-}
-
+const statusOf = (body: Record<string, unknown>) => statusInBothFamilies(app, options, body);
 const build = (origin: TestChainName, body: Record<string, unknown>) => signedTransfer(app, chains[origin], body, overrides);
 
 describe('POST /x-transfer/status: delivered transfers', () => {

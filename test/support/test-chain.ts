@@ -2,6 +2,7 @@
 // the names the tests use; plus two servers that are not chains at all (a black hole and a port
 // nothing listens on), which only tests need.
 import * as net from 'node:net';
+import { closeServer, Connections, countedServer, listen, type CountedServer } from '../../src/sandbox/loopback-server';
 
 export {
   decodeCall,
@@ -15,54 +16,24 @@ export {
   type SandboxChainName as TestChainName,
 } from '../../src/sandbox/chain-node';
 
-export interface BlackHole {
+export interface BlackHole extends CountedServer {
   readonly url: string;
-  readonly port: number;
-  readonly connectionsOpened: number;
-  readonly openConnections: number;
-  close(): Promise<void>;
 }
-
-function listen(server: net.Server, port = 0): Promise<boolean> {
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => resolve(true));
-  });
-}
-
-const closeServer = (server: net.Server): Promise<void> => new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
 
 /** A TCP server that accepts sockets and never answers: the WebSocket handshake never completes. */
 export async function startBlackHole(): Promise<BlackHole> {
-  const sockets = new Set<net.Socket>();
-  let opened = 0;
-  let closed = false;
+  const connections = new Connections<net.Socket>();
   const server = net.createServer((socket) => {
-    opened++;
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
+    connections.take(socket);
     socket.resume(); // read and drop whatever arrives
   });
-  if (!(await listen(server))) throw new Error('black hole: cannot listen on 127.0.0.1');
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    url: `ws://127.0.0.1:${port}`,
-    port,
-    get connectionsOpened() {
-      return opened;
-    },
-    get openConnections() {
-      return sockets.size;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-      await closeServer(server);
-    },
-  };
+  const port = await listen(server);
+  const hole = countedServer(port, connections, async () => {
+    for (const s of connections.open) s.destroy();
+    connections.open.clear();
+    await closeServer(server);
+  });
+  return Object.assign(hole, { url: `ws://127.0.0.1:${port}` });
 }
 
 /**
