@@ -22,7 +22,8 @@
 //     service's longest loop hold in CPU, its longest in wall time (waiting for a core or the
 //     collector's helper threads).
 // Goals: every body under 50 ms of CPU and 256 kB of answer; /health p99 under 100 ms meanwhile.
-// BENCH_EXPLAIN_ONLY=storm measures the decode storm alone (a service of its own per build and run).
+// BENCH_EXPLAIN_ONLY=storm measures the decode storm alone (a service of its own per build and run);
+// with BENCH_EXPLAIN_FLAGS="--cpu-prof --cpu-prof-dir=<dir>" it prints whose task the longest hold was.
 // BENCH_BASE=<git ref> measures that commit too, in the same run, attacked with the body that costs
 // this build most. BENCH_EXPLAIN_FLAGS adds node flags to the service of every build (say
 // --single-threaded-gc); flag sets separated by commas are each measured, in the same run
@@ -42,6 +43,7 @@ import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { withBuilds, type Build } from './baseline';
 import { DEPLOYED_FLAGS, startBare, startService, type Service } from './harness';
 import { healthTimes, loopHolds, post, type HealthTimes, type LoopHolds } from './hostile';
+import { profileOf, stretchesOf, stretchText } from './profile-stretches';
 
 const ROUNDS = Number(process.env.BENCH_EXPLAIN_ROUNDS ?? 5);
 const HEALTH_SAMPLES = Number(process.env.BENCH_EXPLAIN_HEALTH ?? 300);
@@ -144,6 +146,8 @@ interface Storm {
   statuses: Record<number, number>;
   /** The load average when the window ended. */
   load: number;
+  /** With --cpu-prof-dir among the flags: the profile between the two timer turns of the longest hold (whose task it was). */
+  longestHold?: string;
 }
 
 /** The service with the settings every window measures under. */
@@ -182,13 +186,22 @@ async function stormWindow(service: Service, holdsFile: string, stormNodes: Host
 async function measureStorm(build: Build, flags: string[], assetHub: TestChain, stormNodes: HostileNode[], remark: string): Promise<Storm> {
   const holdsFile = join(tmpdir(), `explain-loop-holds-${process.pid}.json`);
   const service = await serviceFor(build, flags, holdsFile);
+  let storm: Storm;
   try {
     await post(service, '/v5/explain', explainBody(remark, assetHub.url));
-    return await stormWindow(service, holdsFile, stormNodes, remark);
+    storm = await stormWindow(service, holdsFile, stormNodes, remark);
   } finally {
+    // SIGTERM: the service exits, which writes its profile.
     await service.stop();
     rmSync(holdsFile, { force: true });
   }
+  const profileDir = flags.find((flag) => flag.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
+  if (profileDir) {
+    const { maxFromUs, maxToUs } = storm.holds as LoopHolds & { maxFromUs: number; maxToUs: number };
+    const [hold] = stretchesOf(profileOf(profileDir, service.child.pid!), maxFromUs, maxToUs, 1).longest;
+    storm.longestHold = hold ? stretchText(hold, maxFromUs) : 'not in the profile';
+  }
+  return storm;
 }
 
 /** `attack`: the body the attackers send; by default the costliest of this build's. `bare`: the floor's server. */
@@ -310,6 +323,7 @@ async function storms(builds: Build[], assetHub: TestChain, stormNodes: HostileN
       console.log(`| ${label} | ${run + 1} | ${s.load.toFixed(1)} | ${JSON.stringify(s.statuses)} | ${s.health.p50.toFixed(1)} | ${s.health.p99.toFixed(1)} | ${s.holds.max.toFixed(1)} | ${s.holds.over50} | ${s.holds.over20} | ${s.holds.wallMax.toFixed(1)} | ${JSON.stringify(s.decodes)} |`);
     }
   }
+  for (const { label, run, storm } of results) if (storm.longestHold) console.log(`${label}, run ${run + 1}: the longest hold in its profile: ${storm.longestHold}`);
 }
 
 async function main(): Promise<void> {
