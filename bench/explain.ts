@@ -22,6 +22,8 @@
 //     service's longest loop hold in CPU, its longest in wall time (waiting for a core or the
 //     collector's helper threads).
 // Goals: every body under 50 ms of CPU and 256 kB of answer; /health p99 under 100 ms meanwhile.
+// BENCH_EXPLAIN_ONLY=storm measures the decode storm alone (a service of its own per build and run);
+// with BENCH_EXPLAIN_FLAGS="--cpu-prof --cpu-prof-dir=<dir>" it prints whose task the longest hold was.
 // BENCH_BASE=<git ref> measures that commit too, in the same run, attacked with the body that costs
 // this build most. BENCH_EXPLAIN_FLAGS adds node flags to the service of every build (say
 // --single-threaded-gc); flag sets separated by commas are each measured, in the same run
@@ -41,6 +43,7 @@ import { startTestChain, type TestChain } from '../test/support/test-chain';
 import { withBuilds, type Build } from './baseline';
 import { DEPLOYED_FLAGS, startBare, startService, type Service } from './harness';
 import { healthTimes, loopHolds, post, type HealthTimes, type LoopHolds } from './hostile';
+import { profileOf, stretchesOf, stretchText } from './profile-stretches';
 
 const ROUNDS = Number(process.env.BENCH_EXPLAIN_ROUNDS ?? 5);
 const HEALTH_SAMPLES = Number(process.env.BENCH_EXPLAIN_HEALTH ?? 300);
@@ -49,6 +52,8 @@ const ATTACKS = [1, 4];
 const RUNS = Number(process.env.BENCH_EXPLAIN_RUNS ?? 1);
 /** Nodes the decode storm's client names in turn (more than its connections and the runtimes kept). */
 const STORM_NODES = 12;
+/** The decode storm alone: no bodies, attacks or clients coming back. */
+const STORM_ONLY = process.env.BENCH_EXPLAIN_ONLY === 'storm';
 /** Node flag sets measured, each added to the deployed ones. */
 const VARIANTS = (process.env.BENCH_EXPLAIN_FLAGS ?? '').split(',').map((set) => set.split(' ').filter(Boolean));
 
@@ -131,18 +136,79 @@ interface Figures {
   idleHolds: LoopHolds;
   /** The four clients' first requests again, once their connections closed when idle. */
   back: { holds: LoopHolds; decodes: Record<string, number> };
-  storm: { health: HealthTimes; holds: LoopHolds; decodes: Record<string, number>; statuses: Record<number, number> };
+  storm: Storm;
+}
+
+interface Storm {
+  health: HealthTimes;
+  holds: LoopHolds;
+  decodes: Record<string, number>;
+  statuses: Record<number, number>;
+  /** The load average when the window ended. */
+  load: number;
+  /** With --cpu-prof-dir among the flags: the profile between the two timer turns of the longest hold (whose task it was). */
+  longestHold?: string;
+}
+
+/** The service with the settings every window measures under. */
+function serviceFor(build: Build, flags: string[], holdsFile: string): Promise<Service> {
+  return startService(
+    { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', METADATA_DECODES_PER_CLIENT_PER_MINUTE: String(loadConfig({}).METADATA_DECODES_PER_CLIENT_PER_MINUTE), NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
+    build.root,
+    [...DEPLOYED_FLAGS, ...flags],
+  );
+}
+
+const explainBody = (hex: string, url: string) => ({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: { AssetHubPolkadot: url } } });
+
+/** A decode storm: one client's requests each name the next of `stormNodes`, so each dials (and decodes) anew, over a /health window. */
+async function stormWindow(service: Service, holdsFile: string, stormNodes: HostileNode[], remark: string): Promise<Storm> {
+  const beforeStorm = await runtimeCounts(service);
+  service.child.kill('SIGUSR2');
+  let storming = true;
+  const statuses: Record<number, number> = {};
+  const storm = (async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    for (let i = 0; storming; i++) {
+      const status = await postFrom(service, agent, '127.0.0.6', '/v5/explain', explainBody(remark, stormNodes[i % stormNodes.length]!.url));
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    agent.destroy();
+  })();
+  const health = await healthTimes(service, HEALTH_SAMPLES);
+  const holds = await loopHolds(service, holdsFile);
+  storming = false;
+  await storm;
+  return { health, holds, decodes: delta(await runtimeCounts(service), beforeStorm), statuses, load: loadavg()[0]! };
+}
+
+/** The decode storm alone, on a service of its own (the remark connects it to `assetHub` first). */
+async function measureStorm(build: Build, flags: string[], assetHub: TestChain, stormNodes: HostileNode[], remark: string): Promise<Storm> {
+  const holdsFile = join(tmpdir(), `explain-loop-holds-${process.pid}.json`);
+  const service = await serviceFor(build, flags, holdsFile);
+  let storm: Storm;
+  try {
+    await post(service, '/v5/explain', explainBody(remark, assetHub.url));
+    storm = await stormWindow(service, holdsFile, stormNodes, remark);
+  } finally {
+    // SIGTERM: the service exits, which writes its profile.
+    await service.stop();
+    rmSync(holdsFile, { force: true });
+  }
+  const profileDir = flags.find((flag) => flag.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
+  if (profileDir) {
+    const { maxFromUs, maxToUs } = storm.holds as LoopHolds & { maxFromUs: number; maxToUs: number };
+    const [hold] = stretchesOf(profileOf(profileDir, service.child.pid!), maxFromUs, maxToUs, 1).longest;
+    storm.longestHold = hold ? stretchText(hold, maxFromUs) : 'not in the profile';
+  }
+  return storm;
 }
 
 /** `attack`: the body the attackers send; by default the costliest of this build's. `bare`: the floor's server. */
 async function measure(build: Build, flags: string[], assetHub: TestChain, bare: Service, stormNodes: HostileNode[], bodies: Record<string, string>, attack?: string): Promise<Figures> {
   const holdsFile = join(tmpdir(), `explain-loop-holds-${process.pid}.json`);
-  const service = await startService(
-    { ALLOW_PRIVATE_OVERRIDES: 'true', LOG_LEVEL: 'warn', METADATA_DECODES_PER_CLIENT_PER_MINUTE: String(loadConfig({}).METADATA_DECODES_PER_CLIENT_PER_MINUTE), NODE_OPTIONS: `--require ${join(projectRoot(), 'dist/bench/loop-holds.js')}`, LOOP_HOLDS_FILE: holdsFile },
-    build.root,
-    [...DEPLOYED_FLAGS, ...flags],
-  );
-  const body = (hex: string) => ({ chain: 'AssetHubPolkadot', hex, options: { development: true, apiOverrides: { AssetHubPolkadot: assetHub.url } } });
+  const service = await serviceFor(build, flags, holdsFile);
+  const body = (hex: string) => explainBody(hex, assetHub.url);
   try {
     await post(service, '/v5/explain', body(bodies['system.remark']!)); // connects
     const rows: Figures['rows'] = [];
@@ -203,25 +269,8 @@ async function measure(build: Build, flags: string[], assetHub: TestChain, bare:
     await Promise.all(agents.map((agent, i) => postFrom(service, agent, `127.0.0.${i + 2}`, '/v5/explain', body(bodies[costliest]!))));
     const back = { holds: await loopHolds(service, holdsFile), decodes: delta(await runtimeCounts(service), beforeBack) };
     agents.forEach((agent) => agent.destroy());
-    // The storm: each request names the next of the nodes, so each dials (and decodes) anew.
-    const beforeStorm = await runtimeCounts(service);
-    service.child.kill('SIGUSR2');
-    let storming = true;
-    const statuses: Record<number, number> = {};
-    const storm = (async () => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      for (let i = 0; storming; i++) {
-        const status = await postFrom(service, agent, '127.0.0.6', '/v5/explain', { ...body(bodies['system.remark']!), options: { development: true, apiOverrides: { AssetHubPolkadot: stormNodes[i % stormNodes.length]!.url } } });
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
-      agent.destroy();
-    })();
-    const stormHealth = await healthTimes(service, HEALTH_SAMPLES);
-    const stormHolds = await loopHolds(service, holdsFile);
-    storming = false;
-    await storm;
-    const stormed = { health: stormHealth, holds: stormHolds, decodes: delta(await runtimeCounts(service), beforeStorm), statuses };
-    return { rows, costliest, load: loadavg()[0]!, idle, idleFloor, idleHolds, attacked, back, storm: stormed };
+    const storm = await stormWindow(service, holdsFile, stormNodes, bodies['system.remark']!);
+    return { rows, costliest, load: loadavg()[0]!, idle, idleFloor, idleHolds, attacked, back, storm };
   } finally {
     await service.stop();
     rmSync(holdsFile, { force: true });
@@ -261,6 +310,22 @@ function summary(label: string, run: number, f: Figures): string {
   return `| ${label} | ${run + 1} | ${f.load.toFixed(1)} | ${cell(f.idle, f.idleFloor)} | ${f.attacked.map((a) => cell(a.health, a.floor)).join(' | ')} | ${holds} | ${gcs} | ${busy} | ${probe.toFixed(0)} | ${storm} |`;
 }
 
+/** BENCH_EXPLAIN_ONLY=storm: each build's decode storm, RUNS times (the order reversed every other run), in a table. */
+async function storms(builds: Build[], assetHub: TestChain, stormNodes: HostileNode[], remark: string): Promise<void> {
+  const configs = [...builds].reverse().flatMap((build) => VARIANTS.map((flags) => ({ build, flags, label: `${build.label}${flags.length ? `, node ${flags.join(' ')}` : ''}` })));
+  const results: { label: string; run: number; storm: Storm }[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    for (const config of run % 2 ? [...configs].reverse() : configs) results.push({ label: config.label, run, storm: await measureStorm(config.build, config.flags, assetHub, stormNodes, remark) });
+  }
+  console.log(`\na decode storm (one client naming ${STORM_NODES} nodes of other runtimes in turn) over ${HEALTH_SAMPLES} /health probes: another client's /health, the service's loop holds (main-thread CPU between two turns of a 1 ms timer) and the decodes meanwhile\n\n| build | run | load | answers | /health p50 | /health p99 | longest hold, CPU ms | holds over 50 ms | over 20 ms | longest in wall time, ms | runtimes |\n|---|---|---|---|---|---|---|---|---|---|---|`);
+  for (const label of new Set(results.map((r) => r.label))) {
+    for (const { run, storm: s } of results.filter((r) => r.label === label)) {
+      console.log(`| ${label} | ${run + 1} | ${s.load.toFixed(1)} | ${JSON.stringify(s.statuses)} | ${s.health.p50.toFixed(1)} | ${s.health.p99.toFixed(1)} | ${s.holds.max.toFixed(1)} | ${s.holds.over50} | ${s.holds.over20} | ${s.holds.wallMax.toFixed(1)} | ${JSON.stringify(s.decodes)} |`);
+    }
+  }
+  for (const { label, run, storm } of results) if (storm.longestHold) console.log(`${label}, run ${run + 1}: the longest hold in its profile: ${storm.longestHold}`);
+}
+
 async function main(): Promise<void> {
   const assetHub = await startTestChain('AssetHubPolkadot');
   const bare = await startBare('http', [{ method: 'GET', path: '/health', body: Buffer.from('{"status":"ok"}') }]);
@@ -271,6 +336,10 @@ async function main(): Promise<void> {
   console.log(`Node.js ${process.version}`);
   try {
     const bodies = bodiesFor(assetHub.registry);
+    if (STORM_ONLY) {
+      await withBuilds((builds) => storms(builds, assetHub, stormNodes, bodies['system.remark']!));
+      return;
+    }
     await withBuilds(async (builds) => {
       // This build first: the base is attacked with the body that costs this build most.
       const configs = [...builds].reverse().flatMap((build) => VARIANTS.map((flags) => ({ build, flags, label: `${build.label}${flags.length ? `, node ${flags.join(' ')}` : ''}` })));

@@ -81,7 +81,7 @@ export class TooManyLookupsError extends ApiError {
 
 /**
  * A client made the service decode METADATA_DECODES_PER_CLIENT_PER_MINUTE runtimes in the last
- * minute (each holds every client's requests 170-250 ms): its next new runtime waits until then.
+ * minute (each 170-250 ms of CPU every client's requests share): its next new runtime waits until then.
  */
 export class TooManyDecodesError extends ApiError {
   constructor(limit: number, retryAfterSeconds: number) {

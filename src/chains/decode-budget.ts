@@ -1,5 +1,6 @@
-// Metadata decodes a client may make the service do, per minute. A decode holds the event loop
-// 170-250 ms in one piece (Asset Hub's metadata, polkadot.js), for every client: the runtime cache
+// Metadata decodes a client may make the service do, per minute. A decode costs 170-250 ms of CPU
+// (Asset Hub's metadata, polkadot.js), in pieces that hold the loop up to ~90 ms each
+// (runtime-cache.ts), spent for every client: the runtime cache
 // (runtime-cache.ts) spares a client who comes back to the same node, but a client naming node
 // after node, or a node that changes its answers, would otherwise make one on every connection.
 // Decodes of a registry connection (the operator's work) and those a kept runtime spares are free.

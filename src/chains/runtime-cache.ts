@@ -1,7 +1,8 @@
 // Runtimes decoded from the answers of nodes clients named, kept after their connections close, so
 // that a client who comes back (its connection closed when idle, CLIENT_IDLE_TIMEOUT_MS) or another
-// client whose node gives the same answers does not pay the decode again (200-250 ms of the event
-// loop for Asset Hub's metadata). Keyed by a hash of every answer the runtime is decoded from
+// client whose node gives the same answers does not pay the decode again (170-250 ms of CPU for
+// Asset Hub's metadata, taken in pieces, a turn of the event loop between two: turns.ts, so other
+// clients' work goes on meanwhile). Keyed by a hash of every answer the runtime is decoded from
 // (metadata bytes, genesis hash, runtime version, chain, properties, RPC methods): equal answers
 // decode to equal runtimes, so sharing one lets no node change what another client's reads decode
 // with. Each runtime is an api over no node (src/sdk/patches/detached-runtime.ts), owned by no
@@ -9,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { decodeRuntime, type ApiPromise, type NodeAnswers } from '../sdk';
+import { nextTurn } from './turns';
 
 /** Runtimes kept: Asset Hub's holds about 15 MB of heap (docs/security.md). */
 export const MAX_CACHED_RUNTIMES = 4;
@@ -40,7 +42,7 @@ export class RuntimeCache {
     const pending = this.#decoding.get(key);
     if (pending) return { api: await pending, decoded: false };
     spend();
-    const decoding = decodeRuntime(answers, forward).then(({ api, exact }) => {
+    const decoding = decodeRuntime(answers, forward, nextTurn).then(({ api, exact }) => {
       if (exact && transcript.length <= MAX_CACHED_RUNTIME_CHARS / MAX_CACHED_RUNTIMES) this.#runtimes.set(key, api, { size: transcript.length });
       return api;
     });

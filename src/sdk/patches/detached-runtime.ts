@@ -10,6 +10,8 @@
 // (bytes, not versions) get the same runtime, so no node can make another client's reads decode
 // with a runtime it described. The replaying api never changes its runtime: its provider tells it
 // of no runtime upgrade, and the apis made from it do not follow upgrades (shared-runtime.ts).
+// The provider answers each call a turn later (the caller's `turn`), and the api takes turns
+// between the pieces of the decode (decode-in-turns.ts): other work runs between them.
 //
 // Still needed? It repeats polkadot.js's connect-time calls: on an @polkadot/api upgrade, compare
 // base/Init.js `_metaFromChain` and `_retrieveMetadata` with `askRuntime` and `askMetadata` (a
@@ -21,6 +23,7 @@ import type { ApiPromise } from '@polkadot/api';
 import type { ProviderInterface, ProviderInterfaceCallback, ProviderInterfaceEmitCb, ProviderInterfaceEmitted, ProviderStats } from '@polkadot/rpc-provider/types';
 import { EventEmitter } from 'node:events';
 import { polkadotApi } from '../load';
+import { decodeInTurns } from './decode-in-turns';
 import type { RuntimeVersionKey } from './shared-runtime';
 
 type Send = (method: string, params: unknown[]) => Promise<unknown>;
@@ -121,24 +124,32 @@ const NO_STATS: ProviderStats = {
 };
 
 /**
- * A provider that answers from a node's answers and tells of nothing (subscriptions are accepted,
- * never notified: no runtime upgrade reaches the api). A call the answers lack is forwarded to the
- * node while the api connects (`missed` then), refused after.
+ * A provider that answers from a node's answers, each a `turn` after it is asked, and tells of
+ * nothing (subscriptions are accepted, never notified: no runtime upgrade reaches the api). A call
+ * the answers lack is forwarded to the node while the api connects (`missed` then), refused after.
+ * Connected once `open` is called: the api loads its metadata then.
  */
 class ReplayProvider implements ProviderInterface {
   readonly hasSubscriptions = true;
   readonly isClonable = false;
   readonly stats = NO_STATS;
-  isConnected = true;
+  isConnected = false;
   missed = false;
   #answers: NodeAnswers | undefined;
   readonly #forward: Send;
+  readonly #turn: () => Promise<void>;
   readonly #events = new EventEmitter();
   #subscriptions = 0;
 
-  constructor(answers: NodeAnswers, forward: Send) {
+  constructor(answers: NodeAnswers, forward: Send, turn: () => Promise<void>) {
     this.#answers = answers;
     this.#forward = forward;
+    this.#turn = turn;
+  }
+
+  open(): void {
+    this.isConnected = true;
+    this.#events.emit('connected');
   }
 
   /** Lets go of the answers and the node: from now on the provider answers nothing. */
@@ -166,6 +177,8 @@ class ReplayProvider implements ProviderInterface {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the interface's own signature
   async send<T = any>(method: string, params: unknown[]): Promise<T> {
     if (!this.#answers) throw new Error(`${method}: this runtime was decoded from a node's answers and is connected to no node`);
+    await this.#turn();
+    if (!this.#answers) throw new Error(`${method}: this runtime was decoded from a node's answers and is connected to no node`);
     const answer = this.#answers.answer(method, params);
     if (answer && 'error' in answer) throw new Error(answer.error);
     if (answer) return answer.result as T;
@@ -190,11 +203,14 @@ interface Internals {
  * An api decoded from `answers` (askRuntime, askMetadata), over no node: a source for
  * `apiOnSharedRuntime`. `exact`: polkadot.js read nothing but `answers` (else it asked `forward`,
  * and the runtime may hold answers the transcript does not: not to be shared). Disconnect it when
- * done with it; what was made from it keeps working.
+ * done with it; what was made from it keeps working. `turn` resolves in a later turn of the event
+ * loop: the decode goes on in pieces, one a turn.
  */
-export async function decodeRuntime(answers: NodeAnswers, forward: Send): Promise<{ api: ApiPromise; exact: boolean }> {
-  const provider = new ReplayProvider(answers, forward);
+export async function decodeRuntime(answers: NodeAnswers, forward: Send, turn: () => Promise<void>): Promise<{ api: ApiPromise; exact: boolean }> {
+  const provider = new ReplayProvider(answers, forward, turn);
   const api = new polkadotApi.ApiPromise({ provider, noInitWarn: true });
+  decodeInTurns(api, turn);
+  provider.open();
   try {
     await api.isReadyOrError;
   } catch (error) {

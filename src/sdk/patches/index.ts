@@ -14,7 +14,8 @@
 //                                         dry-run-mint-overflow.ts,
 //                                         signed-extension-types.ts,
 //                                         query-memo.ts (last: it wraps the patched methods)
-// Used by the pool (src/chains/shared-runtimes.ts): shared-runtime.ts
+// Used by the pool (src/chains/shared-runtimes.ts, runtime-cache.ts): shared-runtime.ts,
+//                                         detached-runtime.ts, decode-in-turns.ts
 // Applied when xcm-router loads (router.ts): router-pjs-clients.ts, router-papi-clients.ts,
 //                                         router-ws-providers.ts, omnipool-math-arity.ts
 import { readAccountBalancesAsBigInt } from './account-balances';
