@@ -9,6 +9,7 @@
 // positions of waiting watches are recorded in batches (position-saves.ts).
 import type { Logger } from 'pino';
 import { asClient } from '../../chains/clients';
+import { nextTurn } from '../../chains/turns';
 import type { StatusService, JourneySnapshot, Notified, Offered, Waiting } from '../status';
 import { Deadlines, type Expiring } from './deadlines';
 import type { FollowWork, Following, Position, WatchBackend } from './backend';
@@ -273,11 +274,18 @@ class Follow extends Recorder implements Following, Expiring, Notified, Waiter {
     this.shared.saves?.add(this);
   }
 
-  /** One read, its answer taken. */
+  /**
+   * One read, its answer taken in a turn of the event loop of its own (turns.ts): the watches one
+   * block settles finish their reads together (they wait for the same block's parts), and their
+   * records taken back to back held the loop for all of them at once (37-86 ms at 500 a block).
+   */
   async #read(halt: AbortSignal): Promise<boolean> {
     const tracking = await this.shared.options.status.track(this.watch.request, halt, this.#resume, this.#offered);
     this.#offered = undefined;
     try {
+      await nextTurn();
+      // Stopped or expired meanwhile: as if the read had been stopped.
+      halt.throwIfAborted();
       this.take(tracking);
       this.#resume = this.progress.resume as JourneySnapshot;
       return tracking.watching();
