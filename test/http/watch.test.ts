@@ -16,6 +16,9 @@ import { createApp } from '../../src/http/app';
 import { TIMESTAMP_KEY } from '../../src/sandbox/blocks';
 import { hashApiKey } from '../../src/ops/api-keys';
 import { createServices } from '../../src/service';
+import type { JourneySnapshot, Leg } from '../../src/service/status';
+import { compactProgress, resumeOf } from '../../src/service/watch/recorder';
+import { statusBody } from '../../src/schemas/status';
 import { FAMILIES, expectErrorBody, testApp, testConfig } from '../helpers/app';
 import { openApiViolation } from '../helpers/openapi-responses';
 import { DOT, signedTransfer, until } from '../helpers/transfer-status';
@@ -53,6 +56,15 @@ async function teleport(include = true) {
   const origin = include ? block() : undefined;
   const body = { from: 'Polkadot', to: 'AssetHubPolkadot', txHash: tx.hash, options: { development: true, apiOverrides: overrides } };
   return { tx, origin, body, include: block, arrive: () => assetHub.produceBlock({ events: [processed(tx.topic, { Parent: null }, true)] }) };
+}
+
+/** `value` and everything it holds, frozen. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const held of Object.values(value)) deepFreeze(held);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 const watchBody = (body: object, extra: object = {}) => ({ ...body, webhook: { url: receiver.url, secret: receiver.secret, ...extra } });
@@ -302,6 +314,28 @@ describe('POST /x-transfer/watch', () => {
     expect(reads).toHaveLength(2);
     assetHub.produceBlock({ events: txs.map((tx) => processed(tx.topic, { Parent: null }, true)) });
     for (const m of made) expect((await receiver.eventsOf(m.id, 2)).map((e) => e.event.type)).toEqual(['transfer.in-flight', 'transfer.delivered']);
+  });
+
+  it("a read carried on from a watch's record leaves the record as it was: the read shares its legs and changes none in place", async () => {
+    const { body, arrive } = await teleport();
+    const req = statusBody('v5').parse(body);
+    const signal = new AbortController().signal;
+    const made = await a.services.status.track(req, signal);
+    const answer = made.answer();
+    // Frozen: a read that changed the record in place throws (ES modules are strict).
+    const record = deepFreeze(compactProgress({ status: answer, resume: resumeOf(made, answer), events: 1 }));
+    made.release();
+    const before = JSON.stringify(record);
+    expect(record.status.status).toBe('in-flight');
+    arrive();
+    const next = await a.services.status.track(req, signal, record.resume as JourneySnapshot);
+    try {
+      expect(next.answer().status).toBe('delivered');
+      expect((next.snapshot().legs[1] as Leg).state).toBe('success');
+    } finally {
+      next.release();
+    }
+    expect(JSON.stringify(record)).toBe(before);
   });
 
   it('a malformed id is a 400 at params.id; an unknown one a 404', async () => {

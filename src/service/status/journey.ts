@@ -102,7 +102,8 @@ export class Journey {
     // While following, the blocks the head watcher passed over need not be read again.
     const cursor = at && at === this.#heads?.cursor && at.next !== undefined ? { ...at, next: this.#heads.heads.caughtUp(at.next) } : at;
     return {
-      legs: structuredClone(this.#legs),
+      // A leg is replaced, never changed in place (`reachedLeg`, `#takeDownward`): the array is copied, not its legs.
+      legs: [...this.#legs],
       ...(this.#messageId ? { messageId: this.#messageId } : {}),
       notes: [...this.#notes],
       ...(cursor ? { cursor: { ...cursor } } : {}),
@@ -115,12 +116,16 @@ export class Journey {
     await this.#budgeted(() => this.#readToHead());
   }
 
+  /**
+   * Copies what the journey changes in place (the legs' array, the notes, the cursor); the legs
+   * themselves are shared with the snapshot (a watch's record holds it): a leg is replaced, never
+   * changed in place.
+   */
   #load(snapshot: JourneySnapshot): void {
-    const copy = structuredClone(snapshot);
-    this.#legs = copy.legs;
-    this.#messageId = copy.messageId;
-    this.#notes = copy.notes;
-    this.#cursor = copy.cursor;
+    this.#legs = [...snapshot.legs];
+    this.#messageId = snapshot.messageId;
+    this.#notes = [...snapshot.notes];
+    this.#cursor = snapshot.cursor && { ...snapshot.cursor };
   }
 
   answer(): StatusAnswer {

@@ -16,6 +16,7 @@ import { FairSlots, type Slot, type SlotKey, type Waiter } from './fair-slots';
 import type { Watch, WatchProgress } from './model';
 import { Saves } from './position-saves';
 import { Recorder } from './recorder';
+import { Slices } from './slices';
 
 /**
  * With a backend shared by processes (Redis), a waiting watch's position (its cursor moved past the
@@ -47,6 +48,8 @@ export interface FollowerOptions {
   saveEveryMs?: number;
   /** Runs at once, in all and per owner (MAX_RUNS, MAX_RUNS_PER_CLIENT). */
   maxRuns?: { total: number; perOwner: number };
+  /** How long records are taken back to back in one turn of the event loop (SLICE_MS). */
+  sliceMs?: number;
   /** Epoch ms now (tests need not move it: they set short timeouts). */
   now?: () => number;
 }
@@ -58,6 +61,7 @@ interface Shared {
   saves?: Saves;
   /** A slot per run, shared between owners (the host is not used). */
   runs: FairSlots;
+  slices: Slices;
 }
 
 /**
@@ -273,11 +277,17 @@ class Follow extends Recorder implements Following, Expiring, Notified, Waiter {
     this.shared.saves?.add(this);
   }
 
-  /** One read, its answer taken. */
+  /** One read, its answer taken within a slice of the event loop's turns (slices.ts). */
   async #read(halt: AbortSignal): Promise<boolean> {
     const tracking = await this.shared.options.status.track(this.watch.request, halt, this.#resume, this.#offered);
     this.#offered = undefined;
     try {
+      // Checked and taken in one go: the records let go together take the slice in turn.
+      while (!this.shared.slices.enter()) {
+        await this.shared.slices.next();
+        // Stopped or expired meanwhile: as if the read had been stopped.
+        halt.throwIfAborted();
+      }
       this.take(tracking);
       this.#resume = this.progress.resume as JourneySnapshot;
       return tracking.watching();
@@ -318,6 +328,7 @@ export function follower(options: FollowerOptions): FollowWork {
     deadlines: new Deadlines(now),
     saves: options.saveEveryMs && record ? new Saves(options.saveEveryMs, now, record, options.logger) : undefined,
     runs: new FairSlots({ total, perOwner, perHost: total }),
+    slices: new Slices(options.sliceMs),
   };
   return (watch, progress, done) => {
     const follow = new Follow(watch, progress, done, shared);

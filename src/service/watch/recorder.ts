@@ -42,8 +42,8 @@ export function compactProgress(progress: WatchProgress): WatchProgress {
 
 /**
  * Where a read leaves the watch, holding the legs of its answer rather than a copy of them: a
- * watch keeps both (its status and where it carries on), and a journey reads a snapshot's legs
- * only through a copy of its own.
+ * watch keeps both (its status and where it carries on), and a journey carries on from a snapshot
+ * with a copy of its legs' array, replacing legs, never changing one in place.
  */
 export function resumeOf(tracking: Pick<Tracking, 'snapshot'>, answer: StatusAnswer): JourneySnapshot {
   return { ...tracking.snapshot(), legs: answer.legs };
