@@ -176,8 +176,8 @@ class ReplayProvider implements ProviderInterface {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the interface's own signature
   async send<T = any>(method: string, params: unknown[]): Promise<T> {
-    if (!this.#answers) throw new Error(`${method}: this runtime was decoded from a node's answers and is connected to no node`);
     await this.#turn();
+    // Checked after the turn: the answers may have been let go meanwhile.
     if (!this.#answers) throw new Error(`${method}: this runtime was decoded from a node's answers and is connected to no node`);
     const answer = this.#answers.answer(method, params);
     if (answer && 'error' in answer) throw new Error(answer.error);
