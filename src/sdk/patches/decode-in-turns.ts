@@ -21,13 +21,18 @@
 // is decoded").
 import type { ApiPromise } from '@polkadot/api';
 import type { Metadata } from '@polkadot/types';
+import { SliceClock } from '../../chains/slice-clock';
 
 interface InitSteps {
   _retrieveMetadata(...args: unknown[]): Promise<Metadata>;
   _metaFromChain(...args: unknown[]): Promise<unknown>;
 }
 
-/** CPU a slice of the type check may take before it gives the loop a turn. */
+/**
+ * CPU a slice of the type check may take before it gives the loop a turn. 10 ms, a request's decode
+ * slice (read-budget.ts): a client's runtime decode costs other clients what its requests' do. A
+ * pallet's reads are not split, so a slice may run past it.
+ */
 const SLICE_MS = 10;
 
 /**
@@ -68,12 +73,10 @@ function deferTypeCheck(metadata: Metadata, turn: () => Promise<void>): () => Pr
   own.getUniqTypes = () => [];
   return async () => {
     delete (own as Partial<typeof own>).getUniqTypes;
-    let sliceStart = performance.now();
+    const slice = new SliceClock(SLICE_MS, { turn });
     for (const read of palletTypeReads(metadata)) {
       read();
-      if (performance.now() - sliceStart < SLICE_MS) continue;
-      await turn();
-      sliceStart = performance.now();
+      if (slice.over()) await slice.next();
     }
     own.getUniqTypes(false);
   };
