@@ -12,7 +12,7 @@
 //                                         relay-after-hop.ts, bridge-destination.ts,
 //                                         metadata-xcm-version.ts, runtime-dry-run-api.ts,
 //                                         dry-run-mint-overflow.ts,
-//                                         signed-extension-types.ts,
+//                                         signed-extension-types.ts, wrap-built-calls.ts,
 //                                         query-memo.ts (last: it wraps the patched methods)
 // Used by the pool (src/chains/shared-runtimes.ts, runtime-cache.ts): shared-runtime.ts,
 //                                         detached-runtime.ts, decode-in-turns.ts
@@ -34,6 +34,7 @@ import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
 import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
 import { expandSignedExtensionTypesOnce } from './signed-extension-types';
+import { wrapTheBuiltCalls } from './wrap-built-calls';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -58,5 +59,6 @@ export function patchSdk(): void {
   refuseDryRunsWithoutTheRuntimeApi();
   refuseAmountsPastTheDryRunMint();
   expandSignedExtensionTypesOnce();
+  wrapTheBuiltCalls();
   memoizeWithinAQuery();
 }
