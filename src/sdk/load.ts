@@ -7,6 +7,7 @@ import { decodeAddressesOnce } from './patches/address-memo';
 import { loadWithChainInstancesOnce } from './patches/chain-instances-once';
 import { useChainSocket } from './patches/chain-websocket';
 import { containObservableErrors } from './patches/contained-observable-errors';
+import { makeStorageEntryJsonOnce } from './patches/storage-entry-json';
 
 const load = createRequire(__filename);
 
@@ -17,6 +18,8 @@ containObservableErrors(load);
 // Every user of util-crypto's decodeAddress (the SDK, polkadot.js) decodes an address once; the
 // schemas read the same memo through readSs58.
 export const readSs58 = decodeAddressesOnce(load);
+// Before any runtime's storage is decorated: each entry's JSON, which keys polkadot.js's query memo, made once.
+makeStorageEntryJsonOnce(load);
 
 // As sdk-core is compiled: its chain objects are made once.
 export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOnce(load, '@paraspell/sdk-pjs');

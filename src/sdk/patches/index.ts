@@ -3,7 +3,8 @@
 // without it.
 //
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
-//                                         address-memo.ts, chain-instances-once.ts
+//                                         address-memo.ts, storage-entry-json.ts,
+//                                         chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, payment-info-era.ts, payment-info-bytes.ts,
 //                                         xcm-payment-pricing.ts,

@@ -1,4 +1,4 @@
-// The patches that only make the SDK's fee pricing cheaper, with the same answers (wrap-built-calls.ts,
+// The patches that only make the SDK's fee pricing cheaper, with the same answers (wrap-built-calls.ts, storage-entry-json.ts,
 // query-memo.ts's findAssetInfoOrThrow, and the others that read this), take the SDK's own path
 // while `on` is false: the guard test (test/http/priced-builds.test.ts) answers each route of the
 // matrix both ways in one process and compares the bytes. Nothing else turns it off.
