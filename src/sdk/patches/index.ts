@@ -4,6 +4,7 @@
 //
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
 //                                         address-memo.ts, storage-entry-json.ts,
+//                                         enum-json-keys.ts,
 //                                         chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, payment-info-era.ts, payment-info-bytes.ts,
