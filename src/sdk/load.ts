@@ -7,6 +7,8 @@ import { decodeAddressesOnce } from './patches/address-memo';
 import { loadWithChainInstancesOnce } from './patches/chain-instances-once';
 import { useChainSocket } from './patches/chain-websocket';
 import { containObservableErrors } from './patches/contained-observable-errors';
+import { findEnumVariantsOnce } from './patches/enum-json-keys';
+import { makeStorageEntryJsonOnce } from './patches/storage-entry-json';
 
 const load = createRequire(__filename);
 
@@ -17,6 +19,10 @@ containObservableErrors(load);
 // Every user of util-crypto's decodeAddress (the SDK, polkadot.js) decodes an address once; the
 // schemas read the same memo through readSs58.
 export const readSs58 = decodeAddressesOnce(load);
+// Before any runtime's storage is decorated: each entry's JSON, which keys polkadot.js's query memo, made once.
+makeStorageEntryJsonOnce(load);
+// Before any enum type is made: an enum from JSON finds its variant in a map made once per type.
+findEnumVariantsOnce(load);
 
 // As sdk-core is compiled: its chain objects are made once.
 export const sdk: typeof import('@paraspell/sdk-pjs') = loadWithChainInstancesOnce(load, '@paraspell/sdk-pjs');

@@ -35,3 +35,18 @@ it('inside one query a lookup asked again is answered without searching the regi
   expect(findAssetInfo('AssetHubPolkadot', USDT, null)).toBe(found);
   expect(compared).toHaveBeenCalled();
 });
+
+it('findAssetInfoOrThrow, which sdk-core calls through the same exports, shares the memo; an asset it cannot find still throws', async () => {
+  const findOrThrow = (...args: [string, object, string | null]) => (sdkAssetLookups['findAssetInfoOrThrow'] as (...a: typeof args) => { symbol: string })(...args);
+  const compared = vi.spyOn(sdkCommon, 'deepEqual');
+  await withQueryMemo(async () => {
+    const first = findAssetInfo('AssetHubPolkadot', USDT, null);
+    const searched = compared.mock.calls.length;
+    expect(findOrThrow('AssetHubPolkadot', { ...USDT }, null)).toBe(first);
+    expect(findOrThrow('AssetHubPolkadot', USDT, null)).toBe(first);
+    expect(compared.mock.calls.length).toBe(searched);
+    const missing = { location: { parents: 1, interior: { X1: [{ Parachain: 4242 }] } } };
+    expect(findAssetInfo('AssetHubPolkadot', missing, null)).toBeNull();
+    expect(() => findOrThrow('AssetHubPolkadot', missing, null)).toThrow(/not found on AssetHubPolkadot/);
+  });
+});

@@ -3,7 +3,9 @@
 // without it.
 //
 // Applied when the SDK loads (load.ts):   chain-websocket.ts, contained-observable-errors.ts,
-//                                         address-memo.ts, chain-instances-once.ts
+//                                         address-memo.ts, storage-entry-json.ts,
+//                                         enum-json-keys.ts,
+//                                         chain-instances-once.ts
 // Applied by patchSdk() (createServices): create-api-for-chain.ts, account-balances.ts,
 //                                         fee-refusals.ts, payment-info-era.ts, payment-info-bytes.ts,
 //                                         xcm-payment-pricing.ts,
@@ -12,7 +14,7 @@
 //                                         relay-after-hop.ts, bridge-destination.ts,
 //                                         metadata-xcm-version.ts, runtime-dry-run-api.ts,
 //                                         dry-run-mint-overflow.ts,
-//                                         signed-extension-types.ts,
+//                                         signed-extension-types.ts, wrap-built-calls.ts,
 //                                         query-memo.ts (last: it wraps the patched methods)
 // Used by the pool (src/chains/shared-runtimes.ts, runtime-cache.ts): shared-runtime.ts,
 //                                         detached-runtime.ts, decode-in-turns.ts
@@ -34,6 +36,7 @@ import { memoizeWithinAQuery } from './query-memo';
 import { followForwardsToTheRelay } from './relay-after-hop';
 import { refuseDryRunsWithoutTheRuntimeApi } from './runtime-dry-run-api';
 import { expandSignedExtensionTypesOnce } from './signed-extension-types';
+import { wrapTheBuiltCalls } from './wrap-built-calls';
 import { priceFeesWithXcmPaymentApi } from './xcm-payment-pricing';
 
 let patched = false;
@@ -58,5 +61,6 @@ export function patchSdk(): void {
   refuseDryRunsWithoutTheRuntimeApi();
   refuseAmountsPastTheDryRunMint();
   expandSignedExtensionTypesOnce();
+  wrapTheBuiltCalls();
   memoizeWithinAQuery();
 }
