@@ -52,7 +52,8 @@ const step = (what: string) => process.stderr.write(`${new Date().toISOString().
 /**
  * Wall-clock ms (Date.now) of the steps of one webhook the receiver can see, for the split of its
  * latency: the event made (its body's `timestamp`, taken by the service when it read the change), the
- * receiver's TCP connection accepted (each try dials its own), the request's head and its end.
+ * receiver's TCP connection accepted (a kept connection's next request: its head), the request's head
+ * and its end.
  */
 interface Steps {
   made: number;
@@ -95,6 +96,8 @@ async function startReceiver() {
         firstSeen.set(id, { at, type, body, steps: { made, connected: connectedAt.get(req.socket) ?? head, head, end } });
         counts.set(type, (counts.get(type) ?? 0) + 1);
       }
+      // A kept connection's next request was not dialled: its connection step is its head.
+      connectedAt.delete(req.socket);
       state.received++;
       res.writeHead(204).end();
       waiters.splice(0).forEach((w) => w());
@@ -217,14 +220,14 @@ interface Figures {
  * The parts of a webhook's latency, each from the step before (the block for the first): the event
  * made (the service saw the block, read its events, matched the watch, read its answer in a follow
  * run's slot), the receiver's connection accepted (the event recorded, queued for a delivery slot,
- * signed, dialled), the request's head, its end.
+ * signed, dialled unless a connection was kept), the request's head, its end.
  */
 const PARTS = ['made', 'connected', 'head', 'end'] as const;
 type Part = (typeof PARTS)[number];
 type Split = Record<Part, { p50: number; p99: number }>;
 const PART_NAMES: Record<Part, string> = {
   made: 'block -> event made',
-  connected: 'made -> connection accepted',
+  connected: 'made -> connection accepted (kept: head)',
   head: 'connection -> request head',
   end: 'head -> body end',
 };

@@ -2,18 +2,25 @@
 // backends decide when to try (and again); this module only makes a try and says how it went.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import https from 'node:https';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { AddressRefusedError, type AddressGuard } from '../../chains/address-guard';
 import { Slots } from '../../chains/slots';
 import { projectRoot } from '../../project-root';
 import type { DeliveryResult, Webhook, WatchEvent } from './model';
+import { ReceiverPool } from './receiver-pool';
 import { signatureHeaders } from './signing';
 
 /** How much of an answer's body is read (then dropped): receivers answer a word or nothing. */
 export const MAX_ANSWER_BYTES = 16 * 1024;
 /** Response headers past this are a parse error, whatever --max-http-header-size says. */
 const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * How long a receiver's connection waits, idle, for the next try before it is closed. Under node's
+ * http server's own 5 s, so ours closes first; a receiver that announces less (`keep-alive:
+ * timeout=`) is believed (node's Agent).
+ */
+export const IDLE_MS = 4_000;
 
 const USER_AGENT = `xcm-gateway/${(JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version} (webhooks)`;
 
@@ -35,13 +42,13 @@ export interface DeliveryTry {
   event: WatchEvent;
   result: DeliveryResult;
   outcome: DeliveryOutcome;
-  /** From the slot being taken to the socket closed, in ms. */
+  /** From the slot being taken to the answer read (or the socket closed), in ms. */
   durationMs: number;
   /** Bytes of the answer's body read before it was dropped (at most one read past MAX_ANSWER_BYTES). */
   answerBytes: number;
 }
 
-/** Told of every try once its socket is closed (metrics: outcomes, durations, latency from `event.settledAt`). */
+/** Told of every try once it ended (metrics: outcomes, durations, latency from `event.settledAt`). */
 export interface DeliveryObserver {
   tried(report: DeliveryTry): void;
 }
@@ -51,8 +58,12 @@ export interface SenderOptions {
   guard: AddressGuard;
   /** WATCH_DELIVERY_TIMEOUT_MS: one deadline over resolving, connecting, the answer's headers and reading its body. */
   timeoutMs: number;
-  /** WATCH_MAX_DELIVERIES: tries in flight at once; the next waits for a slot. */
+  /** WATCH_MAX_DELIVERIES: tries in flight at once; the next waits for a slot. Also the most idle connections kept in all. */
   maxInFlight: number;
+  /** WATCH_MAX_DELIVERIES_PER_HOST: the most idle connections kept to one receiver (default maxInFlight). */
+  maxIdlePerHost?: number;
+  /** How long an idle connection is kept (default IDLE_MS; tests shorten it). */
+  idleMs?: number;
   observer?: DeliveryObserver;
   /** The clock that stamps `webhook-timestamp` (tests move it to show a retry is signed anew). */
   now?: () => Date;
@@ -77,12 +88,24 @@ function judge(code: number): Attempt {
 export class WebhookSender {
   readonly #options: SenderOptions;
   readonly #slots: Slots;
+  readonly #pool: ReceiverPool;
   /** Tries asked for and not finished: the first `maxInFlight` of them hold slots, the rest wait. */
   #pending = 0;
 
   constructor(options: SenderOptions) {
     this.#options = options;
     this.#slots = new Slots(options.maxInFlight);
+    this.#pool = new ReceiverPool({ perHost: options.maxIdlePerHost ?? options.maxInFlight, total: options.maxInFlight, idleMs: options.idleMs ?? IDLE_MS });
+  }
+
+  /** Idle receiver connections kept now. */
+  get idle(): number {
+    return this.#pool.idle;
+  }
+
+  /** Closes the kept connections (shutdown); tries in flight end as their sockets close. */
+  close(): void {
+    this.#pool.close();
   }
 
   /** Tries holding a slot now. */
@@ -149,13 +172,14 @@ export class WebhookSender {
       let answerBytes = 0;
       let finished = false;
       let request: http.ClientRequest | undefined;
-      const finish = (attempt: Attempt): void => {
+      /** `keep`: the answer was read to its end, so the socket may serve the next try (the agent decides). */
+      const finish = (attempt: Attempt, keep = false): void => {
         if (finished) return;
         finished = true;
         clearTimeout(timer);
         cut?.removeEventListener('abort', onCut);
-        // Whatever is left of the answer is dropped with the socket.
-        request?.destroy();
+        // Anything else (cut, late, too long, broken): whatever is left of the answer goes with the socket.
+        if (!keep) request?.destroy();
         resolve({ attempt, answerBytes });
       };
       const timer = setTimeout(() => {
@@ -171,49 +195,67 @@ export class WebhookSender {
         return;
       }
       cut?.addEventListener('abort', onCut, { once: true });
-      try {
-        // `agent: false`: a socket of its own, closed after the answer; nothing pooled per receiver.
-        request = (url.protocol === 'https:' ? https : http).request({
-          method: 'POST',
-          host,
-          port: url.port === '' ? undefined : Number(url.port),
-          path: url.pathname + url.search,
-          headers,
-          agent: false,
-          lookup: this.#options.guard.lookup,
-          maxHeaderSize: MAX_HEADER_BYTES,
+      const https = url.protocol === 'https:';
+      const send = (): void => {
+        try {
+          // A kept connection to this host and port if there is one; a new one dials only an address
+          // the guard's `lookup` checked.
+          request = (https ? httpsRequest : http.request)({
+            method: 'POST',
+            host,
+            port: url.port === '' ? undefined : Number(url.port),
+            path: url.pathname + url.search,
+            headers,
+            agent: https ? this.#pool.https : this.#pool.http,
+            lookup: this.#options.guard.lookup,
+            maxHeaderSize: MAX_HEADER_BYTES,
+          });
+        } catch (error) {
+          finish({ result: { ok: false, error: `could not deliver to ${url.host}: ${(error as Error).message}` }, outcome: 'failed' });
+          return;
+        }
+        const sent = request;
+        sent.on('error', (error: NodeJS.ErrnoException) => {
+          if (finished || sent !== request) return;
+          if (decided) return finish(decided);
+          if (error instanceof AddressRefusedError) return finish(refused(error.message));
+          // A kept connection the receiver closed as this try went out on it: nothing was answered,
+          // so the try goes again on another (in the end a new one), within the same deadline. The
+          // receiver may have read the request: it is the same event id, which receivers dedupe.
+          if (sent.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return send();
+          finish({ result: { ok: false, error: `could not deliver to ${url.host}: ${error.code ?? error.message}` }, outcome: 'failed' });
         });
-      } catch (error) {
-        finish({ result: { ok: false, error: `could not deliver to ${url.host}: ${(error as Error).message}` }, outcome: 'failed' });
-        return;
-      }
-      request.on('error', (error: NodeJS.ErrnoException) => {
-        if (decided) return finish(decided);
-        if (error instanceof AddressRefusedError) return finish(refused(error.message));
-        finish({ result: { ok: false, error: `could not deliver to ${url.host}: ${error.code ?? error.message}` }, outcome: 'failed' });
-      });
-      request.on('response', (answer) => {
-        const verdict = judge(answer.statusCode ?? 0);
-        decided = verdict;
-        answer.on('data', (chunk: Buffer) => {
-          answerBytes += chunk.length;
-          if (answerBytes >= MAX_ANSWER_BYTES) finish(verdict);
+        sent.on('response', (answer) => {
+          const verdict = judge(answer.statusCode ?? 0);
+          decided = verdict;
+          answer.on('data', (chunk: Buffer) => {
+            answerBytes += chunk.length;
+            if (answerBytes >= MAX_ANSWER_BYTES) finish(verdict);
+          });
+          // Read to its end: the only way the socket may be kept.
+          answer.on('end', () => finish(verdict, true));
+          // The code decided the try; an answer cut short after it changes nothing.
+          answer.on('close', () => finish(verdict));
+          answer.on('error', () => finish(verdict));
         });
-        // The code decided the try; an answer cut short after it changes nothing.
-        answer.on('end', () => finish(verdict));
-        answer.on('close', () => finish(verdict));
-        answer.on('error', () => finish(verdict));
-      });
-      request.end(body);
+        sent.end(body);
+      };
+      send();
     });
   }
 }
 
 /** The sender the config asks for. */
 export function senderFrom(
-  config: { WATCH_DELIVERY_TIMEOUT_MS: number; WATCH_MAX_DELIVERIES: number },
+  config: { WATCH_DELIVERY_TIMEOUT_MS: number; WATCH_MAX_DELIVERIES: number; WATCH_MAX_DELIVERIES_PER_HOST: number },
   guard: AddressGuard,
   observer?: DeliveryObserver,
 ): WebhookSender {
-  return new WebhookSender({ guard, timeoutMs: config.WATCH_DELIVERY_TIMEOUT_MS, maxInFlight: config.WATCH_MAX_DELIVERIES, observer });
+  return new WebhookSender({
+    guard,
+    timeoutMs: config.WATCH_DELIVERY_TIMEOUT_MS,
+    maxInFlight: config.WATCH_MAX_DELIVERIES,
+    maxIdlePerHost: Math.min(config.WATCH_MAX_DELIVERIES_PER_HOST, config.WATCH_MAX_DELIVERIES),
+    observer,
+  });
 }

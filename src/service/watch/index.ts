@@ -76,7 +76,10 @@ export function createWatchService(config: Config, status: StatusService, guard:
     retry: retryPolicyFrom(config),
   };
   const backend = config.REDIS_URL ? new RedisBackend(config.REDIS_URL, options, logger, undefined, sealerFrom(config)) : new MemoryBackend(options);
-  return new WatchService({ status, guard, config, logger, backend, send: (watch, event, cut) => sender.send(watch.webhook, event, cut) }, observers);
+  return new WatchService(
+    { status, guard, config, logger, backend, send: (watch, event, cut) => sender.send(watch.webhook, event, cut), closeSender: () => sender.close() },
+    observers,
+  );
 }
 
 export interface WatchServiceDeps {
@@ -84,6 +87,8 @@ export interface WatchServiceDeps {
   backend: WatchBackend;
   guard: AddressGuard;
   send: Send;
+  /** Closes the sender's kept receiver connections, once the backend has stopped. */
+  closeSender?: () => void;
   config: Pick<Config, 'WATCH_TIMEOUT_MS' | 'WATCH_BRIDGE_TIMEOUT_MS' | 'WATCH_RETRY_FIRST_MS' | 'WATCH_RETRY_MAX_MS' | 'MAX_WATCHES' | 'MAX_WATCHES_PER_CLIENT'>;
   logger: Logger;
 }
@@ -207,8 +212,9 @@ export class WatchService {
     if (!view || view.watch.owner !== owner || !(await this.#store(() => backend.remove(id)))) throw notFound();
   }
 
-  close(): Promise<void> {
-    return this.#deps.backend.close();
+  async close(): Promise<void> {
+    await this.#deps.backend.close();
+    this.#deps.closeSender?.();
   }
 
   /** A backend call; a store that fails (Redis unreachable) is a 503 the client may retry, not a 500. */
@@ -224,7 +230,7 @@ export class WatchService {
   /**
    * The webhook's host resolves, and passes the guard overrides pass: every address public, unless
    * the operator allows private ones. The message names the host, never the URL (it may carry a
-   * token). The sender checks again at each try (names can change their answer).
+   * token). The sender checks again at each new connection (names can change their answer).
    */
   async #checkHost(url: string): Promise<void> {
     const { guard } = this.#deps;

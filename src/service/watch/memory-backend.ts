@@ -6,6 +6,7 @@
 import type { BackendOptions, DeliverWork, FollowWork, Following, WatchBackend, WatchCounts, WatchView } from './backend';
 import { deliverySlotsOf, hostOf, type FairSlots, type Slot } from './fair-slots';
 import { endedProgress, type Delivery, type Watch, type WatchEvent, type WatchProgress } from './model';
+import { recordBytes, statusBytesOf } from './record-size';
 import { afterTry, failedTry, waiting } from './tries';
 
 interface Entry {
@@ -18,8 +19,10 @@ interface Entry {
   head: number;
   /** Counted against the bounds: followed, or owing deliveries. */
   held: boolean;
-  /** Once ended and settled: the record's bytes (its JSON), counted against its owner's retention bounds. */
+  /** Once ended and settled: the record's bytes (its JSON, bounded from above), counted against its owner's retention bounds. */
   size?: number;
+  /** Once ended: the bytes of its status answer's JSON (record-size.ts), from the event that ended it. */
+  statusBytes?: number;
   /** When the head's first try started. */
   firstAt?: number;
   /** The head is queued for a slot, being tried, or waiting for its next try. */
@@ -66,6 +69,7 @@ export class MemoryBackend implements WatchBackend {
     if (this.#held >= this.#options.maxWatches) return 'MAX_WATCHES';
     if ((this.#owners.get(watch.owner) ?? 0) >= this.#options.maxWatchesPerClient) return 'MAX_WATCHES_PER_CLIENT';
     const entry: Entry = { watch, progress: progress.ended ? endedProgress(progress) : progress, events: [], deliveries: [], head: 0, held: false, busy: false, gone: false };
+    if (progress.ended) entry.statusBytes = statusBytesOf(progress, events);
     this.#entries.set(watch.id, entry);
     if (!progress.ended) this.#open += 1;
     if (!progress.ended || events.length > 0) this.#hold(entry, true);
@@ -92,7 +96,10 @@ export class MemoryBackend implements WatchBackend {
     const entry = this.#entries.get(id);
     if (!entry || entry.progress.ended || entry.progress.events !== progress.events - events.length) return false;
     entry.progress = progress.ended ? endedProgress(progress) : progress;
-    if (progress.ended) this.#open -= 1;
+    if (progress.ended) {
+      this.#open -= 1;
+      entry.statusBytes = statusBytesOf(progress, events);
+    }
     this.#append(entry, events);
     this.#retainIfDone(entry);
     return true;
@@ -253,7 +260,7 @@ export class MemoryBackend implements WatchBackend {
     // Settled: the bodies are sent (GET shows the deliveries, not the bodies).
     entry.events = [];
     entry.head = 0;
-    entry.size = Buffer.byteLength(JSON.stringify({ watch: entry.watch, progress: entry.progress, deliveries: entry.deliveries }));
+    entry.size = recordBytes(entry.watch, entry.statusBytes ?? statusBytesOf(entry.progress, []), entry.deliveries);
     clearTimeout(entry.timer);
     entry.timer = setTimeout(() => this.#drop(entry), this.#options.retainMs).unref();
     let retained = this.#retained.get(entry.watch.owner);

@@ -11,6 +11,7 @@ import type { WatchEvent } from '../../../src/service/watch/model';
 import { ExponentialRetry, retryPolicyFrom } from '../../../src/service/watch/retry';
 import { newSecret } from '../../../src/service/watch/signing';
 import { afterTry } from '../../../src/service/watch/tries';
+import { until } from '../../helpers/transfer-status';
 
 // Receivers are servers on loopback in this process; each test says how its receiver behaves.
 
@@ -366,6 +367,125 @@ describe('WebhookSender', () => {
     });
     await expect(s.send({ url: r.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
     expect(s.inFlight).toBe(0);
+  });
+});
+
+/** An HTTP receiver that names the connection each request came on (1, 2, ...) and counts those closed. */
+async function countingReceiver(answer: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void = (_q, res) => res.end('ok')) {
+  const ids = new WeakMap<net.Socket, number>();
+  const state = { connections: 0, closed: 0, on: [] as number[] };
+  const closedOnce: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      state.on.push(ids.get(req.socket) ?? 0);
+      answer(req, res, state.on.length);
+    });
+  });
+  server.on('connection', (socket: net.Socket) => {
+    ids.set(socket, ++state.connections);
+    socket.on('close', () => {
+      state.closed++;
+      closedOnce.splice(0).forEach((f) => f());
+    });
+  });
+  const url = await listen(server);
+  /** Resolves once `n` connections are closed at the receiver. */
+  const closed = (n: number): Promise<void> => (state.closed >= n ? Promise.resolve() : new Promise((resolve) => closedOnce.push(() => void closed(n).then(resolve))));
+  return { url, state, server, closed };
+}
+
+describe('WebhookSender connections', () => {
+  it('tries to one receiver take its kept connection instead of dialling each; close() closes them', async () => {
+    const r = await countingReceiver();
+    const { sender: s, tries } = sender({ maxInFlight: 4 });
+    for (let i = 0; i < 6; i++) await expect(s.send({ url: r.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+    expect(r.state.on).toEqual([1, 1, 1, 1, 1, 1]);
+    // At once: at most one connection per try in flight, the kept one among them.
+    const many = await Promise.all(Array.from({ length: 12 }, () => s.send({ url: r.url, secret }, event())));
+    expect(many.every((result) => result.ok)).toBe(true);
+    expect(r.state.connections).toBeLessThanOrEqual(4);
+    expect(r.state.on.length).toBeGreaterThan(r.state.connections);
+    expect(tries.every((t) => t.outcome === 'delivered')).toBe(true);
+    expect(s.idle).toBe(r.state.connections);
+    s.close();
+    await r.closed(r.state.connections);
+    expect(s.idle).toBe(0);
+  });
+
+  it('a connection whose try went wrong is never taken again; a whole answer, even a 500, keeps it', async () => {
+    const gigabyte = 1024 ** 3;
+    const r = await countingReceiver((_q, res, n) => {
+      if (n === 2) {
+        // Past the bound: the try is decided, the rest of the answer goes with the socket.
+        res.writeHead(200, { 'content-length': gigabyte });
+        const chunk = Buffer.alloc(64 * 1024, 0x61);
+        const pump = (): void => {
+          while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
+      // Never answered: the deadline ends the try.
+      if (n === 4) return;
+      res.statusCode = n === 3 ? 500 : 200;
+      res.end('x');
+    });
+    const { sender: s, tries } = sender({ timeoutMs: 500, maxInFlight: 1 });
+    const send = () => s.send({ url: r.url, secret }, event());
+    await expect(send()).resolves.toEqual({ ok: true, code: 200 });
+    await expect(send()).resolves.toEqual({ ok: true, code: 200 });
+    await expect(send()).resolves.toEqual({ ok: false, code: 500, error: 'answered 500' });
+    await expect(send()).resolves.toMatchObject({ ok: false, slow: true });
+    await expect(send()).resolves.toEqual({ ok: true, code: 200 });
+    expect(tries.map((t) => t.outcome)).toEqual(['delivered', 'delivered', 'rejected', 'timeout', 'delivered']);
+    // 1 kept, 1 read past the bound (closed), 2 answered 500 whole (kept), 2 unanswered (closed), 3 new.
+    expect(r.state.on).toEqual([1, 1, 2, 2, 3]);
+    await r.closed(2);
+    s.close();
+  });
+
+  it('a receiver that closes a kept connection, or answers connection: close, costs a new dial, not a failed try', async () => {
+    const { sender: s, tries } = sender({ maxInFlight: 4 });
+    // Closed (a reset, then a plain close) as the next try arrives on it: the try goes again on a new connection.
+    for (const close of [(socket: net.Socket) => socket.resetAndDestroy(), (socket: net.Socket) => socket.destroy()]) {
+      const r = await countingReceiver((req, res, n) => (n === 2 ? close(req.socket) : res.end('ok')));
+      await expect(s.send({ url: r.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+      await expect(s.send({ url: r.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+      expect(r.state.on).toEqual([1, 1, 2]);
+    }
+    // `connection: close`: not kept.
+    const closing = await countingReceiver((_q, res) => res.setHeader('connection', 'close').end('ok'));
+    for (let i = 0; i < 2; i++) await expect(s.send({ url: closing.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+    expect(closing.state.on).toEqual([1, 2]);
+    // Idle connections closed by the receiver (its keep-alive timeout) while kept.
+    const idle = await countingReceiver();
+    idle.server.keepAliveTimeout = 50;
+    await expect(s.send({ url: idle.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+    await idle.closed(1);
+    await expect(s.send({ url: idle.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+    expect(idle.state.on).toEqual([1, 2]);
+    expect(tries.every((t) => t.outcome === 'delivered')).toBe(true);
+    s.close();
+  });
+
+  it('a kept connection is closed once idle for idleMs, and at most maxIdlePerHost are kept to one receiver', async () => {
+    const r = await countingReceiver();
+    const { sender: s } = sender({ maxInFlight: 4, maxIdlePerHost: 2, idleMs: 100 });
+    await Promise.all(Array.from({ length: 4 }, () => s.send({ url: r.url, secret }, event())));
+    expect(s.idle).toBeLessThanOrEqual(2);
+    await r.closed(r.state.connections);
+    await until(() => s.idle === 0, 'the kept connections let go');
+  });
+
+  it('keeps at most maxInFlight idle connections in all', async () => {
+    const receivers = await Promise.all([0, 1, 2].map(() => countingReceiver()));
+    const { sender: s } = sender({ maxInFlight: 2 });
+    for (const r of receivers) await expect(s.send({ url: r.url, secret }, event())).resolves.toEqual({ ok: true, code: 200 });
+    expect(s.idle).toBe(2);
+    // The third receiver's connection was not kept.
+    await receivers[2].closed(1);
+    s.close();
   });
 });
 
