@@ -431,7 +431,7 @@ describe('WebhookSender connections', () => {
       res.statusCode = n === 3 ? 500 : 200;
       res.end('x');
     });
-    const { sender: s, tries } = sender({ timeoutMs: 500, maxInFlight: 1 });
+    const { sender: s, tries } = sender({ timeoutMs: 2_000, maxInFlight: 1 });
     const send = () => s.send({ url: r.url, secret }, event());
     await expect(send()).resolves.toEqual({ ok: true, code: 200 });
     await expect(send()).resolves.toEqual({ ok: true, code: 200 });
