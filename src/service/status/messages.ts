@@ -16,9 +16,28 @@ export interface MessageOutcome {
 
 const isOutcome = (event: ChainEvent): boolean => event.fact?.kind === 'outcome';
 
+/**
+ * Where each message's first outcome is in a block's events, made once per block's events (read
+ * once, shared, never changed): a settling block wakes every watch it settles, and each looked
+ * through all of its events for its own message.
+ */
+const outcomes = new WeakMap<readonly ChainEvent[], Map<string, number>>();
+
+function outcomeAt(events: readonly ChainEvent[], id: string): number {
+  let at = outcomes.get(events);
+  if (!at) {
+    const index = new Map<string, number>();
+    events.forEach((event, i) => {
+      if (event.fact?.kind === 'outcome') for (const message of event.fact.ids) if (!index.has(message)) index.set(message, i);
+    });
+    outcomes.set(events, (at = index));
+  }
+  return at.get(id) ?? -1;
+}
+
 /** What became of message `id` in a block's events, or undefined when the block did not process it. */
 export function findMessage(events: readonly ChainEvent[], id: string): MessageOutcome | undefined {
-  const at = events.findIndex((e) => e.fact?.kind === 'outcome' && e.fact.ids.includes(id));
+  const at = outcomeAt(events, id);
   const outcome = events[at];
   if (outcome?.fact?.kind !== 'outcome') return undefined;
   let start = at;

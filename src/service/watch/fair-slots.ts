@@ -416,11 +416,21 @@ export class DeliveryActivity {
   }
 }
 
+/** Webhook URLs whose host is known: most watches share a few receivers, and a `new URL` per try (twice) showed in profiles. */
+const HOSTS_KEPT = 1_024;
+const hosts = new Map<string, string>();
+
 /** The host a webhook URL names (the cap's key); a URL that does not parse is its own key (the sender refuses it). */
 export function hostOf(url: string): string {
+  let host = hosts.get(url);
+  if (host !== undefined) return host;
   try {
-    return new URL(url).hostname.toLowerCase();
+    host = new URL(url).hostname.toLowerCase();
   } catch {
-    return url;
+    host = url;
   }
+  // Bounded: the oldest URL learnt goes first.
+  if (hosts.size >= HOSTS_KEPT) hosts.delete(hosts.keys().next().value!);
+  hosts.set(url, host);
+  return host;
 }

@@ -119,7 +119,7 @@ export function compact<T>(value: T): T {
 }
 
 /** Progress as kept once following has ended: what resumes following is no longer needed. */
-export function endedProgress(progress: WatchProgress): WatchProgress {
-  const { resume: _resume, ...kept } = progress;
-  return kept;
+export function endedProgress({ status, events, ended }: WatchProgress): WatchProgress {
+  // Field by field: a rest copy (`{ resume, ...kept }`) took 45 ms of self time over a burst of 5,000 endings (issue 44).
+  return ended === undefined ? { status, events } : { status, events, ended };
 }
