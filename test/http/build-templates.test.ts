@@ -1,10 +1,9 @@
-import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { utilCrypto } from '../../src/sdk';
 import { FAMILIES, testApp } from '../helpers/app';
-import { key, networkOf, REFUSED, ROUTES, selector, type Route } from '../support/route-matrix';
+import { matrixTransfer, newAccount } from '../helpers/matrix-transfer';
+import { key, REFUSED, ROUTES, type Route } from '../support/route-matrix';
 import { chainsForFile } from '../support/chains-for-file';
-import { TEST_CHAIN_NAMES, type TestChainName } from '../support/test-chain';
+import { TEST_CHAIN_NAMES } from '../support/test-chain';
 
 // A transfer of a route shape seen before is answered from the shape's template, the SDK's answer
 // with the request's amount and accounts put in (src/service/transfer/build-templates.ts). Across
@@ -17,31 +16,10 @@ const templated = testApp();
 const fresh = testApp({ BUILD_TEMPLATES: '0' });
 const { overrides } = chainsForFile(TEST_CHAIN_NAMES, { close: () => Promise.all([templated.services.close(), fresh.services.close()]).then(() => undefined) });
 
-/** A new account for `chain`: a 20-byte key on Moonbeam, an SS58 address elsewhere. */
-function newAccount(chain: TestChainName): string {
-  const bytes = utilCrypto.randomAsU8a(chain === 'Moonbeam' ? 20 : 32);
-  return chain === 'Moonbeam' ? `0x${Buffer.from(bytes).toString('hex')}` : utilCrypto.encodeAddress(bytes, 0);
-}
-
 /** Amounts of every SCALE compact width, none the one a template was made from. */
 const AMOUNTS = ['10000000000', '123456789012', '98765432109876543210987654', '77'];
 
 const building = ROUTES.filter((r) => !REFUSED[key(r)]);
-
-async function transfer(app: ReturnType<typeof testApp>['app'], family: string, route: Route, amount: string, recipient: string, sender: string) {
-  const fields = family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' };
-  const res = await request(app)
-    .post(`/${family}/x-transfer`)
-    .send({
-      from: route.from,
-      to: route.to,
-      currency: { location: selector(route.asset, networkOf(route.from)), amount },
-      [fields.recipient]: recipient,
-      [fields.sender]: sender,
-      options: { development: true, apiOverrides: overrides, abstractDecimals: false },
-    });
-  return { status: res.status, body: res.status === 200 ? (res.body as unknown) : { kind: res.body.kind, message: res.body.message } };
-}
 
 /** Each family's run of a route, made once whichever test asks first (the suite shuffles tests): the transfers it filled from a template. */
 const runs = new Map<string, Promise<number>>();
@@ -56,10 +34,10 @@ function checkRoute(family: string, route: Route): Promise<number> {
         const recipient = newAccount(route.to);
         const sender = newAccount(route.from);
         const filled = templated.services.transfers.templates.counts().filled;
-        const ours = await transfer(templated.app, family, route, amount, recipient, sender);
+        const ours = await matrixTransfer(templated.app, overrides, family, route, amount, recipient, sender);
         // A request the SDK built (the first two of a shape) is the same in both services.
         if (i < 2 && templated.services.transfers.templates.counts().filled === filled) continue;
-        const sdk = await transfer(fresh.app, family, route, amount, recipient, sender);
+        const sdk = await matrixTransfer(fresh.app, overrides, family, route, amount, recipient, sender);
         expect(ours, `${amount} to ${recipient}`).toEqual(sdk);
       }
       return templated.services.transfers.templates.counts().filled - before;
@@ -95,7 +73,7 @@ it('BUILD_TEMPLATES=0 builds every transfer with the SDK', async () => {
   const route = building.find((r) => key(r) === 'Polkadot -> AssetHubPolkadot DOT')!;
   const amounts = ['10000000000', '123456789012', '20000000000'];
   for (const amount of amounts) {
-    expect((await transfer(fresh.app, 'v5', route, amount, newAccount(route.to), newAccount(route.from))).status).toBe(200);
+    expect((await matrixTransfer(fresh.app, overrides, 'v5', route, amount, newAccount(route.to), newAccount(route.from))).status).toBe(200);
   }
   const counts = fresh.services.transfers.templates.counts();
   expect(counts.filled).toBe(0);

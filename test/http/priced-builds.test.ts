@@ -1,12 +1,12 @@
-import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sdk, utilCrypto } from '../../src/sdk';
+import { sdk } from '../../src/sdk';
 import { apiPrototypeOf } from '../../src/sdk/api-prototype';
 import { leanPricing } from '../../src/sdk/patches/lean-pricing';
 import { FAMILIES, testApp } from '../helpers/app';
-import { key, networkOf, REFUSED, ROUTES, selector, type Route } from '../support/route-matrix';
+import { matrixTransfer, newAccount } from '../helpers/matrix-transfer';
+import { key, REFUSED, ROUTES } from '../support/route-matrix';
 import { chainsForFile } from '../support/chains-for-file';
-import { TEST_CHAIN_NAMES, type TestChainName } from '../support/test-chain';
+import { TEST_CHAIN_NAMES } from '../support/test-chain';
 
 // The patches that make the SDK's fee pricing cheaper (src/sdk/patches/lean-pricing.ts: the
 // forced run's wraps take the calls already built, ...) must not change an answer. Across the
@@ -24,26 +24,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function newAccount(chain: TestChainName): string {
-  const bytes = utilCrypto.randomAsU8a(chain === 'Moonbeam' ? 20 : 32);
-  return chain === 'Moonbeam' ? `0x${Buffer.from(bytes).toString('hex')}` : utilCrypto.encodeAddress(bytes, 0);
-}
-
-async function transfer(family: string, route: Route, amount: string, recipient: string, sender: string) {
-  const fields = family === 'v5' ? { recipient: 'address', sender: 'senderAddress' } : { recipient: 'recipient', sender: 'sender' };
-  const res = await request(app)
-    .post(`/${family}/x-transfer`)
-    .send({
-      from: route.from,
-      to: route.to,
-      currency: { location: selector(route.asset, networkOf(route.from)), amount },
-      [fields.recipient]: recipient,
-      [fields.sender]: sender,
-      options: { development: true, apiOverrides: overrides, abstractDecimals: false },
-    });
-  return { status: res.status, body: res.status === 200 ? (res.body as unknown) : { kind: res.body.kind, message: res.body.message } };
-}
-
 const building = ROUTES.filter((r) => !REFUSED[key(r)]);
 /** Type-and-then and bridge routes the SDK prices with dry runs (docs/performance.md, "Build templates"). */
 const PRICED = ['Polkadot -> Hydration DOT', 'AssetHubPolkadot -> AssetHubKusama DOT', 'Hydration -> Polkadot DOT', 'Hydration -> AssetHubPolkadot DOT', 'Moonbeam -> Polkadot DOT', 'AssetHubKusama -> AssetHubPolkadot KSM'];
@@ -58,10 +38,10 @@ describe.each(FAMILIES)('/%s: a transfer priced by the SDK is the same answer wi
         const sender = newAccount(route.from);
         leanPricing.on = true;
         const calls = wraps.mock.calls.length;
-        const lean = await transfer(family, route, amount, recipient, sender);
+        const lean = await matrixTransfer(app, overrides, family, route, amount, recipient, sender);
         if (wraps.mock.calls.length > calls) priced.add(key(route));
         leanPricing.on = false;
-        const sdkPath = await transfer(family, route, amount, recipient, sender);
+        const sdkPath = await matrixTransfer(app, overrides, family, route, amount, recipient, sender);
         expect(lean, `${key(route)} ${amount}`).toEqual(sdkPath);
       }
     }

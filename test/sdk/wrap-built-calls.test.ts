@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { patchSdk, polkadotApi, sdk, type ApiPromise } from '../../src/sdk';
+import { expect, it } from 'vitest';
+import { patchSdk, sdk } from '../../src/sdk';
 import { apiPrototypeOf } from '../../src/sdk/api-prototype';
 import { leanPricing } from '../../src/sdk/patches/lean-pricing';
-import { startTestChain, type TestChain } from '../support/test-chain';
+import { polkadotApiForFile } from '../helpers/lean-pricing-api';
 
 // patches/wrap-built-calls.ts: the SDK's batch and dispatchAs wraps take the calls it built (each
 // transaction's `method`) instead of making them again from their arguments; the wrap's bytes are
@@ -20,27 +20,12 @@ interface Wrapped {
 
 const ADDRESS = '15mYsj6DpBno58jRoV5HCTiVPFBuWhDLdsWtq3LxwZrfaTEZ';
 const proto = apiPrototypeOf<Wraps>(sdk);
-let chain: TestChain;
-let api: ApiPromise;
-
-beforeAll(async () => {
-  chain = await startTestChain('Polkadot');
-  api = await polkadotApi.ApiPromise.create({ provider: new polkadotApi.WsProvider(chain.url), noInitWarn: true });
-}, 60_000);
-
-afterAll(async () => {
-  await api.disconnect();
-  await chain.close();
-});
-
-afterEach(() => {
-  leanPricing.on = true;
-});
+const file = polkadotApiForFile();
 
 it('batchAll and dispatchAs hold the calls as built, with the bytes of the SDK\'s own wraps', () => {
-  const self = { api };
-  const transfer = api.tx.balances.transferKeepAlive(ADDRESS, 123_456_789n);
-  const remark = api.tx.system.remark('0x0102');
+  const self = { api: file.api };
+  const transfer = file.api.tx.balances.transferKeepAlive(ADDRESS, 123_456_789n);
+  const remark = file.api.tx.system.remark('0x0102');
   const lean = { batch: proto.callBatchMethod.call(self, [transfer, remark], 'BATCH_ALL'), dispatch: proto.callDispatchAsMethod.call(self, transfer, ADDRESS) };
   leanPricing.on = false;
   const own = { batch: proto.callBatchMethod.call(self, [transfer, remark], 'BATCH_ALL'), dispatch: proto.callDispatchAsMethod.call(self, transfer, ADDRESS) };
