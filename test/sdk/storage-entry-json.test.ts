@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { polkadotUtil } from '../../src/sdk';
 import { leanPricing } from '../../src/sdk/patches/lean-pricing';
-import { polkadotApiForFile } from '../helpers/lean-pricing-api';
+import { polkadotApiForFile } from '../support/polkadot-api-for-file';
 
 // patches/storage-entry-json.ts: a storage entry's JSON (the key of polkadot.js's query memo) is
 // made once per decorated function: the same value as polkadot.js's own, not made again.

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { patchSdk, sdk } from '../../src/sdk';
 import { apiPrototypeOf } from '../../src/sdk/api-prototype';
 import { leanPricing } from '../../src/sdk/patches/lean-pricing';
-import { polkadotApiForFile } from '../helpers/lean-pricing-api';
+import { polkadotApiForFile } from '../support/polkadot-api-for-file';
 
 // patches/wrap-built-calls.ts: the SDK's batch and dispatchAs wraps take the calls it built (each
 // transaction's `method`) instead of making them again from their arguments; the wrap's bytes are
