@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { polkadotApi, type ApiPromise } from '../../src/sdk';
 import { leanPricing } from '../../src/sdk/patches/lean-pricing';
-import { startTestChain, type TestChain } from '../support/test-chain';
+import { startTestChain, type TestChain } from './test-chain';
 
 /** The file's api, set before its first test. */
 export function polkadotApiForFile(): { readonly api: ApiPromise } {
